@@ -1,0 +1,3 @@
+module github.com/memtrace/memtrace
+
+go 1.26

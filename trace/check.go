@@ -1,0 +1,474 @@
+package trace
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Rule names a structural rule of the trace format that Check enforces.
+// Each is something MemInsight's lifetime engine (or ours) relies on.
+type Rule string
+
+// The rules, with the spec section they come from.
+const (
+	// RuleFormat: the bytes decode (known type byte, complete fields, sane
+	// string lengths and counts). Spec 1.1-1.3.
+	RuleFormat Rule = "format"
+	// RuleGlobalFirst: the first counted entry creates the global object,
+	// CREATE_OBJ(-1, 1), while the current script is 0. Spec 2.0.
+	RuleGlobalFirst Rule = "global-first"
+	// RuleIDOrder: object ids are created once each, in order, every new id
+	// one more than the last (a CREATE_FUN also takes id+1 for its
+	// prototype). Spec 2.0.
+	RuleIDOrder Rule = "id-order"
+	// RuleIDUncreated: every id an entry refers to was created before it;
+	// ids that must name an object are not 0. Spec 2.0.
+	RuleIDUncreated Rule = "id-uncreated"
+	// RuleNotFunction: FUNCTION_ENTER and CALL name an object created by
+	// CREATE_FUN, whose closure context the engine recorded. Spec 2.3.
+	RuleNotFunction Rule = "not-function"
+	// RuleMappingOrder: a SOURCE_MAPPING comes after its script's
+	// SCRIPT_ENTER and maps a (script, iid) pair only once. Spec 2.22.
+	RuleMappingOrder Rule = "mapping-order"
+	// RuleUnmappedSite: a site the engine resolves (allocation, function
+	// entry and exit, call target, debug, UPDATE_IID, flush) has a
+	// SOURCE_MAPPING or is one of the reserved script-0 locations. Spec 2.22.
+	RuleUnmappedSite Rule = "unmapped-site"
+	// RuleScriptReuse: a script id is entered only once. Appendix, item 4.
+	RuleScriptReuse Rule = "script-reuse"
+	// RuleLastUseBlock: LAST_USE entries come in blocks, in ascending id
+	// order, with times no later than the current time, each block closed
+	// by END_LAST_USE. Spec 1.4a.
+	RuleLastUseBlock Rule = "last-use-block"
+	// RuleBalance: every FUNCTION_EXIT closes a FUNCTION_ENTER or CALL, and
+	// a RETURN is followed by its FUNCTION_EXIT. Spec 2.7, 2.8, 2.12, 2.18.
+	RuleBalance Rule = "balance"
+	// RuleSiteString: TOP_LEVEL_FLUSH and LAST_USE locations are "sid:iid"
+	// with two decimal 32-bit integers. Spec 2.6, 2.9.
+	RuleSiteString Rule = "site-string"
+	// RuleDOMEdge: a REMOVE_DOM_CHILD removes an edge that exists. Spec 2.15.
+	RuleDOMEdge Rule = "dom-edge"
+	// RuleEngineOnly: UNREACHABLE (25) is never written. Spec 1.3.
+	RuleEngineOnly Rule = "engine-only"
+)
+
+// Severity says whether a finding makes a trace unsound.
+type Severity uint8
+
+const (
+	// Error: an engine would reject the trace or compute wrong results.
+	Error Severity = iota
+	// Warning: a known quirk that MemInsight's engine tolerates in its
+	// reference-counting mode, worth knowing about but not unsound there.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// MarshalText writes the severity's name.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Finding is one broken rule, located in the stream.
+type Finding struct {
+	Index    int64 // entry index (0-based), or the entry count for end-of-trace findings
+	Offset   int64 // byte offset of the entry, or the stream length
+	Severity Severity
+	Rule     Rule
+	Msg      string
+}
+
+func (f Finding) String() string {
+	return fmt.Sprintf("entry %d at byte offset %d: %s: %s [%s]", f.Index, f.Offset, f.Severity, f.Msg, f.Rule)
+}
+
+// Checker applies the rules to a stream of entries as they arrive, so that
+// a reader of a file and a collector receiving chunks can both use it. Its
+// memory grows with the number of scripts and sites, the live DOM edges and
+// one bit per object id; not with the length of the trace.
+type Checker struct {
+	// MaxFindings bounds the findings kept (all are counted). 0 means 100.
+	MaxFindings int
+
+	findings []Finding
+	errors   int64
+	warnings int64
+
+	index, offset int64
+	counted       int64 // counted entries so far
+	curSID        int32
+	sawGlobal     bool
+	maxID         int32
+	implicitProto bool     // maxID is a prototype id implied by CREATE_FUN
+	funcs         []uint64 // bit per id: created by CREATE_FUN
+	scripts       map[int32]struct{}
+	mapped        map[uint64]struct{}
+	inBlock       bool
+	blockLast     int32
+	depth         int64
+	afterReturn   bool
+	domEdges      map[uint64]struct{}
+	end           int64
+}
+
+// NewChecker returns a Checker at the start of a trace.
+func NewChecker() *Checker {
+	return &Checker{
+		curSID:   -1,
+		scripts:  make(map[int32]struct{}),
+		mapped:   make(map[uint64]struct{}),
+		domEdges: make(map[uint64]struct{}),
+	}
+}
+
+func siteKey(sid, iid int32) uint64 { return uint64(uint32(sid))<<32 | uint64(uint32(iid)) }
+
+func (c *Checker) report(rule Rule, format string, args ...any) {
+	c.add(Error, rule, format, args...)
+}
+
+func (c *Checker) warn(rule Rule, format string, args ...any) {
+	c.add(Warning, rule, format, args...)
+}
+
+func (c *Checker) add(sev Severity, rule Rule, format string, args ...any) {
+	if sev == Error {
+		c.errors++
+	} else {
+		c.warnings++
+	}
+	max := c.MaxFindings
+	if max == 0 {
+		max = 100
+	}
+	if len(c.findings) < max {
+		c.findings = append(c.findings, Finding{Index: c.index, Offset: c.offset, Severity: sev, Rule: rule, Msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+// Findings returns the findings kept so far.
+func (c *Checker) Findings() []Finding { return c.findings }
+
+// Errors returns the number of error findings, including those not kept.
+func (c *Checker) Errors() int64 { return c.errors }
+
+// Warnings returns the number of warnings, including those not kept.
+func (c *Checker) Warnings() int64 { return c.warnings }
+
+func (c *Checker) isFunc(id int32) bool {
+	w := int(id) >> 6
+	return w < len(c.funcs) && c.funcs[w]&(1<<(uint(id)&63)) != 0
+}
+
+func (c *Checker) setFunc(id int32) {
+	w := int(id) >> 6
+	for len(c.funcs) <= w {
+		c.funcs = append(c.funcs, 0)
+	}
+	c.funcs[w] |= 1 << (uint(id) & 63)
+}
+
+// create registers the creation of id (and of id+1 for a function).
+func (c *Checker) create(e *Entry) {
+	id := e.Obj
+	switch {
+	case id <= 0:
+		c.report(RuleIDOrder, "%s creates object id %d; ids are positive", e.Kind, id)
+		return
+	case id == c.maxID && c.implicitProto:
+		// MemInsight's writer reserves id+1 only for functions that have a
+		// .prototype; after a getter, setter, arrow or method the next
+		// object takes the id the reader implied for the prototype.
+		c.warn(RuleIDOrder, "%s creates object id %d, which the preceding CREATE_FUN implied as its prototype (a function without a .prototype); MemInsight's reference counting tolerates this, its staleness and site-stats modes assert", e.Kind, id)
+	case id <= c.maxID:
+		c.report(RuleIDOrder, "%s creates object id %d, which was already created (the latest id is %d)", e.Kind, id, c.maxID)
+		return
+	case id != c.maxID+1:
+		c.report(RuleIDOrder, "%s creates object id %d out of order: the next id is %d", e.Kind, id, c.maxID+1)
+	}
+	c.maxID = id
+	c.implicitProto = false
+	if e.Kind == CreateFun {
+		if id == 1<<31-1 {
+			c.report(RuleIDOrder, "CREATE_FUN of id %d leaves no id for its prototype", id)
+			return
+		}
+		c.setFunc(id)
+		c.maxID = id + 1
+		c.implicitProto = true
+	}
+}
+
+// ref checks a reference to an object id; zeroOK allows "no object".
+func (c *Checker) ref(e *Entry, what string, id int32, zeroOK bool) bool {
+	switch {
+	case id == 0 && zeroOK:
+		return false
+	case id == 0:
+		c.report(RuleIDUncreated, "%s %s is 0; it must name an object", e.Kind, what)
+	case id < 0 || id > c.maxID:
+		c.report(RuleIDUncreated, "%s %s %d refers to an object that was not created (the latest id is %d)", e.Kind, what, id, c.maxID)
+	default:
+		return true
+	}
+	return false
+}
+
+func (c *Checker) site(e *Entry, what string, sid, iid int32) {
+	if sid == 0 && (iid == 0 || iid == -1 || iid == -2 || iid == -50) {
+		return
+	}
+	if _, ok := c.mapped[siteKey(sid, iid)]; !ok {
+		c.report(RuleUnmappedSite, "%s %s %d:%d has no SOURCE_MAPPING", e.Kind, what, sid, iid)
+	}
+}
+
+// parseSite parses a "sid:iid" location string as Integer.parseInt would.
+func parseSite(s string) (sid, iid int32, ok bool) {
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
+		return 0, 0, false
+	}
+	a, err1 := parseJavaInt(s[:i])
+	b, err2 := parseJavaInt(s[i+1:])
+	return a, b, err1 == nil && err2 == nil
+}
+
+// ParseSite splits a LAST_USE or TOP_LEVEL_FLUSH location "sid:iid".
+func ParseSite(s string) (sid, iid int32, ok bool) { return parseSite(s) }
+
+func parseJavaInt(s string) (int32, error) {
+	if s == "" || s == "+" || s == "-" {
+		return 0, strconv.ErrSyntax
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || i == 0 && (c == '-' || c == '+')) {
+			return 0, strconv.ErrSyntax
+		}
+	}
+	v, err := strconv.ParseInt(s, 10, 32)
+	return int32(v), err
+}
+
+func (c *Checker) siteString(e *Entry) (int32, int32, bool) {
+	sid, iid, ok := parseSite(e.Name)
+	if !ok {
+		c.report(RuleSiteString, "%s location %q is not \"sid:iid\" with two 32-bit decimal integers", e.Kind, e.Name)
+	}
+	return sid, iid, ok
+}
+
+// Add checks one entry. index and offset locate it in the stream.
+func (c *Checker) Add(e *Entry, index, offset int64) {
+	c.index, c.offset = index, offset
+	meta := e.Kind.IsMeta()
+
+	if c.inBlock && e.Kind != LastUse && e.Kind != EndLastUse {
+		c.report(RuleLastUseBlock, "last-use block not closed by END_LAST_USE before this %s", e.Kind)
+		c.inBlock = false
+	}
+	if !meta {
+		if !c.sawGlobal {
+			c.sawGlobal = true
+			if e.Kind != CreateObj || e.Obj != 1 || e.IID != -1 || c.curSID != 0 {
+				c.report(RuleGlobalFirst, "the first counted entry must be CREATE_OBJ(-1, 1) in script 0 (the global object), not %s", c.text(e))
+			}
+		}
+		if c.afterReturn && e.Kind != FunctionExit {
+			c.report(RuleBalance, "RETURN is not followed by FUNCTION_EXIT but by %s", e.Kind)
+		}
+		c.afterReturn = false
+	}
+
+	switch e.Kind {
+	case Declare, Write:
+		c.ref(e, "value", e.Obj, true)
+	case CreateObj, CreateDOMNode:
+		c.create(e)
+		c.site(e, "allocation site", c.curSID, e.IID)
+	case CreateFun:
+		c.create(e)
+		c.site(e, "allocation site", c.curSID, e.IID)
+	case PutField:
+		c.ref(e, "base", e.Base, false)
+		c.ref(e, "value", e.Obj, true)
+	case LastUse:
+		if !c.inBlock {
+			c.inBlock = true
+			c.blockLast = 0
+		}
+		if c.ref(e, "object", e.Obj, false) {
+			if e.Obj <= c.blockLast {
+				c.report(RuleLastUseBlock, "LAST_USE of id %d after id %d: ids in a block ascend", e.Obj, c.blockLast)
+			}
+			c.blockLast = e.Obj
+		}
+		if int64(e.UseTime) > c.counted-1 || e.UseTime < -1 {
+			c.report(RuleLastUseBlock, "LAST_USE time %d is not a past time (the current time is %d)", e.UseTime, c.counted-1)
+		}
+		c.siteString(e)
+	case EndLastUse:
+		c.inBlock = false
+	case FunctionEnter:
+		c.depth++
+		c.site(e, "function-enter site", c.curSID, e.IID)
+		if c.ref(e, "function", e.Obj, false) && !c.isFunc(e.Obj) {
+			c.report(RuleNotFunction, "FUNCTION_ENTER of id %d, which was not created by CREATE_FUN", e.Obj)
+		}
+	case Call:
+		c.depth++
+		c.site(e, "call site", c.curSID, e.IID)
+		c.site(e, "callee", e.SID, e.FunIID)
+		if c.ref(e, "function", e.Obj, false) && !c.isFunc(e.Obj) {
+			c.report(RuleNotFunction, "CALL of id %d, which was not created by CREATE_FUN", e.Obj)
+		}
+	case FunctionExit:
+		if c.depth == 0 {
+			c.report(RuleBalance, "FUNCTION_EXIT without a matching FUNCTION_ENTER or CALL")
+		} else {
+			c.depth--
+		}
+		c.site(e, "exit site", c.curSID, e.IID)
+	case TopLevelFlush:
+		if sid, iid, ok := c.siteString(e); ok {
+			c.site(e, "location", sid, iid)
+		}
+	case UpdateIID:
+		c.ref(e, "object", e.Obj, false)
+		c.site(e, "new allocation site", c.curSID, e.IID)
+	case Debug:
+		c.ref(e, "object", e.Obj, true)
+		c.site(e, "call site", c.curSID, e.IID)
+	case Return:
+		c.ref(e, "object", e.Obj, false)
+		c.afterReturn = true
+	case AddDOMChild, RemoveDOMChild:
+		okP := c.ref(e, "parent", e.Base, false)
+		okC := c.ref(e, "child", e.Obj, false)
+		if okP && okC {
+			k := siteKey(e.Base, e.Obj)
+			if e.Kind == AddDOMChild {
+				c.domEdges[k] = struct{}{}
+			} else if _, ok := c.domEdges[k]; !ok {
+				c.report(RuleDOMEdge, "REMOVE_DOM_CHILD of %d from %d, which is not its child", e.Obj, e.Base)
+			} else {
+				delete(c.domEdges, k)
+			}
+		}
+	case AddToChildSet, RemoveFromChildSet:
+		c.ref(e, "parent", e.Base, false)
+		c.ref(e, "child", e.Obj, false)
+	case DOMRoot:
+		c.ref(e, "object", e.Obj, false)
+	case ScriptEnter:
+		if _, dup := c.scripts[e.SID]; dup {
+			c.report(RuleScriptReuse, "SCRIPT_ENTER of script id %d, which was entered before", e.SID)
+		}
+		c.scripts[e.SID] = struct{}{}
+	case ScriptExit:
+	case SourceMapping:
+		if _, ok := c.scripts[c.curSID]; !ok {
+			c.report(RuleMappingOrder, "SOURCE_MAPPING of iid %d in script %d, which has no SCRIPT_ENTER yet", e.IID, c.curSID)
+		} else {
+			k := siteKey(c.curSID, e.IID)
+			if _, dup := c.mapped[k]; dup {
+				c.report(RuleMappingOrder, "SOURCE_MAPPING of %d:%d, which is already mapped", c.curSID, e.IID)
+			}
+			c.mapped[k] = struct{}{}
+		}
+	case UpdateCurrentScript:
+		c.curSID = e.SID
+	case FreeVars:
+	case Unreachable:
+		c.report(RuleEngineOnly, "UNREACHABLE (25) is internal to MemInsight's engine, whose reader reads no fields for it; a writer must never emit it")
+	}
+	if !meta {
+		c.counted++
+	}
+}
+
+func (c *Checker) text(e *Entry) string { return string(AppendText(nil, e)) }
+
+// Finish applies the end-of-trace rules. index and offset are the entry
+// count and the byte length of the stream.
+func (c *Checker) Finish(index, offset int64) {
+	c.index, c.offset = index, offset
+	if c.inBlock {
+		c.report(RuleLastUseBlock, "the trace ends inside a last-use block (no END_LAST_USE)")
+	}
+	if c.afterReturn {
+		c.report(RuleBalance, "the trace ends after a RETURN without its FUNCTION_EXIT")
+	}
+	if !c.sawGlobal {
+		c.report(RuleGlobalFirst, "the trace has no counted entry, so no global object")
+	}
+	if c.depth > 0 {
+		c.warn(RuleBalance, "the trace ends with %d function activations open (the program stopped inside a function)", c.depth)
+	}
+}
+
+// Depth returns the number of function activations open at this point.
+func (c *Checker) Depth() int64 { return c.depth }
+
+// Report is the result of checking a whole trace.
+type Report struct {
+	Entries  int64     // entries decoded
+	Bytes    int64     // bytes decoded
+	Time     int64     // logical time of the last counted entry (-1 if none)
+	Findings []Finding // the first findings, in stream order
+	Errors   int64     // error findings, including those not kept
+	Warnings int64     // warnings, including those not kept
+	// OpenFrames is the number of function activations still open at the
+	// end (a program that exits from inside a function leaves some).
+	OpenFrames int64
+}
+
+// OK reports whether the trace has no error findings.
+func (r *Report) OK() bool { return r.Errors == 0 }
+
+// Check reads a whole trace from src and applies every rule. A decoding
+// error ends the check and is reported as a RuleFormat finding; the error
+// result is only for failures of src itself.
+func Check(src io.Reader, maxFindings int) (*Report, error) {
+	r := NewReader(src)
+	c := NewChecker()
+	c.MaxFindings = maxFindings
+	for {
+		e, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				return nil, err
+			}
+			c.index, c.offset = fe.Index, fe.Offset
+			c.report(RuleFormat, "%s", fe.Msg)
+			return c.result(r), nil
+		}
+		c.Add(e, r.Index(), r.Offset())
+	}
+	c.Finish(r.Index()+1, r.End())
+	return c.result(r), nil
+}
+
+func (c *Checker) result(r *Reader) *Report {
+	return &Report{
+		Entries:    r.Index() + 1,
+		Bytes:      r.End(),
+		Time:       r.Counted() - 1,
+		Findings:   c.findings,
+		Errors:     c.errors,
+		Warnings:   c.warnings,
+		OpenFrames: c.depth,
+	}
+}
