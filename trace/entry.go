@@ -117,7 +117,8 @@ type Entry struct {
 	Name    string
 	// Range is a SOURCE_MAPPING's startLine, startCol, endLine, endCol.
 	Range [4]int32
-	// Names is a FREE_VARS list; nil together with AnyVars for "ANY".
+	// Names is a FREE_VARS list. AnyVars marks the other form, a count of
+	// -1 followed by one string, kept in Name (MemInsight writes "ANY").
 	Names   []string
 	AnyVars bool
 }
@@ -149,7 +150,7 @@ func (e *Entry) Size() int {
 		return 17
 	case FreeVars:
 		if e.AnyVars {
-			return 9 + 4 + 6
+			return 13 + utf16Len(e.Name)*2
 		}
 		n := 9
 		for _, s := range e.Names {

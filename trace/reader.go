@@ -329,27 +329,9 @@ func (r *Reader) need(n int) error {
 	return r.fill(n)
 }
 
-// fill reads until buf[r:w] holds at least n bytes, growing the buffer if
-// an entry is larger than it.
+// fill reads until buf[r:w] holds at least n bytes. The buffer grows only
+// as data arrives, so a bogus length in a short stream costs no memory.
 func (r *Reader) fill(n int) error {
-	if r.r > 0 && len(r.buf)-r.r < n {
-		copy(r.buf, r.buf[r.r:r.w])
-		r.base += int64(r.r)
-		r.w -= r.r
-		r.r = 0
-	}
-	if n > len(r.buf) {
-		size := 2 * len(r.buf)
-		for size < n {
-			size *= 2
-		}
-		nb := make([]byte, size)
-		copy(nb, r.buf[r.r:r.w])
-		r.w -= r.r
-		r.base += int64(r.r)
-		r.r = 0
-		r.buf = nb
-	}
 	for r.w-r.r < n {
 		if r.srcErr != nil {
 			if errors.Is(r.srcErr, io.EOF) {
@@ -359,6 +341,18 @@ func (r *Reader) fill(n int) error {
 				return errTruncated
 			}
 			return ioError{r.srcErr}
+		}
+		if r.w == len(r.buf) {
+			if r.r > 0 {
+				copy(r.buf, r.buf[r.r:r.w])
+				r.base += int64(r.r)
+				r.w -= r.r
+				r.r = 0
+			} else {
+				nb := make([]byte, 2*len(r.buf))
+				copy(nb, r.buf[:r.w])
+				r.buf = nb
+			}
 		}
 		m, err := r.src.Read(r.buf[r.w:])
 		if m < 0 || m > len(r.buf)-r.w {

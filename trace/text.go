@@ -68,11 +68,7 @@ func AppendText(dst []byte, e *Entry) []byte {
 	case FreeVars:
 		num(e.IID)
 		if e.AnyVars {
-			name := e.Name
-			if name == "" {
-				name = "ANY"
-			}
-			str(name)
+			str(e.Name)
 		} else {
 			dst = append(dst, ',', '[')
 			for i, s := range e.Names {

@@ -61,11 +61,7 @@ func AppendEntry(dst []byte, e *Entry) ([]byte, error) {
 		dst = appendInt(dst, e.IID)
 		if e.AnyVars {
 			dst = appendInt(dst, -1)
-			name := e.Name
-			if name == "" {
-				name = "ANY"
-			}
-			dst = appendString(dst, name)
+			dst = appendString(dst, e.Name)
 		} else {
 			dst = appendInt(dst, int32(len(e.Names)))
 			for _, s := range e.Names {

@@ -1,0 +1,57 @@
+// Package testcorpus locates the shared third-party corpora
+// (../shared/corpora beside the repository root) for tests.
+//
+// A test that needs the corpora calls Dir. When they are missing the test is
+// skipped, except under CI=true, where a missing corpus is a failure: CI must
+// never pass by skipping.
+package testcorpus
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Root returns the repository root (the directory holding go.mod), found by
+// walking up from the working directory, or "" if there is none.
+func Root() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// Dir returns the path of ../shared/corpora/<elem...>, skipping (or, under
+// CI=true, failing) the test when it does not exist.
+func Dir(tb testing.TB, elem ...string) string {
+	tb.Helper()
+	root := Root()
+	if root == "" {
+		Missing(tb, "repository root (go.mod) not found")
+	}
+	p := filepath.Join(append([]string{root, "..", "shared", "corpora"}, elem...)...)
+	if _, err := os.Stat(p); err != nil {
+		Missing(tb, "corpus not found: "+p)
+	}
+	return p
+}
+
+// Missing skips the test for a missing prerequisite, or fails it under
+// CI=true.
+func Missing(tb testing.TB, what string) {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("%s (CI=true: a missing prerequisite is a failure)", what)
+	}
+	tb.Skipf("%s (skipped; under CI=true this fails)", what)
+}
