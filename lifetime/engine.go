@@ -1,0 +1,1001 @@
+package lifetime
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/memtrace/memtrace/trace"
+)
+
+// DefaultCycleQueueLimit is MemInsight's cycle-queue limit: a flush that
+// leaves more entries than this in the cycle queue runs a cycle collection.
+const DefaultCycleQueueLimit = 50000
+
+// Options configure an Engine. The zero value is MemInsight's default
+// configuration.
+type Options struct {
+	// CycleQueueLimit overrides DefaultCycleQueueLimit when > 0.
+	CycleQueueLimit int
+	// KeepArguments, when set, stops the engine from ignoring objects
+	// declared under the name "arguments" (MemInsight ignores them: they
+	// are never reported).
+	KeepArguments bool
+}
+
+// Interned names with a fixed meaning.
+const (
+	nameContext   int32 = iota // "_CONTEXT_": function → creating context
+	namePrototype              // "prototype": function → id+1
+	nameParent                 // "~PARENT-CONTEXT~": context → parent
+	nameDOMChild               // "~dom-child~": DOM child-set member
+	nameArguments              // "arguments"
+	numFixedNames
+)
+
+var fixedNames = [numFixedNames]string{"_CONTEXT_", "prototype", "~PARENT-CONTEXT~", "~dom-child~", "arguments"}
+
+type collectKind uint8
+
+const (
+	collectRegular collectKind = iota
+	collectForce
+	collectEnd
+)
+
+type candItem struct {
+	key  nodeKey
+	prev int32 // the node's cand value before it joined this set
+}
+
+type candSet struct {
+	items []candItem
+	head  int
+}
+
+type queueEntry struct {
+	key  nodeKey
+	loc  Loc
+	time int64
+}
+
+// Engine is MemInsight's reference-counting lifetime engine. It consumes
+// trace entries one at a time (Run) and reports unreachable objects to a
+// Listener. An Engine is single-use and not safe for concurrent use.
+type Engine struct {
+	opts  Options
+	limit int
+	l     Listener
+
+	now     int64
+	index   int64
+	offset  int64
+	curSID  int32
+	ended   bool
+	noCycle bool
+
+	src      sourceMap
+	sites    []*Location // allocation sites by index; objInfo.site = index+1
+	siteIdx  map[*Location]int32
+	freeVars map[int32][]int32
+
+	names   map[string]int32
+	nameStr []string
+
+	objs       objTable
+	g          graph
+	closureCtx map[int32]*Context
+
+	global   *Context
+	ctxStack []*Context
+	cands    []candSet
+	queue    []queueEntry
+	rets     []int32
+
+	// scratch
+	stack  []nodeKey
+	order  []int32
+	marks  []int32
+	unrefs []int32
+
+	err error
+}
+
+// NewEngine returns an Engine that reports to l (which may be nil).
+func NewEngine(opts Options, l Listener) *Engine {
+	if l == nil {
+		l = NopListener{}
+	}
+	e := &Engine{
+		opts:       opts,
+		limit:      DefaultCycleQueueLimit,
+		l:          l,
+		curSID:     -1,
+		src:        newSourceMap(),
+		siteIdx:    make(map[*Location]int32),
+		freeVars:   make(map[int32][]int32),
+		names:      make(map[string]int32),
+		closureCtx: make(map[int32]*Context),
+		index:      -1,
+	}
+	if opts.CycleQueueLimit > 0 {
+		e.limit = opts.CycleQueueLimit
+	}
+	for _, n := range fixedNames {
+		e.intern(n)
+	}
+	e.g.init()
+	e.global = &Context{name: "GLOBAL", global: true, live: true}
+	e.ctxStack = append(e.ctxStack, e.global)
+	e.pushCands()
+	e.ensureVertex(nodeKey{ctx: e.global})
+	return e
+}
+
+func (e *Engine) intern(s string) int32 {
+	if id, ok := e.names[s]; ok {
+		return id
+	}
+	id := int32(len(e.nameStr))
+	e.names[s] = id
+	e.nameStr = append(e.nameStr, s)
+	return id
+}
+
+// Analyze runs a new Engine over the binary trace read from r and reports
+// to l. Malformed input yields an error that wraps a *trace.FormatError
+// (byte offset and entry index of the entry at fault).
+func Analyze(r io.Reader, opts Options, l Listener) error {
+	return NewEngine(opts, l).Run(trace.NewReader(r))
+}
+
+// Run processes every entry of r, then ends the execution (the final
+// collection and the End event). It returns the first error: a decoding
+// error from r, or a *trace.FormatError for an entry MemInsight's engine
+// would reject (the Java engine aborts with an assertion or exception on
+// those).
+func (e *Engine) Run(r *trace.Reader) error {
+	if e.ended {
+		return errors.New("lifetime: engine already ended")
+	}
+	for {
+		en, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("lifetime: %w", err)
+		}
+		e.index, e.offset = r.Index(), r.Offset()
+		if en.Kind.IsMeta() {
+			// The Java timer has already ticked past the previous
+			// counted entry.
+			e.now = r.Counted()
+		} else {
+			e.now = r.Time()
+		}
+		if err := e.step(en); err != nil {
+			return err
+		}
+	}
+	e.index, e.offset = r.Index()+1, r.End()
+	e.now = r.Counted() - 1
+	return e.finish()
+}
+
+// Index returns the index of the entry being processed (the number of
+// entries after the last one while the execution ends).
+func (e *Engine) Index() int64 { return e.index }
+
+// Offset returns the byte offset of the entry being processed.
+func (e *Engine) Offset() int64 { return e.offset }
+
+// Now returns the current logical time.
+func (e *Engine) Now() int64 { return e.now }
+
+// Location resolves a source-location id, nil if the trace has not mapped
+// it (yet).
+func (e *Engine) Location(l Loc) *Location { return e.src.get(l) }
+
+// AllocSite returns the current allocation site of an object, nil if none.
+func (e *Engine) AllocSite(id int32) *Location {
+	if s := e.objs.get(id).site; s > 0 {
+		return e.sites[s-1]
+	}
+	return nil
+}
+
+// RefCount returns the object's reference count (its in-degree in the
+// heap graph; 0 if it is not in the graph).
+func (e *Engine) RefCount(id int32) int { return int(e.rcOf(objKey(id))) }
+
+func (e *Engine) fail(format string, args ...any) error {
+	return &trace.FormatError{Offset: e.offset, Index: e.index, Msg: "lifetime: " + fmt.Sprintf(format, args...)}
+}
+
+// --- node helpers ---
+
+func (e *Engine) slotOf(k nodeKey) int32 {
+	if k.ctx != nil {
+		return k.ctx.slot - 1
+	}
+	return e.objs.get(k.id).slot - 1
+}
+
+func (e *Engine) rcOf(k nodeKey) int32 {
+	if s := e.slotOf(k); s >= 0 {
+		return e.g.verts[s].rc
+	}
+	return 0
+}
+
+func (e *Engine) ensureVertex(k nodeKey) int32 {
+	if k.ctx != nil {
+		if k.ctx.slot == 0 {
+			k.ctx.slot = e.g.newVertex(k.ctx, -1) + 1
+		}
+		return k.ctx.slot - 1
+	}
+	o := e.objs.get(k.id)
+	if o.slot == 0 {
+		o.slot = e.g.newVertex(nil, k.id) + 1
+	}
+	return o.slot - 1
+}
+
+func (e *Engine) keyOfSlot(s int32) nodeKey {
+	v := &e.g.verts[s]
+	if v.ctx != nil {
+		return nodeKey{ctx: v.ctx}
+	}
+	return nodeKey{id: v.id}
+}
+
+func (e *Engine) removeVertex(s int32) {
+	v := &e.g.verts[s]
+	if v.ctx != nil {
+		v.ctx.slot = 0
+	} else {
+		e.objs.get(v.id).slot = 0
+	}
+	e.g.removeVertex(s)
+}
+
+func (e *Engine) candPtr(k nodeKey) *int32 {
+	if k.ctx != nil {
+		return &k.ctx.cand
+	}
+	return &e.objs.get(k.id).cand
+}
+
+func (e *Engine) qposPtr(k nodeKey) *int32 {
+	if k.ctx != nil {
+		return &k.ctx.qpos
+	}
+	return &e.objs.get(k.id).qpos
+}
+
+func (e *Engine) isCand(k nodeKey) bool { return *e.candPtr(k) != 0 }
+
+func (e *Engine) inRet(id int32) bool {
+	return len(e.rets) > 0 && e.objs.get(id).flag&flagReturn != 0
+}
+
+// --- candidate sets ---
+
+func (e *Engine) pushCands() {
+	n := len(e.cands)
+	if n < cap(e.cands) {
+		e.cands = e.cands[:n+1]
+		e.cands[n].items = e.cands[n].items[:0]
+		e.cands[n].head = 0
+	} else {
+		e.cands = append(e.cands, candSet{})
+	}
+}
+
+// popCands removes the top candidate set and detaches its remaining
+// members, which are returned (valid until the next push).
+func (e *Engine) popCands() []candItem {
+	n := len(e.cands) - 1
+	s := &e.cands[n]
+	rest := s.items[s.head:]
+	for i := len(rest) - 1; i >= 0; i-- {
+		*e.candPtr(rest[i].key) = rest[i].prev
+	}
+	e.cands = e.cands[:n]
+	return rest
+}
+
+// addCand adds a node to the top candidate set (objects 0 and 1 never).
+func (e *Engine) addCand(k nodeKey) {
+	if k.ctx == nil && (k.id == 0 || k.id == 1) {
+		return
+	}
+	n := len(e.cands)
+	if n == 0 {
+		return
+	}
+	p := e.candPtr(k)
+	if *p == int32(n) {
+		return
+	}
+	s := &e.cands[n-1]
+	s.items = append(s.items, candItem{key: k, prev: *p})
+	*p = int32(n)
+}
+
+func (e *Engine) handleValue(id int32) {
+	if id == 0 || id == 1 {
+		return
+	}
+	k := objKey(id)
+	if e.rcOf(k) == 0 {
+		e.addCand(k)
+	}
+}
+
+// --- cycle queue ---
+
+func (e *Engine) enqueue(k nodeKey, loc Loc, t int64) {
+	p := e.qposPtr(k)
+	if *p != 0 {
+		q := &e.queue[*p-1]
+		q.loc, q.time = loc, t
+		return
+	}
+	e.queue = append(e.queue, queueEntry{key: k, loc: loc, time: t})
+	*p = int32(len(e.queue))
+}
+
+// --- reference operations ---
+
+// decRef removes edge ei, whose target is the node at slot to, and then
+// queues or stamps the target.
+func (e *Engine) decRef(ei int32, loc Loc) {
+	to := e.g.edges[ei].to
+	e.g.removeEdge(ei)
+	e.decRefTarget(to, loc)
+}
+
+func (e *Engine) decRefTarget(to int32, loc Loc) {
+	k := e.keyOfSlot(to)
+	if e.g.verts[to].rc > 0 {
+		e.enqueue(k, loc, e.now)
+	} else {
+		e.addCand(k)
+	}
+}
+
+// addRef sets the named edge (from, name) to point to object `to` (0 =
+// delete), releasing the old target.
+func (e *Engine) addRef(from nodeKey, name int32, to int32, loc Loc) {
+	fs := e.ensureVertex(from)
+	ts := e.ensureVertex(objKey(to))
+	if ei := e.g.findNamed(fs, name); ei >= 0 {
+		e.decRef(ei, loc)
+	}
+	if to != 0 {
+		e.g.addEdge(fs, ts, name, false)
+	}
+}
+
+func (e *Engine) report(id int32, loc Loc, t int64, slot int32) {
+	if id == -1 {
+		return
+	}
+	o := e.objs.get(id)
+	if o.flag&flagIgnored != 0 {
+		return
+	}
+	u := Unreachability{ID: id, Time: t, Loc: loc, Where: e.src.get(loc)}
+	if o.site > 0 {
+		u.AllocSite = e.sites[o.site-1]
+	}
+	if slot >= 0 {
+		u.OutDegree = int(e.g.verts[slot].outN)
+	}
+	e.l.Unreachable(u)
+}
+
+// --- flushing ---
+
+// flush processes the top candidate set.
+func (e *Engine) flush(loc Loc) {
+	s := &e.cands[len(e.cands)-1]
+	for s.head < len(s.items) {
+		it := s.items[s.head]
+		s.head++
+		*e.candPtr(it.key) = it.prev
+		e.flushOne(it.key, loc)
+		s = &e.cands[len(e.cands)-1]
+	}
+	s.items = s.items[:0]
+	s.head = 0
+	if len(e.queue) > e.limit && !e.noCycle {
+		e.collect(collectRegular)
+	}
+}
+
+func (e *Engine) flushOne(k nodeKey, loc Loc) {
+	if k.ctx != nil && k.ctx.live || e.isCand(k) {
+		return
+	}
+	if k.ctx == nil && e.inRet(k.id) {
+		return
+	}
+	if e.rcOf(k) == 0 {
+		e.reclaim(k, loc)
+	} else {
+		e.enqueue(k, loc, e.now)
+	}
+}
+
+// reclaim frees a node whose reference count is 0 and everything that dies
+// with it (MemInsight's decrementReachable).
+func (e *Engine) reclaim(o nodeKey, loc Loc) {
+	st := append(e.stack[:0], o)
+	for len(st) > 0 {
+		s := st[len(st)-1]
+		st = st[:len(st)-1]
+		if e.isCand(s) {
+			continue
+		}
+		id := s.id
+		if s.ctx != nil {
+			if s.ctx.live {
+				continue
+			}
+			id = -1
+		}
+		if e.inRet(id) {
+			continue
+		}
+		slot := e.slotOf(s)
+		if slot < 0 || e.g.verts[slot].rc == 0 {
+			e.report(id, loc, e.now, slot)
+			if slot >= 0 {
+				for _, ei := range e.g.verts[slot].out {
+					if ei >= 0 {
+						st = append(st, e.keyOfSlot(e.g.edges[ei].to))
+					}
+				}
+				e.removeVertex(slot)
+			}
+		} else {
+			e.enqueue(s, loc, e.now)
+		}
+	}
+	e.stack = st[:0]
+}
+
+// --- cycle collection ---
+
+func (e *Engine) collect(kind collectKind) {
+	// 1. prune live contexts and nodes with no references.
+	j := 0
+	for _, q := range e.queue {
+		p := e.qposPtr(q.key)
+		if q.key.ctx != nil && q.key.ctx.live || e.rcOf(q.key) == 0 {
+			*p = 0
+			continue
+		}
+		e.queue[j] = q
+		j++
+		*p = int32(j)
+	}
+	clear(e.queue[j:])
+	e.queue = e.queue[:j]
+	if kind == collectRegular && len(e.queue) < e.limit {
+		return
+	}
+	// 2. roots: latest stamp first, ties in queue order.
+	order := e.order[:0]
+	for i := range e.queue {
+		order = append(order, int32(i))
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return e.queue[order[a]].time > e.queue[order[b]].time
+	})
+	e.order = order
+	g := &e.g
+	g.epoch++
+	if kind != collectEnd {
+		e.markLive()
+	}
+	for _, i := range order {
+		q := e.queue[i]
+		s := e.slotOf(q.key)
+		if s < 0 || g.verts[s].mark == g.epoch {
+			continue
+		}
+		e.collectFrom(q)
+	}
+	g.epoch++
+	for _, q := range e.queue {
+		*e.qposPtr(q.key) = 0
+	}
+	clear(e.queue)
+	e.queue = e.queue[:0]
+}
+
+// markLive marks everything reachable from the contexts on the stack.
+func (e *Engine) markLive() {
+	g := &e.g
+	wl := e.marks[:0]
+	for i := len(e.ctxStack) - 1; i >= 0; i-- {
+		c := e.ctxStack[i]
+		if c.slot == 0 {
+			continue
+		}
+		wl = append(wl[:0], c.slot-1)
+		for h := 0; h < len(wl); h++ {
+			s := wl[h]
+			v := &g.verts[s]
+			if v.mark == g.epoch {
+				continue
+			}
+			v.mark = g.epoch
+			for _, ei := range v.out {
+				if ei >= 0 {
+					if t := g.edges[ei].to; g.verts[t].mark != g.epoch {
+						wl = append(wl, t)
+					}
+				}
+			}
+		}
+	}
+	e.marks = wl[:0]
+}
+
+// collectFrom reports and removes everything reachable from an unmarked
+// queued root, with Merlin stamps.
+func (e *Engine) collectFrom(root queueEntry) {
+	g := &e.g
+	st := append(e.stack[:0], root.key)
+	for len(st) > 0 {
+		cur := st[len(st)-1]
+		st = st[:len(st)-1]
+		t, loc := root.time, root.loc
+		if p := *e.qposPtr(cur); p != 0 {
+			q := &e.queue[p-1]
+			if q.time > t {
+				t = q.time
+			}
+			if t == q.time {
+				loc = q.loc
+			}
+		}
+		slot := e.slotOf(cur)
+		if cur.ctx == nil {
+			e.report(cur.id, loc, t, slot)
+		}
+		if slot >= 0 {
+			v := &g.verts[slot]
+			v.mark = g.epoch
+			for _, ei := range v.out {
+				if ei >= 0 {
+					if ts := g.edges[ei].to; g.verts[ts].mark != g.epoch {
+						st = append(st, e.keyOfSlot(ts))
+					}
+				}
+			}
+			e.removeVertex(slot)
+		}
+	}
+	e.stack = st[:0]
+}
+
+// --- contexts ---
+
+// contextSealed releases the variables of a sealed context that no
+// closure captured, then queues the context itself.
+func (e *Engine) contextSealed(c *Context, loc Loc) {
+	if c.slot != 0 {
+		s := c.slot - 1
+		del := e.unrefs[:0]
+		for _, ei := range e.g.verts[s].out {
+			if ei >= 0 {
+				ed := &e.g.edges[ei]
+				if !ed.multi && c.vars.unreferenced(ed.name) {
+					del = append(del, ei)
+				}
+			}
+		}
+		for _, ei := range del {
+			e.decRef(ei, loc)
+		}
+		e.unrefs = del[:0]
+	}
+	c.vars.dropUnreferenced()
+	k := nodeKey{ctx: c}
+	if e.rcOf(k) == 0 {
+		e.addCand(k)
+	} else {
+		e.enqueue(k, loc, e.now)
+	}
+}
+
+// enterFunction makes the context of a call.
+func (e *Engine) enterFunction(fun int32, fe Loc, callSite Loc) error {
+	parent, ok := e.closureCtx[fun]
+	if !ok {
+		return e.fail("call of function %d, which was never created", fun)
+	}
+	where := e.src.get(fe)
+	if where == nil {
+		return e.fail("no source location for function-enter site %s", fe)
+	}
+	c := &Context{parent: parent, name: where.String(), live: true}
+	e.ctxStack = append(e.ctxStack, c)
+	e.pushCands()
+	cs := e.ensureVertex(nodeKey{ctx: c})
+	if parent.slot == 0 {
+		e.resurrect(parent)
+		e.l.Resurrected(e.now, parent.String(), fun)
+	}
+	if e.g.findNamed(cs, nameParent) < 0 {
+		e.g.addEdge(cs, parent.slot-1, nameParent, false)
+	}
+	e.l.FunctionEnter(CallEvent{Time: e.now, FunID: fun, Loc: fe, CallSite: callSite, Context: c})
+	return nil
+}
+
+// resurrect re-adds a collected context and its missing ancestors.
+func (e *Engine) resurrect(c *Context) {
+	e.ensureVertex(nodeKey{ctx: c})
+	for it := c; !it.global && it.parent != nil; it = it.parent {
+		p := it.parent
+		stop := p.slot != 0
+		if !stop {
+			e.ensureVertex(nodeKey{ctx: p})
+		}
+		if s := it.slot - 1; e.g.findNamed(s, nameParent) < 0 {
+			e.g.addEdge(s, p.slot-1, nameParent, false)
+		}
+		if stop {
+			break
+		}
+	}
+}
+
+func (e *Engine) exitFunction(loc Loc) error {
+	if len(e.ctxStack) <= 1 {
+		return e.fail("FUNCTION_EXIT without a matching call")
+	}
+	c := e.ctxStack[len(e.ctxStack)-1]
+	e.ctxStack[len(e.ctxStack)-1] = nil
+	e.ctxStack = e.ctxStack[:len(e.ctxStack)-1]
+	c.seal()
+	e.contextSealed(c, loc)
+	e.flush(loc)
+	// pop the callee's frame; return values move to the caller's set.
+	e.popCands()
+	for _, id := range e.rets {
+		e.objs.get(id).flag &^= flagReturn
+	}
+	if len(e.cands) > 0 {
+		for _, id := range e.rets {
+			e.addCand(objKey(id))
+		}
+	}
+	e.rets = e.rets[:0]
+	e.l.FunctionExit(CallEvent{Time: e.now, Loc: loc, Context: c})
+	return nil
+}
+
+// --- entries ---
+
+func (e *Engine) loc(iid int32) Loc { return Loc{e.curSID, iid} }
+
+func (e *Engine) siteOf(l Loc) (int32, error) {
+	where := e.src.get(l)
+	if where == nil {
+		return 0, e.fail("no source location for %s", l)
+	}
+	if i, ok := e.siteIdx[where]; ok {
+		return i + 1, nil
+	}
+	i := int32(len(e.sites))
+	e.sites = append(e.sites, where)
+	e.siteIdx[where] = i
+	return i + 1, nil
+}
+
+func (e *Engine) parseSite(s string) (Loc, error) {
+	sid, iid, ok := trace.ParseSite(s)
+	if !ok {
+		return Loc{}, e.fail("location %q is not \"sid:iid\"", s)
+	}
+	return Loc{sid, iid}, nil
+}
+
+func (e *Engine) step(en *trace.Entry) error {
+	switch en.Kind {
+	case trace.Declare:
+		v := en.Obj
+		if v == 1 {
+			v = 0
+		}
+		top := e.ctxStack[len(e.ctxStack)-1]
+		name := e.intern(en.Name)
+		top.vars.add(name)
+		if name == nameArguments && !e.opts.KeepArguments {
+			e.objs.get(v).flag |= flagIgnored
+		}
+		e.addRef(nodeKey{ctx: top}, name, v, e.loc(en.IID))
+		e.handleValue(v)
+
+	case trace.CreateObj, trace.CreateDOMNode:
+		id := en.Obj
+		kind := KindObject
+		if en.Kind == trace.CreateDOMNode {
+			kind = KindDOM
+			e.objs.get(id).flag |= flagDOM
+		}
+		if id != 1 {
+			site, err := e.siteOf(e.loc(en.IID))
+			if err != nil {
+				return err
+			}
+			e.ensureVertex(objKey(id))
+			e.objs.get(id).site = site
+			e.handleValue(id)
+		}
+		e.l.Create(CreateEvent{ID: id, Kind: kind, Site: e.loc(en.IID), Time: e.now})
+
+	case trace.CreateFun:
+		id := en.Obj
+		p := id + 1
+		site, err := e.siteOf(e.loc(en.IID))
+		if err != nil {
+			return err
+		}
+		top := e.ctxStack[len(e.ctxStack)-1]
+		if fv, ok := e.freeVars[en.FunIID]; ok && len(fv) > 0 {
+			top.addRefs(fv)
+		}
+		e.closureCtx[id] = top
+		fs := e.ensureVertex(objKey(id))
+		e.ensureVertex(objKey(p))
+		if !top.global {
+			if top.slot == 0 {
+				return e.fail("no such vertex in graph: context %s", top)
+			}
+			if e.g.findNamed(fs, nameContext) < 0 {
+				e.g.addEdge(fs, top.slot-1, nameContext, false)
+			}
+		}
+		e.addRef(objKey(id), namePrototype, p, e.loc(en.IID))
+		e.objs.get(id).site = site
+		e.objs.get(p).site = site
+		e.handleValue(id)
+		e.handleValue(p)
+		e.l.Create(CreateEvent{ID: id, Kind: KindFunction, Site: e.loc(en.IID), Time: e.now})
+		e.l.Create(CreateEvent{ID: p, Kind: KindPrototype, Site: e.loc(en.IID), Time: e.now})
+
+	case trace.PutField:
+		if en.Base == 1 {
+			e.write(en.IID, en.Name, en.Obj)
+			break
+		}
+		v := en.Obj
+		if v == 1 {
+			v = 0
+		}
+		if e.objs.get(en.Base).flag&flagIgnored == 0 {
+			e.addRef(objKey(en.Base), e.intern(en.Name), v, e.loc(en.IID))
+		}
+		e.handleValue(v)
+
+	case trace.Write:
+		e.write(en.IID, en.Name, en.Obj)
+
+	case trace.Call:
+		return e.enterFunction(en.Obj, Loc{en.SID, en.FunIID}, e.loc(en.IID))
+
+	case trace.FunctionEnter:
+		return e.enterFunction(en.Obj, e.loc(en.IID), LocUnknown)
+
+	case trace.Return:
+		o := e.objs.get(en.Obj)
+		if o.flag&flagReturn == 0 {
+			o.flag |= flagReturn
+			e.rets = append(e.rets, en.Obj)
+		}
+
+	case trace.FunctionExit:
+		return e.exitFunction(e.loc(en.IID))
+
+	case trace.TopLevelFlush:
+		l, err := e.parseSite(en.Name)
+		if err != nil {
+			return err
+		}
+		e.flush(l)
+
+	case trace.Debug:
+		e.collect(collectForce)
+		cs := e.loc(en.IID)
+		e.l.Debug(DebugEvent{Time: e.now, CallSite: cs, Where: e.src.get(cs), ID: en.Obj,
+			AllocSite: e.AllocSite(en.Obj), RefCount: int(e.rcOf(objKey(en.Obj)))})
+
+	case trace.UpdateIID:
+		site, err := e.siteOf(e.loc(en.IID))
+		if err != nil {
+			return err
+		}
+		e.objs.get(en.Obj).site = site
+		e.l.UpdateIID(en.Obj, e.loc(en.IID), e.now)
+
+	case trace.AddDOMChild:
+		if en.Base == 0 || en.Obj == 0 {
+			return e.fail("ADD_DOM_CHILD with a null parent or child")
+		}
+		e.addChild(objKey(en.Base), nameDOMChild, en.Obj)
+		e.l.AddDOMChild(en.Base, en.Obj, e.now)
+
+	case trace.RemoveDOMChild:
+		if en.Base == 0 || en.Obj == 0 {
+			return e.fail("REMOVE_DOM_CHILD with a null parent or child")
+		}
+		if err := e.removeChild(objKey(en.Base), nameDOMChild, en.Obj, LocUnknown); err != nil {
+			return err
+		}
+		e.l.RemoveDOMChild(en.Base, en.Obj, e.now)
+
+	case trace.AddToChildSet:
+		if en.Obj == 1 {
+			break
+		}
+		e.addChild(e.childSetParent(en.Base), e.intern(en.Name), en.Obj)
+
+	case trace.RemoveFromChildSet:
+		if en.Obj == 1 {
+			break
+		}
+		return e.removeChild(e.childSetParent(en.Base), e.intern(en.Name), en.Obj, e.loc(en.IID))
+
+	case trace.DOMRoot:
+		e.l.DOMRoot(en.Obj, e.now)
+
+	case trace.ScriptEnter:
+		e.src.scripts[en.SID] = en.Name
+
+	case trace.ScriptExit:
+
+	case trace.LastUse:
+		l, err := e.parseSite(en.Name)
+		if err != nil {
+			return err
+		}
+		e.l.LastUse(en.Obj, int64(en.UseTime), l)
+
+	case trace.EndLastUse:
+		e.l.EndLastUse()
+
+	case trace.FreeVars:
+		var set []int32
+		if !en.AnyVars {
+			set = make([]int32, 0, len(en.Names))
+			for _, n := range en.Names {
+				set = append(set, e.intern(n))
+			}
+		}
+		if set == nil {
+			set = []int32{}
+		}
+		e.freeVars[en.IID] = set
+
+	case trace.SourceMapping:
+		l := e.loc(en.IID)
+		if e.src.get(l) != nil {
+			return e.fail("already have a mapping for SourceLocId %s", l)
+		}
+		file, ok := e.src.scripts[l.SID]
+		if !ok {
+			return e.fail("SOURCE_MAPPING for unknown script id %d", l.SID)
+		}
+		e.src.locs[l.key()] = newLocation(file, en.Range)
+
+	case trace.UpdateCurrentScript:
+		e.curSID = en.SID
+
+	case trace.Unreachable:
+
+	default:
+		return e.fail("unknown entry type %d", uint8(en.Kind))
+	}
+	return nil
+}
+
+func (e *Engine) write(iid int32, nameStr string, v int32) {
+	if v == 1 {
+		v = 0
+	}
+	name := e.intern(nameStr)
+	c := e.ctxStack[len(e.ctxStack)-1].resolve(name)
+	e.addRef(nodeKey{ctx: c}, name, v, e.loc(iid))
+	e.handleValue(v)
+}
+
+func (e *Engine) childSetParent(p int32) nodeKey {
+	if p == 1 {
+		return nodeKey{ctx: e.global}
+	}
+	return objKey(p)
+}
+
+func (e *Engine) addChild(parent nodeKey, name int32, child int32) {
+	ps := e.ensureVertex(parent)
+	cs := e.ensureVertex(objKey(child))
+	if e.g.findMulti(ps, name, cs) < 0 {
+		e.g.addEdge(ps, cs, name, true)
+	}
+}
+
+func (e *Engine) removeChild(parent nodeKey, name int32, child int32, loc Loc) error {
+	ps := e.slotOf(parent)
+	cs := e.slotOf(objKey(child))
+	if ps < 0 || cs < 0 {
+		return e.fail("removal of child %d from a child set of %s: a node is not in the graph", child, e.nodeName(parent))
+	}
+	if ei := e.g.findMulti(ps, name, cs); ei >= 0 {
+		e.g.removeEdge(ei)
+	}
+	e.decRefTarget(cs, loc)
+	return nil
+}
+
+func (e *Engine) nodeName(k nodeKey) string {
+	if k.ctx != nil {
+		return k.ctx.String()
+	}
+	return strconv.Itoa(int(k.id))
+}
+
+// finish ends the execution (MemInsight's endExecution).
+func (e *Engine) finish() error {
+	e.ended = true
+	g := e.global
+	g.seal()
+	e.contextSealed(g, LocEndOfProgram)
+	e.noCycle = true
+	for len(e.cands) > 0 {
+		items := e.popCands()
+		for _, it := range items {
+			e.flushOne(it.key, LocEndOfProgram)
+		}
+	}
+	e.collect(collectEnd)
+	if s := e.objs.get(0).slot; s != 0 {
+		e.removeVertex(s - 1)
+	}
+	var rem []string
+	if e.g.nVerts > 0 {
+		type vs struct {
+			seq  uint64
+			name string
+		}
+		var list []vs
+		for i := range e.g.verts {
+			v := &e.g.verts[i]
+			if !v.used {
+				continue
+			}
+			n := strconv.Itoa(int(v.id))
+			if v.ctx != nil {
+				n = v.ctx.String()
+			}
+			list = append(list, vs{v.seq, n})
+		}
+		sort.Slice(list, func(a, b int) bool { return list[a].seq < list[b].seq })
+		for _, x := range list {
+			rem = append(rem, x.name)
+		}
+	}
+	e.l.End(EndEvent{Time: e.now, Remaining: rem})
+	return nil
+}

@@ -1,0 +1,126 @@
+package lifetime
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Loc is a source-location id: a script id and an instruction id within
+// that script, as carried by trace entries (trace spec 1.5). It is resolved
+// to a Location through the trace's SCRIPT_ENTER and SOURCE_MAPPING entries.
+type Loc struct {
+	SID, IID int32
+}
+
+// String returns "sid:iid".
+func (l Loc) String() string {
+	return strconv.Itoa(int(l.SID)) + ":" + strconv.Itoa(int(l.IID))
+}
+
+func (l Loc) key() uint64 { return uint64(uint32(l.SID))<<32 | uint64(uint32(l.IID)) }
+
+// The reserved script-0 locations, registered before any trace entry.
+var (
+	LocEndOfProgram  = Loc{0, 0}
+	LocUnknown       = Loc{0, -1}
+	LocInitialDOM    = Loc{0, -2}
+	LocRemoveFromDOM = Loc{0, -50}
+)
+
+// Location is a resolved source location: a file and a range, or one of the
+// special locations ("end of program", "unknown", "initial DOM", "remove
+// from DOM"). Locations are immutable once made and shared by pointer.
+type Location struct {
+	// File is the script's file name exactly as in its SCRIPT_ENTER at the
+	// time the mapping was read. Empty for a special location.
+	File string
+	// StartLine, StartCol, EndLine, EndCol are the SOURCE_MAPPING range.
+	StartLine, StartCol, EndLine, EndCol int32
+	// Special is the text of a special location, or "".
+	Special string
+
+	full, short string
+}
+
+func newSpecial(text string) *Location {
+	return &Location{Special: text, full: text, short: text}
+}
+
+func newLocation(file string, r [4]int32) *Location {
+	return &Location{File: file, StartLine: r[0], StartCol: r[1], EndLine: r[2], EndCol: r[3]}
+}
+
+// IsSpecial reports whether l is one of the reserved special locations.
+func (l *Location) IsSpecial() bool { return l.Special != "" }
+
+// String returns the full form "file:sl:sc:el:ec" (MemInsight's
+// SourceLocation.toString), or the special text.
+func (l *Location) String() string {
+	if l.full == "" {
+		l.full = formatRange(l.File, l)
+	}
+	return l.full
+}
+
+// Short returns the basename form used in reference-count output: the
+// special text, or "basename(file):sl:sc:el:ec" where basename follows
+// Java's File.getName.
+func (l *Location) Short() string {
+	if l.short == "" {
+		l.short = formatRange(javaBaseName(l.File), l)
+	}
+	return l.short
+}
+
+func formatRange(file string, l *Location) string {
+	b := make([]byte, 0, len(file)+24)
+	b = append(b, file...)
+	for _, v := range [4]int32{l.StartLine, l.StartCol, l.EndLine, l.EndCol} {
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
+	return string(b)
+}
+
+// javaBaseName returns what java.io.File(path).getName() returns on a Unix
+// system: the path is normalised (repeated '/' collapsed, a trailing '/'
+// dropped) and the text after the last '/' is kept. Unlike filepath.Base, an
+// empty path stays empty.
+func javaBaseName(p string) string {
+	if strings.Contains(p, "//") {
+		var b strings.Builder
+		prev := byte(0)
+		for i := 0; i < len(p); i++ {
+			if p[i] == '/' && prev == '/' {
+				continue
+			}
+			prev = p[i]
+			b.WriteByte(p[i])
+		}
+		p = b.String()
+	}
+	if len(p) > 1 && p[len(p)-1] == '/' {
+		p = p[:len(p)-1]
+	}
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// sourceMap resolves Locs, as MemInsight's SourceMap does.
+type sourceMap struct {
+	locs    map[uint64]*Location
+	scripts map[int32]string
+}
+
+func newSourceMap() sourceMap {
+	m := sourceMap{locs: make(map[uint64]*Location, 1024), scripts: make(map[int32]string)}
+	m.locs[LocEndOfProgram.key()] = newSpecial("end of program")
+	m.locs[LocUnknown.key()] = newSpecial("unknown")
+	m.locs[LocInitialDOM.key()] = newSpecial("initial DOM")
+	m.locs[LocRemoveFromDOM.key()] = newSpecial("remove from DOM")
+	return m
+}
+
+func (m *sourceMap) get(l Loc) *Location { return m.locs[l.key()] }

@@ -1,0 +1,202 @@
+package lifetime
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+
+	"github.com/memtrace/memtrace/trace"
+)
+
+// RCOptions select the parts of MemInsight's --ref output, which the Java
+// engine controls with the system properties testing and rcverbose.
+type RCOptions struct {
+	// Testing prints a line per DEBUG entry and, at the end, the
+	// "re-added contexts" and "Heap not empty" blocks (-Dtesting=yes).
+	Testing bool
+	// Verbose prints one row per reported object, sorted by id
+	// (-Drcverbose=yes).
+	Verbose bool
+}
+
+// RCWriter is a Listener that produces MemInsight's reference-counting
+// output (the format of the engine's testRefCountN.expected and
+// htmlTestN.expected goldens). DEBUG lines are written as they happen; the
+// rest is written at the End event. Call Err after the run.
+type RCWriter struct {
+	NopListener
+	w    *bufio.Writer
+	opts RCOptions
+	eng  *Engine
+
+	rows map[int32]rcRow
+	res  []resurrection
+	err  error
+}
+
+type rcRow struct {
+	alloc *Location
+	time  int64
+	loc   *Location
+}
+
+type resurrection struct {
+	time int64
+	text string
+}
+
+// NewRCWriter returns an RCWriter that writes to w. eng (may be nil) is
+// used only to locate errors; see WriteRC.
+func NewRCWriter(w io.Writer, opts RCOptions) *RCWriter {
+	return &RCWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts, rows: make(map[int32]rcRow)}
+}
+
+// Attach tells the writer which engine feeds it, so that errors carry the
+// entry's index and offset.
+func (rc *RCWriter) Attach(e *Engine) { rc.eng = e }
+
+func (rc *RCWriter) fail(format string, args ...any) {
+	if rc.err != nil {
+		return
+	}
+	msg := "lifetime: " + fmt.Sprintf(format, args...)
+	if rc.eng != nil {
+		rc.err = &trace.FormatError{Offset: rc.eng.Offset(), Index: rc.eng.Index(), Msg: msg}
+	} else {
+		rc.err = fmt.Errorf("%s", msg)
+	}
+}
+
+// Err returns the first error: an object or location the Java engine could
+// not have printed (it aborts on those), or a write error.
+func (rc *RCWriter) Err() error { return rc.err }
+
+// Unreachable implements Listener.
+func (rc *RCWriter) Unreachable(u Unreachability) {
+	if !rc.opts.Verbose {
+		return
+	}
+	if u.AllocSite == nil {
+		rc.fail("no allocation site for unreachable object %d", u.ID)
+		return
+	}
+	if u.Where == nil {
+		rc.fail("no source location for %s, where object %d became unreachable", u.Loc, u.ID)
+		return
+	}
+	rc.rows[u.ID] = rcRow{alloc: u.AllocSite, time: u.Time, loc: u.Where}
+}
+
+// Debug implements Listener.
+func (rc *RCWriter) Debug(d DebugEvent) {
+	if !rc.opts.Testing {
+		return
+	}
+	if d.Where == nil {
+		rc.fail("no source location for DEBUG call site %s", d.CallSite)
+		return
+	}
+	if d.AllocSite == nil {
+		rc.fail("DEBUG of object %d, which has no allocation site", d.ID)
+		return
+	}
+	rc.w.WriteString(d.Where.Short())
+	rc.w.WriteString(" : RC(")
+	rc.w.WriteString(d.AllocSite.Short())
+	rc.w.WriteString(") = ")
+	rc.w.WriteString(strconv.Itoa(d.RefCount))
+	rc.w.WriteByte('\n')
+}
+
+// Resurrected implements Listener.
+func (rc *RCWriter) Resurrected(time int64, context string, funID int32) {
+	text := "(" + context + "," + strconv.Itoa(int(funID)) + ")"
+	for i := range rc.res {
+		if rc.res[i].time == time {
+			rc.res[i].text = text
+			return
+		}
+	}
+	rc.res = append(rc.res, resurrection{time, text})
+}
+
+// End implements Listener: it writes the end blocks and the rows.
+func (rc *RCWriter) End(end EndEvent) {
+	w := rc.w
+	if rc.opts.Testing && len(rc.res) > 0 {
+		w.WriteString("The following contexts were re-added during execution\nTime   toString\n")
+		for _, r := range rc.res {
+			fmt.Fprintf(w, "%-6d %s\n", r.time, r.text)
+		}
+	}
+	if rc.opts.Testing && len(end.Remaining) > 0 {
+		w.WriteString("Heap not empty: remaining objects\n")
+		for _, n := range end.Remaining {
+			w.WriteString(n)
+			w.WriteByte('\n')
+		}
+	}
+	if rc.opts.Verbose {
+		ids := make([]int32, 0, len(rc.rows))
+		for id := range rc.rows {
+			ids = append(ids, id)
+		}
+		sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+		var buf []byte
+		for _, id := range ids {
+			r := rc.rows[id]
+			buf = buf[:0]
+			buf = append(buf, "Id: "...)
+			buf = appendPadded(buf, strconv.Itoa(int(id)), 5)
+			buf = append(buf, " Alloc: "...)
+			buf = appendPadded(buf, r.alloc.Short(), 40)
+			buf = append(buf, " Time: "...)
+			buf = appendPadded(buf, strconv.FormatInt(r.time, 10), 10)
+			buf = append(buf, " Loc: "...)
+			buf = append(buf, r.loc.Short()...)
+			buf = append(buf, '\n')
+			w.Write(buf)
+		}
+	}
+	if err := w.Flush(); err != nil && rc.err == nil {
+		rc.err = err
+	}
+}
+
+// appendPadded appends s left-justified in a field of width n (Java's
+// %-Ns, which never truncates).
+func appendPadded(b []byte, s string, n int) []byte {
+	b = append(b, s...)
+	for i := javaLen(s); i < n; i++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// WriteRC runs the engine over the trace read from r and writes
+// MemInsight's --ref output to w: with opts {Testing: true, Verbose: true}
+// this is exactly what the Java engine prints for its tests.
+func WriteRC(w io.Writer, r io.Reader, engOpts Options, opts RCOptions) error {
+	rc := NewRCWriter(w, opts)
+	e := NewEngine(engOpts, rc)
+	rc.Attach(e)
+	if err := e.Run(trace.NewReader(r)); err != nil {
+		rc.w.Flush()
+		return err
+	}
+	return rc.Err()
+}
+
+// javaLen returns the length of s in UTF-16 code units, as Java counts it.
+func javaLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r > 0xFFFF {
+			n++
+		}
+	}
+	return n
+}
