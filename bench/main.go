@@ -1,0 +1,296 @@
+// Command bench measures memtrace's performance figures, each beside a
+// baseline measured in the same run, as a ratio. It is what `make bench`
+// runs.
+//
+// Every measurement runs in a child process (this binary re-executed with
+// -child), pinned to one core with GOMAXPROCS=1 unless a figure says
+// otherwise, and reports the child's CPU time (user + system) and peak
+// resident memory from the kernel's rusage. Each figure is the median of
+// -runs runs. CPU time, not wall time, because the machines are shared.
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/memtrace/memtrace/trace"
+	"github.com/memtrace/memtrace/trace/tracegen"
+)
+
+var (
+	flagSize  = flag.Int("size", 200, "size of the large synthetic trace, in MB")
+	flagSmall = flag.Int("small", 20, "size of the small synthetic trace (memory comparison), in MB")
+	flagRuns  = flag.Int("runs", 5, "runs per figure; the median is reported")
+	flagDir   = flag.String("dir", "", "directory for generated inputs (default: $TMPDIR/memtrace-bench)")
+	flagOnly  = flag.String("only", "", "run only the groups whose name contains this")
+	flagChild = flag.String("child", "", "internal: run one job in this process")
+	flagFile  = flag.String("file", "", "internal: the child's input")
+)
+
+func main() {
+	flag.Parse()
+	if *flagChild != "" {
+		if err := runChild(*flagChild, *flagFile); err != nil {
+			fmt.Fprintln(os.Stderr, "bench child:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if err := runAll(); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// ---- children ----
+
+func runChild(job, file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	switch job {
+	case "raw-read":
+		// The baseline: read the file through the same 64 KiB buffer size
+		// the trace reader uses, doing nothing with the bytes.
+		buf := make([]byte, 64<<10)
+		_, err := io.CopyBuffer(io.Discard, struct{ io.Reader }{f}, buf)
+		return err
+	case "trace-reader":
+		r := trace.NewReader(f)
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
+		}
+	case "trace-check":
+		rep, err := trace.Check(f, 10)
+		if err != nil {
+			return err
+		}
+		if !rep.OK() {
+			return fmt.Errorf("synthetic trace has findings: %v", rep.Findings)
+		}
+		return nil
+	}
+	return fmt.Errorf("unknown job %q", job)
+}
+
+// ---- measurement ----
+
+type sample struct {
+	cpu    time.Duration
+	maxRSS int64 // bytes
+}
+
+type result struct {
+	cpu    time.Duration // median
+	maxRSS int64         // median
+	bytes  int64
+}
+
+func (r result) mbps() float64 {
+	return float64(r.bytes) / 1e6 / r.cpu.Seconds()
+}
+
+func measure(job, file string, procs int) (result, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return result{}, err
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return result{}, err
+	}
+	var samples []sample
+	for i := 0; i < *flagRuns; i++ {
+		cmd := exec.Command(self, "-child", job, "-file", file)
+		cmd.Env = append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", procs))
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			return result{}, fmt.Errorf("%s: %v: %s", job, err, stderr.String())
+		}
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		samples = append(samples, sample{cpu: cpu, maxRSS: ru.Maxrss * 1024})
+	}
+	cpus := make([]time.Duration, len(samples))
+	rss := make([]int64, len(samples))
+	for i, s := range samples {
+		cpus[i], rss[i] = s.cpu, s.maxRSS
+	}
+	slices.Sort(cpus)
+	slices.Sort(rss)
+	return result{cpu: cpus[len(cpus)/2], maxRSS: rss[len(rss)/2], bytes: fi.Size()}, nil
+}
+
+// ---- inputs ----
+
+func benchDir() (string, error) {
+	dir := *flagDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "memtrace-bench")
+	}
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// syntheticTrace returns the path of a generated trace of about mb MB,
+// generating it once (the generator is deterministic).
+func syntheticTrace(mb int) (string, error) {
+	dir, err := benchDir()
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, fmt.Sprintf("synthetic-%dMB-seed1.mem-trace", mb))
+	if fi, err := os.Stat(path); err == nil && fi.Size() >= int64(mb)<<20 {
+		return path, nil
+	}
+	fmt.Fprintf(os.Stderr, "generating %s ...\n", path)
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
+	if err != nil {
+		return "", err
+	}
+	if err := tracegen.Generate(f, tracegen.Options{Bytes: int64(mb) << 20, Seed: 1}); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	return path, os.Rename(tmp, path)
+}
+
+// ---- report ----
+
+type table struct {
+	title string
+	rows  [][]string
+}
+
+func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) print() {
+	fmt.Printf("\n%s\n", t.title)
+	widths := map[int]int{}
+	for _, r := range t.rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], len(c))
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		b.WriteString("  ")
+		for i, c := range r {
+			if i == 0 {
+				fmt.Fprintf(&b, "%-*s", widths[i], c)
+			} else {
+				fmt.Fprintf(&b, "  %*s", widths[i], c)
+			}
+		}
+		fmt.Println(strings.TrimRight(b.String(), " "))
+	}
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }
+
+func verdict(ok bool) string {
+	if ok {
+		return "met"
+	}
+	return "NOT MET"
+}
+
+func runAll() error {
+	fmt.Printf("memtrace bench: median of %d runs, CPU time (user+system) and peak RSS per child process\n", *flagRuns)
+	groups := []struct {
+		name string
+		run  func() error
+	}{
+		{"trace", benchTrace},
+	}
+	for _, g := range groups {
+		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {
+			continue
+		}
+		if err := g.run(); err != nil {
+			return fmt.Errorf("%s: %w", g.name, err)
+		}
+	}
+	return nil
+}
+
+// benchTrace: issue 2, reader and checker throughput on one core against
+// a raw read of the same file, and memory at two trace sizes.
+func benchTrace() error {
+	large, err := syntheticTrace(*flagSize)
+	if err != nil {
+		return err
+	}
+	small, err := syntheticTrace(*flagSmall)
+	if err != nil {
+		return err
+	}
+	raw, err := measure("raw-read", large, 1)
+	if err != nil {
+		return err
+	}
+	t := &table{title: fmt.Sprintf("trace format: synthetic trace of %s, one core (GOMAXPROCS=1)", mb(raw.bytes))}
+	t.add("figure", "CPU", "throughput", "vs raw read", "peak RSS", "target")
+	t.add("raw read (baseline)", raw.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.0f MB/s", raw.mbps()), "1.00x", mb(raw.maxRSS), "")
+	for _, job := range []struct{ name, label string }{{"trace-reader", "trace.Reader"}, {"trace-check", "trace.Check"}} {
+		r, err := measure(job.name, large, 1)
+		if err != nil {
+			return err
+		}
+		t.add(job.label, r.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.0f MB/s", r.mbps()),
+			fmt.Sprintf("%.2fx", r.mbps()/raw.mbps()), mb(r.maxRSS),
+			fmt.Sprintf(">= 300 MB/s: %s", verdict(r.mbps() >= 300)))
+	}
+	t.print()
+
+	m := &table{title: "trace format: memory against trace size (peak RSS)"}
+	m.add("figure", mb(fileSize(small)), mb(fileSize(large)), "ratio", "target")
+	for _, job := range []struct{ name, label string }{{"raw-read", "raw read (baseline)"}, {"trace-reader", "trace.Reader"}, {"trace-check", "trace.Check"}} {
+		s, err := measure(job.name, small, 1)
+		if err != nil {
+			return err
+		}
+		l, err := measure(job.name, large, 1)
+		if err != nil {
+			return err
+		}
+		ratio := float64(l.maxRSS) / float64(s.maxRSS)
+		target := ""
+		if job.name != "raw-read" {
+			target = fmt.Sprintf("independent of size (<= 1.25x): %s", verdict(ratio <= 1.25))
+		}
+		m.add(job.label, mb(s.maxRSS), mb(l.maxRSS), fmt.Sprintf("%.2fx", ratio), target)
+	}
+	m.print()
+	fmt.Println("  reference: MemInsight's Java engine reads about 3-6 MB of trace per CPU second (not measured here)")
+	return nil
+}
+
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return 0
+	}
+	return fi.Size()
+}
