@@ -34,5 +34,6 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 
 	root.AddCommand(newCmdVersion(ios, nil))
 	root.AddCommand(newCmdTrace(ios))
+	root.AddCommand(newCmdLifetime(ios, nil))
 	return root
 }
