@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"unsafe"
 
 	"github.com/memtrace/memtrace/trace"
 )
@@ -77,12 +78,15 @@ type Engine struct {
 	noCycle bool
 
 	src      sourceMap
-	sites    []*Location // allocation sites by index; objInfo.site = index+1
-	siteIdx  map[*Location]int32
+	sites    []*Location // every mapped location, by Location.idx; objInfo.site = idx+1
 	freeVars map[int32][]int32
 
-	names   map[string]int32
-	nameStr []string
+	names     map[string]int32
+	nameStr   []string
+	nameCache [nameCacheSize]nameCacheEntry
+
+	lastLoc   Loc
+	lastWhere *Location
 
 	objs       objTable
 	g          graph
@@ -114,7 +118,6 @@ func NewEngine(opts Options, l Listener) *Engine {
 		l:          l,
 		curSID:     -1,
 		src:        newSourceMap(),
-		siteIdx:    make(map[*Location]int32),
 		freeVars:   make(map[int32][]int32),
 		names:      make(map[string]int32),
 		closureCtx: make(map[int32]*Context),
@@ -126,6 +129,9 @@ func NewEngine(opts Options, l Listener) *Engine {
 	for _, n := range fixedNames {
 		e.intern(n)
 	}
+	for _, l := range []Loc{LocEndOfProgram, LocUnknown, LocInitialDOM, LocRemoveFromDOM} {
+		e.sites = append(e.sites, e.src.get(l))
+	}
 	e.g.init()
 	e.global = &Context{name: "GLOBAL", global: true, live: true}
 	e.ctxStack = append(e.ctxStack, e.global)
@@ -134,14 +140,43 @@ func NewEngine(opts Options, l Listener) *Engine {
 	return e
 }
 
+const nameCacheSize = 1024
+
+type nameCacheEntry struct {
+	p  *byte
+	n  int
+	id int32
+}
+
+// intern returns the id of a name. The trace reader interns short strings,
+// so a recurring name usually has the same backing bytes: a direct-mapped
+// cache keyed by the string's data pointer avoids hashing it.
 func (e *Engine) intern(s string) int32 {
-	if id, ok := e.names[s]; ok {
-		return id
+	p := unsafe.StringData(s)
+	h := (uintptr(unsafe.Pointer(p)) >> 3) ^ uintptr(len(s))
+	c := &e.nameCache[h%nameCacheSize]
+	if c.p == p && c.n == len(s) && p != nil {
+		return c.id
 	}
-	id := int32(len(e.nameStr))
-	e.names[s] = id
-	e.nameStr = append(e.nameStr, s)
+	id, ok := e.names[s]
+	if !ok {
+		id = int32(len(e.nameStr))
+		e.names[s] = id
+		e.nameStr = append(e.nameStr, s)
+	}
+	*c = nameCacheEntry{p, len(s), id}
 	return id
+}
+
+// where resolves a report location, caching the last one (a flush reports
+// many objects at the same location).
+func (e *Engine) where(l Loc) *Location {
+	if l == e.lastLoc && e.lastWhere != nil {
+		return e.lastWhere
+	}
+	w := e.src.get(l)
+	e.lastLoc, e.lastWhere = l, w
+	return w
 }
 
 // Analyze runs a new Engine over the binary trace read from r and reports
@@ -390,7 +425,7 @@ func (e *Engine) report(id int32, loc Loc, t int64, slot int32) {
 	if o.flag&flagIgnored != 0 {
 		return
 	}
-	u := Unreachability{ID: id, Time: t, Loc: loc, Where: e.src.get(loc)}
+	u := Unreachability{ID: id, Time: t, Loc: loc, Where: e.where(loc)}
 	if o.site > 0 {
 		u.AllocSite = e.sites[o.site-1]
 	}
@@ -695,13 +730,7 @@ func (e *Engine) siteOf(l Loc) (int32, error) {
 	if where == nil {
 		return 0, e.fail("no source location for %s", l)
 	}
-	if i, ok := e.siteIdx[where]; ok {
-		return i + 1, nil
-	}
-	i := int32(len(e.sites))
-	e.sites = append(e.sites, where)
-	e.siteIdx[where] = i
-	return i + 1, nil
+	return where.idx + 1, nil
 }
 
 func (e *Engine) parseSite(s string) (Loc, error) {
@@ -898,7 +927,9 @@ func (e *Engine) step(en *trace.Entry) error {
 		if !ok {
 			return e.fail("SOURCE_MAPPING for unknown script id %d", l.SID)
 		}
-		e.src.locs[l.key()] = newLocation(file, en.Range)
+		loc := newLocation(file, en.Range)
+		e.src.put(l, loc)
+		e.sites = append(e.sites, loc)
 
 	case trace.UpdateCurrentScript:
 		e.curSID = en.SID

@@ -40,6 +40,7 @@ type Location struct {
 	Special string
 
 	full, short string
+	idx         int32 // order of registration
 }
 
 func newSpecial(text string) *Location {
@@ -108,19 +109,86 @@ func javaBaseName(p string) string {
 	return p
 }
 
-// sourceMap resolves Locs, as MemInsight's SourceMap does.
+// sourceMap resolves Locs, as MemInsight's SourceMap does. Each script's
+// locations are kept in a slice indexed by iid (iids are small and dense in
+// practice), with a map for the others.
 type sourceMap struct {
-	locs    map[uint64]*Location
-	scripts map[int32]string
+	byScript map[int32]*scriptLocs
+	last     *scriptLocs
+	scripts  map[int32]string
+	n        int32 // locations made so far
 }
 
+type scriptLocs struct {
+	sid    int32
+	dense  []*Location // by iid, for 0 <= iid < maxDense
+	sparse map[int32]*Location
+}
+
+const maxDense = 1 << 22
+
 func newSourceMap() sourceMap {
-	m := sourceMap{locs: make(map[uint64]*Location, 1024), scripts: make(map[int32]string)}
-	m.locs[LocEndOfProgram.key()] = newSpecial("end of program")
-	m.locs[LocUnknown.key()] = newSpecial("unknown")
-	m.locs[LocInitialDOM.key()] = newSpecial("initial DOM")
-	m.locs[LocRemoveFromDOM.key()] = newSpecial("remove from DOM")
+	m := sourceMap{byScript: make(map[int32]*scriptLocs), scripts: make(map[int32]string)}
+	m.put(LocEndOfProgram, newSpecial("end of program"))
+	m.put(LocUnknown, newSpecial("unknown"))
+	m.put(LocInitialDOM, newSpecial("initial DOM"))
+	m.put(LocRemoveFromDOM, newSpecial("remove from DOM"))
 	return m
 }
 
-func (m *sourceMap) get(l Loc) *Location { return m.locs[l.key()] }
+func (m *sourceMap) script(sid int32, create bool) *scriptLocs {
+	if s := m.last; s != nil && s.sid == sid {
+		return s
+	}
+	s := m.byScript[sid]
+	if s == nil {
+		if !create {
+			return nil
+		}
+		s = &scriptLocs{sid: sid}
+		m.byScript[sid] = s
+	}
+	m.last = s
+	return s
+}
+
+func (m *sourceMap) get(l Loc) *Location {
+	s := m.script(l.SID, false)
+	if s == nil {
+		return nil
+	}
+	if uint32(l.IID) < uint32(len(s.dense)) {
+		return s.dense[l.IID]
+	}
+	return s.sparse[l.IID]
+}
+
+// put registers a location; the caller has checked that l is new.
+func (m *sourceMap) put(l Loc, loc *Location) {
+	loc.idx = m.n
+	m.n++
+	s := m.script(l.SID, true)
+	if l.IID >= 0 && l.IID < maxDense {
+		if int(l.IID) >= len(s.dense) {
+			n := 2 * len(s.dense)
+			if n < int(l.IID)+1 {
+				n = int(l.IID) + 1
+			}
+			if n < 64 {
+				n = 64
+			}
+			if n > maxDense {
+				n = maxDense
+			}
+			nd := make([]*Location, n)
+			copy(nd, s.dense)
+			s.dense = nd
+		}
+		s.dense[l.IID] = loc
+		return
+	}
+	if s.sparse == nil {
+		s.sparse = make(map[int32]*Location)
+	}
+	s.sparse[l.IID] = loc
+}

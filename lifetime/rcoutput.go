@@ -31,15 +31,30 @@ type RCWriter struct {
 	opts RCOptions
 	eng  *Engine
 
-	rows map[int32]rcRow
-	res  []resurrection
-	err  error
+	// rows holds the last report of each id: dense for ids in
+	// [0, maxDenseRow), in a map for the others.
+	rows   []rcRow
+	sparse map[int32]rcRow
+	locs   []*Location // by Location.idx
+	res    []resurrection
+	err    error
 }
 
+// rcRow is a report kept for the rows; alloc and loc are Location.idx+1
+// (0 = no row).
 type rcRow struct {
-	alloc *Location
-	time  int64
-	loc   *Location
+	time       int64
+	alloc, loc int32
+}
+
+const maxDenseRow = 1 << 26
+
+func (rc *RCWriter) locIdx(l *Location) int32 {
+	for int(l.idx) >= len(rc.locs) {
+		rc.locs = append(rc.locs, nil)
+	}
+	rc.locs[l.idx] = l
+	return l.idx + 1
 }
 
 type resurrection struct {
@@ -50,7 +65,7 @@ type resurrection struct {
 // NewRCWriter returns an RCWriter that writes to w. eng (may be nil) is
 // used only to locate errors; see WriteRC.
 func NewRCWriter(w io.Writer, opts RCOptions) *RCWriter {
-	return &RCWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts, rows: make(map[int32]rcRow)}
+	return &RCWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}
 }
 
 // Attach tells the writer which engine feeds it, so that errors carry the
@@ -86,7 +101,30 @@ func (rc *RCWriter) Unreachable(u Unreachability) {
 		rc.fail("no source location for %s, where object %d became unreachable", u.Loc, u.ID)
 		return
 	}
-	rc.rows[u.ID] = rcRow{alloc: u.AllocSite, time: u.Time, loc: u.Where}
+	row := rcRow{time: u.Time, alloc: rc.locIdx(u.AllocSite), loc: rc.locIdx(u.Where)}
+	if id := u.ID; id >= 0 && id < maxDenseRow {
+		if int(id) >= len(rc.rows) {
+			n := 2 * len(rc.rows)
+			if n < int(id)+1 {
+				n = int(id) + 1
+			}
+			if n < 1024 {
+				n = 1024
+			}
+			if n > maxDenseRow {
+				n = maxDenseRow
+			}
+			nr := make([]rcRow, n)
+			copy(nr, rc.rows)
+			rc.rows = nr
+		}
+		rc.rows[id] = row
+		return
+	}
+	if rc.sparse == nil {
+		rc.sparse = make(map[int32]rcRow)
+	}
+	rc.sparse[u.ID] = row
 }
 
 // Debug implements Listener.
@@ -139,25 +177,40 @@ func (rc *RCWriter) End(end EndEvent) {
 		}
 	}
 	if rc.opts.Verbose {
-		ids := make([]int32, 0, len(rc.rows))
-		for id := range rc.rows {
-			ids = append(ids, id)
+		var neg, pos []int32 // sparse ids
+		for id := range rc.sparse {
+			if id < 0 {
+				neg = append(neg, id)
+			} else {
+				pos = append(pos, id)
+			}
 		}
-		sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+		sort.Slice(neg, func(a, b int) bool { return neg[a] < neg[b] })
+		sort.Slice(pos, func(a, b int) bool { return pos[a] < pos[b] })
 		var buf []byte
-		for _, id := range ids {
-			r := rc.rows[id]
+		row := func(id int32, r rcRow) {
 			buf = buf[:0]
 			buf = append(buf, "Id: "...)
 			buf = appendPadded(buf, strconv.Itoa(int(id)), 5)
 			buf = append(buf, " Alloc: "...)
-			buf = appendPadded(buf, r.alloc.Short(), 40)
+			buf = appendPadded(buf, rc.locs[r.alloc-1].Short(), 40)
 			buf = append(buf, " Time: "...)
 			buf = appendPadded(buf, strconv.FormatInt(r.time, 10), 10)
 			buf = append(buf, " Loc: "...)
-			buf = append(buf, r.loc.Short()...)
+			buf = append(buf, rc.locs[r.loc-1].Short()...)
 			buf = append(buf, '\n')
 			w.Write(buf)
+		}
+		for _, id := range neg {
+			row(id, rc.sparse[id])
+		}
+		for id, r := range rc.rows {
+			if r.alloc != 0 {
+				row(int32(id), r)
+			}
+		}
+		for _, id := range pos {
+			row(id, rc.sparse[id])
 		}
 	}
 	if err := w.Flush(); err != nil && rc.err == nil {
