@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/trace/tracegen"
 )
@@ -86,9 +87,20 @@ func runChild(job, file string) error {
 			return fmt.Errorf("synthetic trace has findings: %v", rep.Findings)
 		}
 		return nil
+	case "lifetime":
+		var l countUnreachable
+		return lifetime.Analyze(f, lifetime.Options{}, &l)
 	}
 	return fmt.Errorf("unknown job %q", job)
 }
+
+// countUnreachable is the cheapest useful listener: it counts reports.
+type countUnreachable struct {
+	lifetime.NopListener
+	n int64
+}
+
+func (c *countUnreachable) Unreachable(lifetime.Unreachability) { c.n++ }
 
 // ---- measurement ----
 
@@ -223,6 +235,7 @@ func runAll() error {
 		run  func() error
 	}{
 		{"trace", benchTrace},
+		{"lifetime", benchLifetime},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {
@@ -293,4 +306,41 @@ func fileSize(path string) int64 {
 		return 0
 	}
 	return fi.Size()
+}
+
+// benchLifetime: issue 3, the lifetime engine's throughput on one core
+// against decoding alone, and its memory at two trace sizes.
+func benchLifetime() error {
+	large, err := syntheticTrace(*flagSize)
+	if err != nil {
+		return err
+	}
+	small, err := syntheticTrace(*flagSmall)
+	if err != nil {
+		return err
+	}
+	dec, err := measure("trace-reader", large, 1)
+	if err != nil {
+		return err
+	}
+	eng, err := measure("lifetime", large, 1)
+	if err != nil {
+		return err
+	}
+	t := &table{title: fmt.Sprintf("lifetime engine: synthetic trace of %s, one core (GOMAXPROCS=1)", mb(eng.bytes))}
+	t.add("figure", "CPU", "throughput", "vs decoding", "peak RSS", "target")
+	t.add("trace.Reader (baseline)", dec.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.0f MB/s", dec.mbps()), "1.00x", mb(dec.maxRSS), "")
+	t.add("lifetime.Analyze", eng.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.0f MB/s", eng.mbps()),
+		fmt.Sprintf("%.2fx", eng.mbps()/dec.mbps()), mb(eng.maxRSS),
+		fmt.Sprintf(">= 50 MB/s: %s; >= 10x MemInsight's 3-6 MB/s (60 MB/s): %s", verdict(eng.mbps() >= 50), verdict(eng.mbps() >= 60)))
+	t.print()
+	s, err := measure("lifetime", small, 1)
+	if err != nil {
+		return err
+	}
+	m := &table{title: "lifetime engine: memory against trace size (peak RSS; the synthetic heap's live size is the same at both sizes)"}
+	m.add("figure", mb(fileSize(small)), mb(fileSize(large)), "ratio")
+	m.add("lifetime.Analyze", mb(s.maxRSS), mb(eng.maxRSS), fmt.Sprintf("%.2fx", float64(eng.maxRSS)/float64(s.maxRSS)))
+	m.print()
+	return nil
 }
