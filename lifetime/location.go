@@ -158,7 +158,9 @@ func (m *sourceMap) get(l Loc) *Location {
 		return nil
 	}
 	if uint32(l.IID) < uint32(len(s.dense)) {
-		return s.dense[l.IID]
+		if loc := s.dense[l.IID]; loc != nil || s.sparse == nil {
+			return loc
+		}
 	}
 	return s.sparse[l.IID]
 }
@@ -168,7 +170,9 @@ func (m *sourceMap) put(l Loc, loc *Location) {
 	loc.idx = m.n
 	m.n++
 	s := m.script(l.SID, true)
-	if l.IID >= 0 && l.IID < maxDense {
+	// Grow the dense table only while it stays dense, so that a stray huge
+	// iid costs a map entry, not a huge slice.
+	if l.IID >= 0 && l.IID < maxDense && int(l.IID) < 2*len(s.dense)+4096 {
 		if int(l.IID) >= len(s.dense) {
 			n := 2 * len(s.dense)
 			if n < int(l.IID)+1 {

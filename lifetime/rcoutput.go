@@ -102,7 +102,7 @@ func (rc *RCWriter) Unreachable(u Unreachability) {
 		return
 	}
 	row := rcRow{time: u.Time, alloc: rc.locIdx(u.AllocSite), loc: rc.locIdx(u.Where)}
-	if id := u.ID; id >= 0 && id < maxDenseRow {
+	if id := u.ID; id >= 0 && id < maxDenseRow && int(id) < 2*len(rc.rows)+1<<16 {
 		if int(id) >= len(rc.rows) {
 			n := 2 * len(rc.rows)
 			if n < int(id)+1 {
@@ -119,6 +119,9 @@ func (rc *RCWriter) Unreachable(u Unreachability) {
 			rc.rows = nr
 		}
 		rc.rows[id] = row
+		if rc.sparse != nil {
+			delete(rc.sparse, id)
+		}
 		return
 	}
 	if rc.sparse == nil {

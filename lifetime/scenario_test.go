@@ -1,0 +1,222 @@
+package lifetime
+
+import (
+	"bytes"
+	"errors"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/trace"
+	"github.com/stretchr/testify/require"
+)
+
+// tb builds small hand-made traces from their text form. The prologue
+// registers script 1 as "dir/t.js" with iid k mapped to line k (columns
+// 1-10) for k in 1..99.
+type tb struct{ lines []string }
+
+func newTB() *tb {
+	b := &tb{}
+	b.add(`[23,0]`, `[1,-1,1]`, `[19,1000,1,"dir/t.js"]`, `[23,1]`)
+	for k := 1; k < 100; k++ {
+		b.add("[22," + itoa(k) + "," + itoa(k) + ",1," + itoa(k) + ",10]")
+	}
+	return b
+}
+
+func itoa(k int) string { return strconv.Itoa(k) }
+
+func (b *tb) add(lines ...string) *tb { b.lines = append(b.lines, lines...); return b }
+
+func (b *tb) bytes(t *testing.T) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w := trace.NewWriter(&buf)
+	for _, l := range b.lines {
+		e, err := trace.ParseText(l)
+		require.NoError(t, err, l)
+		require.NoError(t, w.Write(&e))
+	}
+	require.NoError(t, w.Flush())
+	return buf.Bytes()
+}
+
+func (b *tb) rc(t *testing.T) string {
+	t.Helper()
+	var out bytes.Buffer
+	require.NoError(t, WriteRC(&out, bytes.NewReader(b.bytes(t)), Options{}, RCOptions{Testing: true, Verbose: true}))
+	return strings.TrimSpace(out.String())
+}
+
+func row(id, alloc, time, loc string) string {
+	b := appendPadded([]byte("Id: "), id, 5)
+	b = appendPadded(append(b, " Alloc: "...), alloc, 40)
+	b = appendPadded(append(b, " Time: "...), time, 10)
+	return string(append(b, " Loc: "+loc...))
+}
+
+// A two-object cycle cut by two WRITEs and collected at a DEBUG: both
+// objects carry the later WRITE's time and location, not the DEBUG's.
+func TestScenarioCycleStampAtDebug(t *testing.T) {
+	b := newTB().add(
+		`[1,1,2]`, `[4,2,"o1",2]`, // t2, t3
+		`[1,3,3]`, `[4,4,"o2",3]`, // t4, t5
+		`[3,5,2,"p",3]`, `[3,6,3,"p",2]`, // t6, t7
+		`[8,"1:7"]`,                 // t8
+		`[4,8,"o1",0]`, `[8,"1:9"]`, // t9, t10
+		`[4,10,"o2",0]`, `[8,"1:11"]`, // t11, t12
+		`[10,12,2]`, // t13
+		`[20,13]`,   // t14
+	)
+	want := strings.Join([]string{
+		"t.js:12:1:12:10 : RC(t.js:1:1:1:10) = 0",
+		row("2", "t.js:1:1:1:10", "11", "t.js:10:1:10:10"),
+		row("3", "t.js:3:1:3:10", "11", "t.js:10:1:10:10"),
+	}, "\n")
+	require.Equal(t, want, b.rc(t))
+}
+
+// A trace that ends inside a call: the live context stays in the heap and
+// the object it holds is reported at its last flush stamp.
+func TestScenarioEndInsideCall(t *testing.T) {
+	b := newTB().add(
+		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:3"]`, // t2-t4
+		`[18,4,2,20,1]`,           // t5
+		`[1,5,4]`, `[0,20,"l",4]`, // t6, t7
+		`[8,"1:6"]`, // t8
+	)
+	want := strings.Join([]string{
+		"Heap not empty: remaining objects",
+		"C(dir/t.js:20:1:20:10)",
+		row("2", "t.js:1:1:1:10", "8", "end of program"),
+		row("3", "t.js:1:1:1:10", "8", "end of program"),
+		row("4", "t.js:5:1:5:10", "8", "t.js:6:1:6:10"),
+	}, "\n")
+	require.Equal(t, want, b.rc(t))
+}
+
+// `x = x` on an object held twice stamps it with the WRITE.
+func TestScenarioSelfAssignmentStamps(t *testing.T) {
+	b := newTB().add(
+		`[1,1,2]`, `[4,2,"x",2]`, `[4,3,"y",2]`, `[8,"1:4"]`, // t2-t5
+		`[4,5,"x",2]`, // t6
+	)
+	e := NewEngine(Options{}, nil)
+	r := trace.NewReader(bytes.NewReader(b.bytes(t)))
+	for {
+		en, err := r.Next()
+		if err != nil {
+			break
+		}
+		e.now = r.Time()
+		require.NoError(t, e.step(en))
+	}
+	p := e.objs.get(2).qpos
+	require.NotZero(t, p)
+	q := e.queue[p-1]
+	require.Equal(t, Loc{1, 5}, q.loc)
+	require.Equal(t, int64(6), q.time)
+	require.Equal(t, 2, e.RefCount(2))
+}
+
+// A closure called after its context was collected re-creates it (the
+// testRefCount42 pattern: the returned closure is reclaimed by the return
+// statement's flush, before its RETURN entry).
+func TestScenarioResurrection(t *testing.T) {
+	b := newTB().add(
+		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:3"]`, // t2-t4: f
+		`[18,4,2,20,1]`, // t5: call f
+		`[21,30,[]]`,
+		`[2,5,30,4]`,                   // t6: return function g () {}: g = 4
+		`[8,"1:6"]`, `[11,4]`, `[7,6]`, // t7-t9: the flush comes before RETURN
+		`[4,7,"h",4]`, `[8,"1:8"]`, // t10, t11: h = g
+		`[18,9,4,30,1]`, `[7,10]`, // t12, t13: call h
+		`[20,11]`,
+	)
+	out := b.rc(t)
+	require.Contains(t, out, "The following contexts were re-added during execution\nTime   toString\n")
+	require.Contains(t, out, "12     (C(dir/t.js:20:1:20:10),4)")
+}
+
+func TestMalformedTracesFail(t *testing.T) {
+	cases := map[string][]string{
+		"exit without call":    {`[7,1]`},
+		"call of unknown fun":  {`[18,1,77,20,1]`},
+		"unmapped alloc site":  {`[1,500,2]`},
+		"duplicate mapping":    {`[22,1,1,1,1,1]`},
+		"unknown script":       {`[23,9]`, `[22,1,1,1,1,1]`},
+		"bad flush location":   {`[8,"nope"]`},
+		"remove missing child": {`[14,50,51]`},
+		"null DOM child":       {`[13,0,5]`},
+	}
+	for name, lines := range cases {
+		t.Run(name, func(t *testing.T) {
+			data := newTB().add(lines...).bytes(t)
+			err := Analyze(bytes.NewReader(data), Options{}, nil)
+			require.Error(t, err)
+			var fe *trace.FormatError
+			require.True(t, errors.As(err, &fe), "%v", err)
+			require.Equal(t, int64(len(newTB().lines)+len(lines)-1), fe.Index, "%v", err)
+			require.Greater(t, fe.Offset, int64(0))
+		})
+	}
+	// A truncated entry is a decoding error with its offset.
+	data := newTB().add(`[1,1,2]`).bytes(t)
+	err := Analyze(bytes.NewReader(data[:len(data)-3]), Options{}, nil)
+	var fe *trace.FormatError
+	require.True(t, errors.As(err, &fe), "%v", err)
+}
+
+// Corrupted and truncated corpus traces must give an error or a result,
+// never a panic.
+func TestCorruptTracesDoNotPanic(t *testing.T) {
+	dir := corpusDir(t)
+	paths, err := filepath.Glob(filepath.Join(dir, "traces", "*.mem-trace"))
+	require.NoError(t, err)
+	rng := rand.New(rand.NewSource(1))
+	n := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for k := 0; k < 12; k++ {
+			d := append([]byte(nil), data...)
+			switch k % 3 {
+			case 0:
+				d = d[:rng.Intn(len(d)+1)]
+			case 1:
+				for j := 0; j < 1+rng.Intn(4); j++ {
+					d[rng.Intn(len(d))] = byte(rng.Intn(256))
+				}
+			case 2:
+				i := rng.Intn(len(d))
+				d[i] ^= 0x80
+			}
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("%s variant %d: panic: %v", filepath.Base(p), k, r)
+					}
+				}()
+				WriteRC(&bytes.Buffer{}, bytes.NewReader(d), Options{}, RCOptions{Testing: true, Verbose: true})
+			}()
+			n++
+		}
+	}
+	t.Logf("%d corrupted traces", n)
+}
+
+// Every corpus trace, including those without an RC golden, runs cleanly.
+func TestAllCorpusTracesRun(t *testing.T) {
+	dir := corpusDir(t)
+	paths, err := filepath.Glob(filepath.Join(dir, "traces", "*.mem-trace"))
+	require.NoError(t, err)
+	require.Len(t, paths, 80)
+	for _, p := range paths {
+		_, err := runRC(t, p)
+		require.NoError(t, err, filepath.Base(p))
+	}
+}
