@@ -37,9 +37,9 @@ const pageBits = 10
 
 type objPage [1 << pageBits]objInfo
 
-// objTable maps ids to objInfo. Ids below 64M use a slice of pages, others
-// (including negative ids) a map of pages, so that a stray huge id costs one
-// page, not a huge slice.
+// objTable maps ids to objInfo. Ids below 64M use a slice of pages that
+// grows while it stays dense; others (including negative ids) use a map of
+// pages, so that a stray huge id costs one page, not a huge slice.
 type objTable struct {
 	low  []*objPage
 	high map[uint32]*objPage
@@ -50,12 +50,13 @@ const lowPages = 1 << 16
 func (t *objTable) get(id int32) *objInfo {
 	u := uint32(id)
 	p := u >> pageBits
-	if p < lowPages {
-		if int(p) < len(t.low) {
-			if pg := t.low[p]; pg != nil {
-				return &pg[u&(1<<pageBits-1)]
-			}
+	if int(p) < len(t.low) {
+		if pg := t.low[p]; pg != nil {
+			return &pg[u&(1<<pageBits-1)]
 		}
+		return t.grow(u)
+	}
+	if p < lowPages && int(p) < 2*len(t.low)+64 && t.high[p] == nil {
 		return t.grow(u)
 	}
 	pg := t.high[p]
@@ -84,7 +85,13 @@ func (t *objTable) grow(u uint32) *objInfo {
 		t.low = nl
 	}
 	if t.low[p] == nil {
-		t.low[p] = new(objPage)
+		if pg := t.high[uint32(p)]; pg != nil {
+			// The slice has grown over a page that was kept in the map.
+			t.low[p] = pg
+			delete(t.high, uint32(p))
+		} else {
+			t.low[p] = new(objPage)
+		}
 	}
 	return &t.low[p][u&(1<<pageBits-1)]
 }

@@ -37,6 +37,7 @@ type RCWriter struct {
 	sparse map[int32]rcRow
 	locs   []*Location // by Location.idx
 	res    []resurrection
+	resAt  map[int64]int // time -> index in res
 	err    error
 }
 
@@ -153,13 +154,17 @@ func (rc *RCWriter) Debug(d DebugEvent) {
 
 // Resurrected implements Listener.
 func (rc *RCWriter) Resurrected(time int64, context string, funID int32) {
+	// MemInsight keeps these in a map keyed by time: a second
+	// resurrection at the same time replaces the text in place.
 	text := "(" + context + "," + strconv.Itoa(int(funID)) + ")"
-	for i := range rc.res {
-		if rc.res[i].time == time {
-			rc.res[i].text = text
-			return
-		}
+	if i, ok := rc.resAt[time]; ok {
+		rc.res[i].text = text
+		return
 	}
+	if rc.resAt == nil {
+		rc.resAt = make(map[int64]int)
+	}
+	rc.resAt[time] = len(rc.res)
 	rc.res = append(rc.res, resurrection{time, text})
 }
 
@@ -181,7 +186,13 @@ func (rc *RCWriter) End(end EndEvent) {
 	}
 	if rc.opts.Verbose {
 		var neg, pos []int32 // sparse ids
-		for id := range rc.sparse {
+		for id, r := range rc.sparse {
+			if id >= 0 && int(id) < len(rc.rows) {
+				// Kept in the map before the dense rows grew over it;
+				// any later report would have gone to the rows.
+				rc.rows[id] = r
+				continue
+			}
 			if id < 0 {
 				neg = append(neg, id)
 			} else {
