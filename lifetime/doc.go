@@ -64,10 +64,11 @@
 // Per-object state lives in paged arrays indexed by object id; vertices
 // and edges live in slabs with free lists; edge lists keep insertion order
 // with O(1) tombstone removal. Memory is proportional to the live heap plus
-// a few bytes per object id ever allocated (its allocation site must
-// survive, because MemInsight reports a collected object again, with that
-// site, if a later edge re-adds it) and one map entry per function object
-// (its closure context, which a later call may resurrect).
+// 20 bytes per object id ever allocated (the per-id table; the allocation
+// site in it must survive, because MemInsight reports a collected object
+// again, with that site, if a later edge re-adds it) and one map entry per
+// function object (its closure context, which a later call may
+// resurrect). BenchmarkEngine measures about 150 MB of trace per CPU second.
 //
 // # Fidelity notes
 //

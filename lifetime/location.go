@@ -17,8 +17,6 @@ func (l Loc) String() string {
 	return strconv.Itoa(int(l.SID)) + ":" + strconv.Itoa(int(l.IID))
 }
 
-func (l Loc) key() uint64 { return uint64(uint32(l.SID))<<32 | uint64(uint32(l.IID)) }
-
 // The reserved script-0 locations, registered before any trace entry.
 var (
 	LocEndOfProgram  = Loc{0, 0}
