@@ -241,8 +241,22 @@ func parseSite(s string) (sid, iid int32, ok bool) {
 	return a, b, err1 == nil && err2 == nil
 }
 
-// ParseSite splits a LAST_USE or TOP_LEVEL_FLUSH location "sid:iid".
-func ParseSite(s string) (sid, iid int32, ok bool) { return parseSite(s) }
+// ParseSite splits a LAST_USE or TOP_LEVEL_FLUSH location as MemInsight's
+// engine does: Java's s.split(":") (which drops trailing empty parts) and
+// Integer.parseInt of the first two parts, ignoring any further parts. So
+// "1:2:3" and "1:2:" read as 1:2, which Check (strict) still reports.
+func ParseSite(s string) (sid, iid int32, ok bool) {
+	parts := strings.Split(s, ":")
+	for len(parts) > 0 && parts[len(parts)-1] == "" {
+		parts = parts[:len(parts)-1]
+	}
+	if len(parts) < 2 {
+		return 0, 0, false
+	}
+	a, err1 := parseJavaInt(parts[0])
+	b, err2 := parseJavaInt(parts[1])
+	return a, b, err1 == nil && err2 == nil
+}
 
 func parseJavaInt(s string) (int32, error) {
 	if s == "" || s == "+" || s == "-" {

@@ -423,3 +423,30 @@ func TestKindNames(t *testing.T) {
 		assert.Equal(t, want, k.IsMeta(), "%s", k)
 	}
 }
+
+func TestParseSite(t *testing.T) {
+	for _, c := range []struct {
+		in       string
+		sid, iid int32
+		java     bool // MemInsight's engine accepts it
+		strict   bool // Check accepts it
+	}{
+		{"1:33", 1, 33, true, true},
+		{"0:-1", 0, -1, true, true},
+		{"+1:2", 1, 2, true, true},
+		{"1:2:3", 1, 2, true, false},
+		{"1:2:", 1, 2, true, false},
+		{"1", 0, 0, false, false},
+		{":1", 0, 0, false, false},
+		{"1:x", 0, 0, false, false},
+		{"1:99999999999", 0, 0, false, false},
+	} {
+		sid, iid, ok := ParseSite(c.in)
+		assert.Equal(t, c.java, ok, c.in)
+		if ok {
+			assert.Equal(t, [2]int32{c.sid, c.iid}, [2]int32{sid, iid}, c.in)
+		}
+		_, _, ok = parseSite(c.in)
+		assert.Equal(t, c.strict, ok, c.in)
+	}
+}
