@@ -1,0 +1,129 @@
+package diag
+
+import (
+	"sort"
+	"unicode/utf8"
+)
+
+// A LineTable converts byte offsets in one source text to line and column
+// numbers. Lines are 1-based. Columns are counted in UTF-16 code units
+// (0-based from Position, 1-based when rendered), which is what V8, browsers'
+// devtools and source maps count; a line's first column is 0.
+//
+// Line terminators are LF, CR LF (one terminator), a lone CR, U+2028 and
+// U+2029, as in ECMAScript.
+type LineTable struct {
+	src   []byte
+	lines []int32 // byte offset where each line starts; lines[0] == 0
+	ascii []bool  // whether the line holds only ASCII (columns are byte counts)
+}
+
+// NewLineTable indexes src. It keeps a reference to src.
+func NewLineTable(src []byte) *LineTable {
+	t := &LineTable{src: src, lines: make([]int32, 1, len(src)/32+1), ascii: make([]bool, 0, len(src)/32+1)}
+	ascii := true
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			t.ascii = append(t.ascii, ascii)
+			t.lines = append(t.lines, int32(i+1))
+			ascii = true
+		case c == '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				i++
+			}
+			t.ascii = append(t.ascii, ascii)
+			t.lines = append(t.lines, int32(i+1))
+			ascii = true
+		case c >= 0x80:
+			ascii = false
+			if c == 0xE2 && i+2 < len(src) && src[i+1] == 0x80 && (src[i+2] == 0xA8 || src[i+2] == 0xA9) {
+				i += 2
+				t.ascii = append(t.ascii, false)
+				t.lines = append(t.lines, int32(i+1))
+				ascii = true
+			}
+		}
+	}
+	t.ascii = append(t.ascii, ascii)
+	return t
+}
+
+// Lines returns the number of lines (at least 1).
+func (t *LineTable) Lines() int { return len(t.lines) }
+
+// LineStart returns the byte offset at which the 1-based line starts.
+func (t *LineTable) LineStart(line int) int32 { return t.lines[line-1] }
+
+// Line returns the 1-based line holding the byte offset off (clamped to the
+// source).
+func (t *LineTable) Line(off int32) int {
+	if off < 0 {
+		off = 0
+	}
+	return sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off })
+}
+
+// Position returns the 1-based line and the 0-based UTF-16 column of the byte
+// offset off. An offset inside a multi-byte character counts from that
+// character's start.
+func (t *LineTable) Position(off int32) (line, col int) {
+	if off > int32(len(t.src)) {
+		off = int32(len(t.src))
+	}
+	line = t.Line(off)
+	start := t.lines[line-1]
+	if t.ascii[line-1] {
+		return line, int(off - start)
+	}
+	return line, utf16Len(t.src[start:off])
+}
+
+// LineText returns the text of the 1-based line without its terminator.
+func (t *LineTable) LineText(line int) []byte {
+	start := t.lines[line-1]
+	end := int32(len(t.src))
+	if line < len(t.lines) {
+		end = t.lines[line]
+	}
+	b := t.src[start:end]
+	for len(b) > 0 {
+		switch c := b[len(b)-1]; {
+		case c == '\n' || c == '\r':
+			b = b[:len(b)-1]
+			continue
+		case c == 0xA8 || c == 0xA9:
+			if len(b) >= 3 && b[len(b)-3] == 0xE2 && b[len(b)-2] == 0x80 {
+				b = b[:len(b)-3]
+			}
+		}
+		break
+	}
+	return b
+}
+
+// utf16Len counts the UTF-16 code units of b; invalid bytes count one each.
+func utf16Len(b []byte) int {
+	n := 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < 0x80 {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if size == 1 && c >= 0xE0 && c <= 0xEF && i+2 < len(b) {
+			// A surrogate encoded as generalized UTF-8 (WTF-8).
+			size = 3
+		}
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	return n
+}
