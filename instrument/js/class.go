@@ -355,7 +355,7 @@ func (p *parser) parseExport() Stmt {
 		p.addExport("default", &Ident{Span{defStart, p.prevEnd}, "default"})
 		ed := &ExportDefault{}
 		ed.Start = start
-		t := p.tok()
+		t := *p.tok()
 		switch {
 		case p.isKw(kwFunction):
 			p.inExportDefault = true
@@ -423,7 +423,7 @@ func (p *parser) parseExport() Stmt {
 	// export declaration
 	en := &ExportNamed{}
 	en.Start = start
-	t := p.tok()
+	t := *p.tok()
 	switch {
 	case p.isKw(kwVar), p.isKw(kwLet), p.isKw(kwConst):
 		kind := Var

@@ -185,7 +185,7 @@ func (p *parser) parseBinary(noIn bool, minPrec int, ce *coverErrs) Expr {
 	var x Expr
 	if p.is(tPrivate) {
 		// #x in obj
-		t := p.tok()
+		t := *p.tok()
 		x = p.privateName()
 		if prec, op := p.binOpPrec(noIn); op != "in" || prec <= minPrec {
 			p.failAt(t.start, t.end, "unexpected private name")

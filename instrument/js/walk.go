@@ -228,7 +228,7 @@ func Walk(v Visitor, n Node) {
 		Walk(v, n.Source)
 		walkAttrs(v, n.Attrs)
 	case *ImportSpec:
-		if n.Imported != nil {
+		if n.Imported != nil && n.Imported != Expr(n.Local) {
 			Walk(v, n.Imported)
 		}
 		Walk(v, n.Local)
