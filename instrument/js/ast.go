@@ -254,10 +254,13 @@ type Arrow struct {
 // Class holds what class declarations and expressions share.
 type Class struct {
 	Span
-	Name     *Ident // nil for anonymous class expressions
-	Super    Expr   // nil without "extends"
-	BodySpan Span   // "{" to "}"
-	Members  []ClassMember
+	// Decorators are the expressions after each "@" before the class (the
+	// class's span starts at the first "@").
+	Decorators []Expr
+	Name       *Ident // nil for anonymous class expressions
+	Super      Expr   // nil without "extends"
+	BodySpan   Span   // "{" to "}"
+	Members    []ClassMember
 }
 
 // ClassExpr is a class expression.
@@ -277,21 +280,23 @@ const (
 // or a *PrivateName.
 type Method struct {
 	Span
-	Kind     MethodKind
-	Static   bool
-	Computed bool
-	Key      Expr
-	Value    *FuncExpr
+	Decorators []Expr
+	Kind       MethodKind
+	Static     bool
+	Computed   bool
+	Key        Expr
+	Value      *FuncExpr
 }
 
 // Field is a class field; Value is nil without an initializer. The span
 // includes a terminating semicolon.
 type Field struct {
 	Span
-	Static   bool
-	Computed bool
-	Key      Expr
-	Value    Expr
+	Decorators []Expr
+	Static     bool
+	Computed   bool
+	Key        Expr
+	Value      Expr
 }
 
 // StaticBlock is "static { ... }" in a class body.
@@ -408,6 +413,7 @@ type MetaProperty struct {
 // ImportCall is "import(source)" or "import(source, options)".
 type ImportCall struct {
 	Span
+	Phase   string // "" for import(), "defer" or "source" for import.defer() and import.source()
 	Source  Expr
 	Options Expr // nil when absent
 }
@@ -460,6 +466,8 @@ const (
 	Var VarKind = iota
 	Let
 	Const
+	Using      // using x = ... (explicit resource management)
+	AwaitUsing // await using x = ...
 )
 
 func (k VarKind) String() string {
@@ -468,6 +476,10 @@ func (k VarKind) String() string {
 		return "let"
 	case Const:
 		return "const"
+	case Using:
+		return "using"
+	case AwaitUsing:
+		return "await using"
 	}
 	return "var"
 }

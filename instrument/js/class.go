@@ -52,15 +52,70 @@ func keyName(k Expr) (string, bool) {
 	return "", false
 }
 
+// takeDecorators returns the decorators read before "export" and any
+// that follow it (before "class").
+func (p *parser) takeDecorators() []Expr {
+	decs := p.pendingDecorators
+	p.pendingDecorators = nil
+	if p.is(tAt) {
+		if decs != nil {
+			p.fail("decorators cannot appear both before and after \"export\"")
+		}
+		decs = p.parseDecorators()
+	}
+	if !p.isKw(kwClass) {
+		p.expected("\"class\"")
+	}
+	return decs
+}
+
+// parseDecorators parses "@expr" decorators.
+func (p *parser) parseDecorators() []Expr {
+	var decs []Expr
+	for p.is(tAt) {
+		p.next()
+		start := p.tok().start
+		var x Expr
+		if p.is(tLParen) {
+			p.next()
+			inner := p.parseExpr(false)
+			p.expect(tRParen)
+			x = &Paren{Span{start, p.prevEnd}, inner}
+		} else {
+			x = p.parseIdentRef()
+			for p.is(tDot) {
+				p.next()
+				var prop Expr
+				if p.is(tPrivate) {
+					prop = p.privateName()
+				} else {
+					prop = p.parseIdentName()
+				}
+				x = &Member{Span{start, p.prevEnd}, x, prop, false, false}
+			}
+			if p.is(tLParen) {
+				args := p.parseArgs(nil)
+				x = &Call{Span{start, p.prevEnd}, x, args, false}
+			}
+		}
+		decs = append(decs, x)
+	}
+	return decs
+}
+
 func (p *parser) parseClassMember(derived bool) ClassMember {
+	start := p.tok().start
+	decs := p.parseDecorators()
 	t := p.tok()
-	start := t.start
 	static := false
 	if p.isKw(kwStatic) {
 		nt := p.peek()
 		switch nt.kind {
 		case tLParen, tAssign, tSemi, tRBrace, tEOF:
 		case tLBrace:
+			if len(decs) > 0 {
+				p.fail("decorators are not allowed on static blocks")
+			}
 			p.next()
 			return p.parseStaticBlock(start)
 		default:
@@ -129,7 +184,7 @@ func (p *parser) parseClassMember(derived bool) ClassMember {
 			pk = PropSet
 		}
 		fe := p.parseMethod(async, gen, pk, isCtor && derived)
-		return &Method{Span{start, p.prevEnd}, kind, static, computed, key, fe}
+		return &Method{Span{start, p.prevEnd}, decs, kind, static, computed, key, fe}
 	}
 	if kind != MethodNormal || async || gen {
 		p.expected("\"(\"")
@@ -152,7 +207,7 @@ func (p *parser) parseClassMember(derived bool) ClassMember {
 		p.fn = outer
 	}
 	p.semicolon()
-	return &Field{Span{start, p.prevEnd}, static, computed, key, value}
+	return &Field{Span{start, p.prevEnd}, decs, static, computed, key, value}
 }
 
 func (p *parser) parseStaticBlock(start int32) ClassMember {
@@ -366,8 +421,15 @@ func (p *parser) parseExport() Stmt {
 			p.inExportDefault = true
 			ed.Decl = p.parseFuncDecl(t.start, true, false)
 			p.inExportDefault = false
-		case p.isKw(kwClass):
-			ed.Decl = p.parseClassDecl(t.start, true)
+		case p.isKw(kwClass) || p.is(tAt):
+			decs := p.takeDecorators()
+			cstart := p.tok().start
+			if len(decs) > 0 && decs[0].Pos()-1 < cstart {
+				cstart = decs[0].Pos() - 1
+			}
+			cd := p.parseClassDecl(cstart, true).(*ClassDecl)
+			cd.Decorators = decs
+			ed.Decl = cd
 		default:
 			ed.Decl = p.parseAssign(false, nil)
 			p.semicolon()
@@ -455,8 +517,14 @@ func (p *parser) parseExport() Stmt {
 		fd := p.parseFuncDecl(s, true, false).(*FuncDecl)
 		p.addExport(fd.Name.Name, fd.Name)
 		en.Decl = fd
-	case p.isKw(kwClass):
-		cd := p.parseClassDecl(t.start, false).(*ClassDecl)
+	case p.isKw(kwClass) || p.is(tAt):
+		decs := p.takeDecorators()
+		cstart := p.tok().start
+		if len(decs) > 0 && decs[0].Pos()-1 < cstart {
+			cstart = decs[0].Pos() - 1
+		}
+		cd := p.parseClassDecl(cstart, false).(*ClassDecl)
+		cd.Decorators = decs
 		p.addExport(cd.Name.Name, cd.Name)
 		en.Decl = cd
 	default:

@@ -874,6 +874,15 @@ func (p *parser) parsePrimary(ce *coverErrs) Expr {
 		return p.parseArray(ce)
 	case tLBrace:
 		return p.parseObject(ce)
+	case tAt:
+		decs := p.parseDecorators()
+		if !p.isKw(kwClass) {
+			p.expected("\"class\"")
+		}
+		c := p.parseClassExpr().(*ClassExpr)
+		c.Start = start
+		c.Decorators = decs
+		return c
 	}
 	p.unexpected()
 	return nil
@@ -1248,6 +1257,18 @@ func (p *parser) parseImportExpr() Expr {
 	p.next()
 	if p.is(tDot) {
 		p.next()
+		if (p.isKw(kwDefer) || p.isKw(kwSource)) && p.peek().kind == tLParen {
+			phase := p.tok().str
+			p.next()
+			p.next()
+			ic := &ImportCall{Phase: phase}
+			ic.Start = start
+			ic.Source = p.parseAssign(false, nil)
+			p.eat(tComma)
+			p.expect(tRParen)
+			ic.End = p.prevEnd
+			return ic
+		}
 		meta := &Ident{Span{start, start + 6}, "import"}
 		if !p.isKw(kwMeta) {
 			p.expected("\"meta\"")

@@ -197,6 +197,8 @@ func (l *lexer) next() {
 		l.op(tColon, 1)
 	case '~':
 		l.op(tTilde, 1)
+	case '@':
+		l.op(tAt, 1)
 	case '.':
 		if d := l.peekByte(l.pos + 1); d >= '0' && d <= '9' {
 			l.scanNumber()
@@ -390,19 +392,20 @@ func init() {
 	}
 }
 
+//go:generate node testdata/genid.js
+
 func isIDStartRune(r rune) bool {
 	if r < 128 {
-		return asciiIDStart[r]
+		return r >= 0 && asciiIDStart[r]
 	}
-	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) || unicode.Is(unicode.Other_ID_Start, r)
+	return unicode.Is(idStart, r)
 }
 
 func isIDPartRune(r rune) bool {
 	if r < 128 {
-		return asciiIDPart[r]
+		return r >= 0 && asciiIDPart[r]
 	}
-	return r == 0x200C || r == 0x200D || unicode.IsLetter(r) || unicode.Is(unicode.Nl, r) ||
-		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Start, unicode.Other_ID_Continue)
+	return r == 0x200C || r == 0x200D || unicode.Is(idContinue, r)
 }
 
 // scanName scans an IdentifierName at l.pos into tok.str, reporting false

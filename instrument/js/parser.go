@@ -100,9 +100,12 @@ type parser struct {
 	// "await" used as an identifier, to reject them in arrow parameters.
 	lastYield, lastAwait, lastAwaitIdent int32
 
-	inExportDefault  bool
-	exported         map[string]bool
-	undefinedExports map[string]*Ident
+	inExportDefault bool
+	// pendingDecorators are decorators read before "export", for the class
+	// that follows it.
+	pendingDecorators []Expr
+	exported          map[string]bool
+	undefinedExports  map[string]*Ident
 }
 
 func (p *parser) failAt(start, end int32, msg string) {
@@ -311,6 +314,19 @@ func (p *parser) parseStmt(decl bool) Stmt {
 	t := p.tok()
 	start := t.start
 	switch t.kind {
+	case tAt:
+		decs := p.parseDecorators()
+		if p.isKw(kwExport) && decl && p.goal == Module && p.fn.outer == nil && p.scope.kind == scopeTop {
+			p.pendingDecorators = decs
+			s := p.parseExport()
+			return s
+		}
+		if !p.isKw(kwClass) || !decl {
+			p.expected("\"class\"")
+		}
+		cd := p.parseClassDecl(start, false).(*ClassDecl)
+		cd.Decorators = decs
+		return cd
 	case tLBrace:
 		return p.parseBlockStmt()
 	case tSemi:
@@ -351,6 +367,23 @@ func (p *parser) parseStmt(decl bool) Stmt {
 				if nt := p.peek(); nt.kind == tLBrack {
 					p.fail("lexical declaration cannot appear in a single-statement context")
 				}
+			}
+		case kwUsing:
+			if nt := p.peek(); decl && nt.kind == tName && !nt.nl && nt.kw != kwIn && nt.kw != kwInstanceof && !(nt.kw == kwOf && !nt.escaped) {
+				p.next()
+				d := p.parseVar(start, Using, false)
+				p.semicolon()
+				d.End = p.prevEnd
+				return d
+			}
+		case kwAwait:
+			if decl && p.fn.async && p.isAwaitUsing() {
+				p.next()
+				p.next()
+				d := p.parseVar(start, AwaitUsing, false)
+				p.semicolon()
+				d.End = p.prevEnd
+				return d
 			}
 		case kwFunction:
 			if !decl {
@@ -456,6 +489,21 @@ func (p *parser) parseStmt(decl bool) Stmt {
 	}
 	p.semicolon()
 	return &ExprStmt{Span: Span{start, p.prevEnd}, X: x}
+}
+
+// isAwaitUsing reports whether the current "await" starts an "await using"
+// declaration.
+func (p *parser) isAwaitUsing() bool {
+	s := p.lx.snapshot()
+	defer p.lx.restore(s)
+	p.lx.next()
+	t := p.lx.tok
+	if t.kind != tName || t.kw != kwUsing || t.escaped || t.nl {
+		return false
+	}
+	p.lx.next()
+	t = p.lx.tok
+	return t.kind == tName && !t.nl && t.kw != kwIn && t.kw != kwInstanceof
 }
 
 // isLetDecl reports whether the current "let" starts a lexical declaration.
@@ -686,6 +734,9 @@ func (p *parser) parseVar(start int32, kind VarKind, inFor bool) *VarDecl {
 	d.Start = start
 	for {
 		dstart := p.tok().start
+		if (kind == Using || kind == AwaitUsing) && !p.is(tName) {
+			p.expected("identifier")
+		}
 		target := p.parseBindingTarget()
 		if kind != Var {
 			for _, id := range boundNames(target, nil) {
@@ -701,8 +752,8 @@ func (p *parser) parseVar(start int32, kind VarKind, inFor bool) *VarDecl {
 		if p.eat(tAssign) {
 			init = p.parseAssign(inFor, nil)
 		} else if !inFor {
-			if kind == Const {
-				p.fail("missing initializer in const declaration")
+			if kind != Var && kind != Let {
+				p.fail("missing initializer in %s declaration", kind)
 			}
 			if _, ok := target.(*Ident); !ok {
 				p.fail("missing initializer in destructuring declaration")
@@ -743,12 +794,25 @@ func (p *parser) parseFor() Stmt {
 		nt := p.peek()
 		isLet = nt.kind == tLBrack || nt.kind == tLBrace || nt.kind == tName && !(nt.kw == kwIn || nt.kw == kwInstanceof)
 	}
-	if p.isKw(kwVar) || p.isKw(kwConst) || isLet {
+	isUsing, isAwaitUsing := false, false
+	if p.isKw(kwUsing) {
+		nt := p.peek()
+		isUsing = nt.kind == tName && !nt.nl && nt.kw != kwIn && nt.kw != kwOf && nt.kw != kwInstanceof
+	} else if p.isKw(kwAwait) && p.fn.async {
+		isAwaitUsing = p.isAwaitUsing()
+	}
+	if p.isKw(kwVar) || p.isKw(kwConst) || isLet || isUsing || isAwaitUsing {
 		kind := Var
-		if p.isKw(kwConst) {
+		switch {
+		case p.isKw(kwConst):
 			kind = Const
-		} else if isLet {
+		case isLet:
 			kind = Let
+		case isUsing:
+			kind = Using
+		case isAwaitUsing:
+			kind = AwaitUsing
+			p.next()
 		}
 		p.next()
 		d := p.parseVar(initStart, kind, true)
@@ -771,8 +835,8 @@ func (p *parser) parseFor() Stmt {
 		}
 		for _, dc := range d.Decls {
 			if dc.Init == nil {
-				if kind == Const {
-					p.failAt(dc.Start, dc.End, "missing initializer in const declaration")
+				if kind != Var && kind != Let {
+					p.failAt(dc.Start, dc.End, "missing initializer in "+kind.String()+" declaration")
 				}
 				if _, ok := dc.Target.(*Ident); !ok {
 					p.failAt(dc.Start, dc.End, "missing initializer in destructuring declaration")

@@ -30,6 +30,7 @@ const (
 	tQDot // ?.
 	tColon
 	tArrow
+	tAt // @ (decorators)
 	tBang
 	tTilde
 	tInc
@@ -85,7 +86,7 @@ var tokText = [...]string{
 	tTemplate: "template", tTemplateHead: "template", tTemplateMiddle: "template", tTemplateTail: "template",
 	tLBrace: "{", tRBrace: "}", tLParen: "(", tRParen: ")", tLBrack: "[", tRBrack: "]",
 	tDot: ".", tEllipsis: "...", tSemi: ";", tComma: ",", tQuestion: "?", tQDot: "?.",
-	tColon: ":", tArrow: "=>", tBang: "!", tTilde: "~", tInc: "++", tDec: "--",
+	tColon: ":", tArrow: "=>", tAt: "@", tBang: "!", tTilde: "~", tInc: "++", tDec: "--",
 	tNullish: "??", tOr: "||", tAnd: "&&", tPipe: "|", tCaret: "^", tAmp: "&",
 	tEq2: "==", tNe: "!=", tEq3: "===", tNe2: "!==", tLt: "<", tGt: ">", tLe: "<=", tGe: ">=",
 	tShl: "<<", tShr: ">>", tUShr: ">>>", tPlus: "+", tMinus: "-", tStar: "*", tSlash: "/",
@@ -176,6 +177,9 @@ const (
 	kwConstructor
 	kwArguments
 	kwEval
+	kwUsing
+	kwDefer
+	kwSource
 )
 
 func lookupKeyword(s string) keyword {
@@ -297,6 +301,12 @@ func lookupKeyword(s string) keyword {
 		return kwArguments
 	case "eval":
 		return kwEval
+	case "using":
+		return kwUsing
+	case "defer":
+		return kwDefer
+	case "source":
+		return kwSource
 	}
 	return kwNone
 }

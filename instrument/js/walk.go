@@ -67,9 +67,11 @@ func Walk(v Visitor, n Node) {
 	case *ClassDecl:
 		walkClass(v, &n.Class)
 	case *Method:
+		walkExprs(v, n.Decorators)
 		Walk(v, n.Key)
 		Walk(v, n.Value)
 	case *Field:
+		walkExprs(v, n.Decorators)
 		Walk(v, n.Key)
 		if n.Value != nil {
 			Walk(v, n.Value)
@@ -294,6 +296,7 @@ func walkFunc(v Visitor, f *Func) {
 }
 
 func walkClass(v Visitor, c *Class) {
+	walkExprs(v, c.Decorators)
 	if c.Name != nil {
 		Walk(v, c.Name)
 	}
