@@ -761,8 +761,11 @@ func (e *Engine) step(en *trace.Entry) error {
 		id := en.Obj
 		kind := KindObject
 		if en.Kind == trace.CreateDOMNode {
-			kind = KindDOM
 			e.objs.get(id).flag |= flagDOM
+		}
+		if e.objs.get(id).flag&flagDOM != 0 {
+			// MemInsight remembers every id ever created as a DOM node.
+			kind = KindDOM
 		}
 		if id != 1 {
 			site, err := e.siteOf(e.loc(en.IID))

@@ -65,8 +65,14 @@ type resurrection struct {
 
 // NewRCWriter returns an RCWriter that writes to w. eng (may be nil) is
 // used only to locate errors; see WriteRC.
+// If w is a *bufio.Writer it is written to directly, so that other
+// writers sharing it keep their order.
 func NewRCWriter(w io.Writer, opts RCOptions) *RCWriter {
-	return &RCWriter{w: bufio.NewWriterSize(w, 64<<10), opts: opts}
+	bw, ok := w.(*bufio.Writer)
+	if !ok {
+		bw = bufio.NewWriterSize(w, 64<<10)
+	}
+	return &RCWriter{w: bw, opts: opts}
 }
 
 // Attach tells the writer which engine feeds it, so that errors carry the
