@@ -113,10 +113,10 @@ type EnhancedTables struct {
 }
 
 type enhancedRunner struct {
-	src    sourceMap
-	curSID int32
-	lu, un *TableReader
-	upd    *UpdIIDReader
+	src            sourceMap
+	curSID         int32
+	lu, un         *TableReader
+	upd            *UpdIIDReader
 	nextLU, nextUN *TableRecord
 	nextUpd        *UpdIIDRecord
 	cs             []enhancedClient

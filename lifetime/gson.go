@@ -7,7 +7,7 @@ import (
 
 // appendGsonString appends s as a JSON string the way MemInsight's Gson
 // writes it (HTML-safe escaping): '"' and '\\' escaped; \t \b \n \r \f
-// as themselves; other control characters, '<' '>' '&' '=' '\'', U+2028
+// as themselves; other control characters, '<' '>' '&' '=' '\”, U+2028
 // and U+2029 as \uXXXX with lowercase hex.
 func appendGsonString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
@@ -57,7 +57,9 @@ func appendGsonString(b []byte, s string) []byte {
 // prettyJSON writes Gson's pretty-printed form (two-space indent, every
 // array element and object member on its own line, "[]" and "{}" when
 // empty) from a small tree of jsonValue nodes.
-type jsonValue interface{ appendPretty(b []byte, indent int) []byte }
+type jsonValue interface {
+	appendPretty(b []byte, indent int) []byte
+}
 
 type jsonNum int64
 
