@@ -85,3 +85,20 @@ func TestAllocSiteStatsGoldens(t *testing.T) {
 		})
 	}
 }
+
+func TestJSONStalenessGoldens(t *testing.T) {
+	dir := corpusDir(t)
+	names := stalenessNames(t, dir, "testStaleness*.mem-trace", "htmlTest*.mem-trace")
+	require.Len(t, names, 22)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			want := goldenWant(t, filepath.Join(dir, "expected-engine", name+".staleness.expected"))
+			f, err := os.Open(filepath.Join(dir, "traces", name+".mem-trace"))
+			require.NoError(t, err)
+			defer f.Close()
+			var out bytes.Buffer
+			err = WriteJSONStaleness(&out, f, Options{}, true)
+			checkGolden(t, name+".staleness", want, out.String(), err)
+		})
+	}
+}
