@@ -1451,11 +1451,11 @@ func (p *parser) parseParenOrArrow(ce *coverErrs) Expr {
 		}
 		return p.parseArrowBody(start, params, p.simpleParams(params), false)
 	}
+	if rest != nil {
+		p.failAt(rest.Start, rest.Start+3, "unexpected \"...\"")
+	}
 	if len(items) == 0 {
 		p.failAt(closeParen, closeParen+1, "unexpected \")\"")
-	}
-	if rest != nil {
-		p.failAt(rest.Start, rest.End, "unexpected \"...\"")
 	}
 	if trailingComma >= 0 {
 		p.failAt(trailingComma, trailingComma+1, "unexpected \",\"")

@@ -611,6 +611,9 @@ func (l *lexer) scanNumber() {
 			l.fail(i, i+1, "invalid number")
 		}
 	} else {
+		if c == '0' && l.peekByte(i+1) == '_' {
+			l.fail(i+1, i+2, "invalid numeric separator")
+		}
 		if c != '.' {
 			i = l.scanDigits(i, 10, true)
 		}

@@ -319,6 +319,12 @@ func (p *parser) parseStmt(decl bool) Stmt {
 		if p.isKw(kwExport) && decl && p.goal == Module && p.fn.outer == nil && p.scope.kind == scopeTop {
 			p.pendingDecorators = decs
 			s := p.parseExport()
+			switch s := s.(type) {
+			case *ExportNamed:
+				s.Start = start
+			case *ExportDefault:
+				s.Start = start
+			}
 			return s
 		}
 		if !p.isKw(kwClass) || !decl {
