@@ -19,6 +19,8 @@ import (
 
 // enhancedClient receives the second pass's events.
 type enhancedClient interface {
+	// begin is called before the first entry with the pass's source map.
+	begin(src *sourceMap)
 	create(id int32, site Loc, time int64)
 	putField(base, val int32)
 	write(val int32)
@@ -205,6 +207,9 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
 	e.advanceLU()
 	e.advanceUN()
 	e.advanceUpd()
+	for _, c := range cs {
+		c.begin(&e.src)
+	}
 	tr := trace.NewReader(r)
 	var errs []error
 	for {

@@ -33,8 +33,9 @@ type extRun struct {
 	off, n int64
 }
 
-// defaultSortBuffer is the number of records an extSorter keeps in memory.
-const defaultSortBuffer = 1 << 16
+// defaultSortBuffer is the number of records an extSorter keeps in memory
+// (a variable so that tests can force spills).
+var defaultSortBuffer = 1 << 16
 
 func newExtSorter[T any](size int, enc func([]byte, T), dec func([]byte) T, less func(a, b T) bool, dir string) *extSorter[T] {
 	return &extSorter[T]{size: size, enc: enc, dec: dec, less: less, dir: dir, max: defaultSortBuffer}

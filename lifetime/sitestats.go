@@ -332,6 +332,8 @@ func (s *SiteStats) unreachable(site Loc, ids []int32, _ int64) {
 
 func (s *SiteStats) tick(int64) {}
 
+func (s *SiteStats) begin(*sourceMap) {}
+
 func (s *SiteStats) end(src *sourceMap) error {
 	name := func(l Loc) (string, error) {
 		if w := src.get(l); w != nil {

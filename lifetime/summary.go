@@ -1,20 +1,298 @@
 package lifetime
 
-import "io"
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"sort"
+)
 
-type summary struct {
-	w io.Writer
+// The JSON summary per allocation site (our own format, documented in
+// docs/lifetime-json.md). It is a client of the second pass, which
+// delivers each object's last use and unreachability at their times, so
+// that "live" and "stale" are exact at every moment of the trace:
+//
+//   - live: created and not yet unreachable;
+//   - stale: live and past its last use (MemInsight's last use: the last
+//     LAST_USE record, creation counting as a use, removal from the
+//     visible DOM, or unreachability while in the DOM);
+//   - idle point: the call stack (functions and scripts) becomes empty.
+//
+// Its state is one record per live object and one per site: memory does
+// not grow with the trace's length.
+
+// SiteSummary is one allocation site of the JSON summary.
+type SiteSummary struct {
+	// Site is the allocation site, "file:startLine:startCol:endLine:endCol"
+	// (or a special location such as "unknown").
+	Site string `json:"site"`
+	// Allocated counts the objects created at the site.
+	Allocated int64 `json:"allocated"`
+	// MaxLive is the largest number of the site's objects alive at once.
+	MaxLive int64 `json:"maxLive"`
+	// MaxStale is the largest number of the site's objects that were
+	// reachable after their last use at once.
+	MaxStale int64 `json:"maxStale"`
+	// Leaking: sampled at every idle point from the site's first
+	// allocation on, the site's stale count never decreased and
+	// increased at least twice.
+	Leaking bool `json:"leaking"`
+	// Unused counts the objects never used after their creation.
+	Unused int64 `json:"unused"`
+	// OneAliveAtATime: never more than one of the site's objects alive.
+	OneAliveAtATime bool `json:"oneAliveAtATime"`
+	// NonEscaping: every object of the site became unreachable while the
+	// invocation (function call or script) that created it was still
+	// running.
+	NonEscaping bool `json:"nonEscaping"`
 }
 
-func newSummary(w io.Writer) *summary { return &summary{w: w} }
+// SummaryTotals are the whole trace's figures.
+type SummaryTotals struct {
+	Sites                int   `json:"sites"`
+	Allocated            int64 `json:"allocated"`
+	MaxLive              int64 `json:"maxLive"`
+	MaxStale             int64 `json:"maxStale"`
+	Unused               int64 `json:"unused"`
+	LeakingSites         int   `json:"leakingSites"`
+	OneAliveAtATimeSites int   `json:"oneAliveAtATimeSites"`
+	NonEscapingSites     int   `json:"nonEscapingSites"`
+	IdlePoints           int64 `json:"idlePoints"`
+	// LiveAtEnd counts the objects never reported unreachable.
+	LiveAtEnd int64 `json:"liveAtEnd"`
+}
 
-func (s *summary) create(id int32, site Loc, time int64)         {}
-func (s *summary) putField(base, val int32)                      {}
-func (s *summary) write(val int32)                               {}
-func (s *summary) enter(site Loc)                                {}
-func (s *summary) exit()                                         {}
-func (s *summary) lastUse(id int32, site Loc, time int64)        {}
-func (s *summary) unreachable(site Loc, ids []int32, time int64) {}
-func (s *summary) tick(time int64)                               {}
-func (s *summary) end(src *sourceMap) error                      { return nil }
-func (s *summary) failed() error                                 { return nil }
+// Summary is the JSON summary document: sites sorted by MaxStale
+// (largest first), then by site.
+type Summary struct {
+	Sites  []SiteSummary `json:"sites"`
+	Totals SummaryTotals `json:"totals"`
+}
+
+type sumSite struct {
+	SiteSummary
+	live, stale int64
+	escaped     bool
+	sampled     bool
+	lastSample  int64
+	increases   int
+	decreased   bool
+	dirty       bool
+}
+
+type sumObj struct {
+	site    int32
+	created int64
+	frame   uint64 // serial of the creating invocation
+	depth   int32  // its position on the stack
+	stale   bool
+	used    bool
+}
+
+type summary struct {
+	w      io.Writer
+	src    *sourceMap
+	sites  []*sumSite
+	byLoc  map[Loc]int32
+	byName map[string]int32
+	objs   map[int32]*sumObj
+	frames []uint64
+	serial uint64
+	dirty  []int32
+	tot    SummaryTotals
+	live   int64
+	stale  int64
+}
+
+func newSummary(w io.Writer) *summary {
+	return &summary{w: w, byLoc: map[Loc]int32{}, byName: map[string]int32{}, objs: map[int32]*sumObj{}}
+}
+
+func (s *summary) begin(src *sourceMap) { s.src = src }
+
+func (s *summary) siteOf(l Loc) int32 {
+	if i, ok := s.byLoc[l]; ok {
+		return i
+	}
+	name := "unmapped " + l.String()
+	if s.src != nil {
+		if w := s.src.get(l); w != nil {
+			name = w.String()
+		}
+	}
+	i, ok := s.byName[name]
+	if !ok {
+		i = int32(len(s.sites))
+		s.sites = append(s.sites, &sumSite{SiteSummary: SiteSummary{Site: name}})
+		s.byName[name] = i
+	}
+	s.byLoc[l] = i
+	return i
+}
+
+func (s *summary) create(id int32, site Loc, t int64) {
+	if old := s.objs[id]; old != nil {
+		// Created again while live: the first object is gone.
+		s.die(old, false)
+	}
+	si := s.siteOf(site)
+	st := s.sites[si]
+	st.Allocated++
+	st.live++
+	st.MaxLive = max(st.MaxLive, st.live)
+	s.tot.Allocated++
+	s.live++
+	s.tot.MaxLive = max(s.tot.MaxLive, s.live)
+	s.objs[id] = &sumObj{site: si, created: t, frame: s.top(), depth: int32(len(s.frames)) - 1}
+}
+
+func (s *summary) top() uint64 {
+	if len(s.frames) == 0 {
+		return 0
+	}
+	return s.frames[len(s.frames)-1]
+}
+
+func (s *summary) markDirty(si int32) {
+	if st := s.sites[si]; !st.dirty {
+		st.dirty = true
+		s.dirty = append(s.dirty, si)
+	}
+}
+
+func (s *summary) die(o *sumObj, inFrame bool) {
+	st := s.sites[o.site]
+	st.live--
+	s.live--
+	if o.stale {
+		st.stale--
+		s.stale--
+		s.markDirty(o.site)
+	}
+	if !o.used {
+		st.Unused++
+		s.tot.Unused++
+	}
+	if !inFrame {
+		st.escaped = true
+	}
+}
+
+func (s *summary) putField(base, val int32) {}
+func (s *summary) write(val int32)          {}
+
+func (s *summary) enter(Loc) {
+	s.serial++
+	s.frames = append(s.frames, s.serial)
+}
+
+func (s *summary) exit() {
+	if len(s.frames) == 0 {
+		return
+	}
+	s.frames = s.frames[:len(s.frames)-1]
+	if len(s.frames) != 0 {
+		return
+	}
+	s.tot.IdlePoints++
+	for _, st := range s.sites {
+		switch {
+		case !st.sampled:
+			st.sampled = true
+		case st.stale > st.lastSample:
+			st.increases++
+		case st.stale < st.lastSample:
+			st.decreased = true
+		}
+		st.lastSample = st.stale
+	}
+}
+
+func (s *summary) lastUse(id int32, _ Loc, t int64) {
+	o := s.objs[id]
+	if o == nil {
+		return
+	}
+	if t > o.created {
+		o.used = true
+	}
+	if !o.stale {
+		o.stale = true
+		s.sites[o.site].stale++
+		s.stale++
+		s.markDirty(o.site)
+	}
+}
+
+func (s *summary) unreachable(_ Loc, ids []int32, _ int64) {
+	for _, id := range ids {
+		o := s.objs[id]
+		if o == nil {
+			continue
+		}
+		d := int(o.depth)
+		in := d >= 0 && d < len(s.frames) && s.frames[d] == o.frame
+		s.die(o, in)
+		delete(s.objs, id)
+	}
+}
+
+// tick records the stale maxima once the time's records are all in (an
+// object that dies at its last use is never stale).
+func (s *summary) tick(int64) {
+	for _, si := range s.dirty {
+		st := s.sites[si]
+		st.dirty = false
+		st.MaxStale = max(st.MaxStale, st.stale)
+	}
+	s.dirty = s.dirty[:0]
+	s.tot.MaxStale = max(s.tot.MaxStale, s.stale)
+}
+
+func (s *summary) failed() error { return nil }
+
+func (s *summary) end(*sourceMap) error {
+	s.tick(0)
+	for _, o := range s.objs {
+		st := s.sites[o.site]
+		st.escaped = true
+		if !o.used {
+			st.Unused++
+			s.tot.Unused++
+		}
+		s.tot.LiveAtEnd++
+	}
+	doc := Summary{Sites: make([]SiteSummary, 0, len(s.sites))}
+	for _, st := range s.sites {
+		st.Leaking = !st.decreased && st.increases >= 2
+		st.OneAliveAtATime = st.MaxLive <= 1
+		st.NonEscaping = !st.escaped
+		doc.Sites = append(doc.Sites, st.SiteSummary)
+		if st.Leaking {
+			s.tot.LeakingSites++
+		}
+		if st.OneAliveAtATime {
+			s.tot.OneAliveAtATimeSites++
+		}
+		if st.NonEscaping {
+			s.tot.NonEscapingSites++
+		}
+	}
+	sort.Slice(doc.Sites, func(a, b int) bool {
+		x, y := &doc.Sites[a], &doc.Sites[b]
+		if x.MaxStale != y.MaxStale {
+			return x.MaxStale > y.MaxStale
+		}
+		return x.Site < y.Site
+	})
+	s.tot.Sites = len(doc.Sites)
+	doc.Totals = s.tot
+	bw := bufio.NewWriter(s.w)
+	enc := json.NewEncoder(bw)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	return bw.Flush()
+}

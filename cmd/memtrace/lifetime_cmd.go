@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -16,14 +17,15 @@ type lifetimeOptions struct {
 	IO     *IOStreams
 	Trace  string
 	Format string
+	Out    string
 }
 
-var lifetimeFormats = []string{"meminsight"}
+var lifetimeFormats = []string{"meminsight", "meminsight-staleness", "json"}
 
 func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Command {
 	opts := &lifetimeOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "lifetime [--format FORMAT] TRACE",
+		Use:   "lifetime [--format FORMAT] [--out DIR] TRACE",
 		Short: "Compute when every object became unreachable",
 		Long: heredoc.Docf(`
 			Run the lifetime engine over a trace: a simulated heap with reference
@@ -32,10 +34,28 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			the logical time and source location at which it became unreachable.
 
 			Formats:
-			  meminsight   MemInsight's reference-counting output, as its engine prints
-			               it in testing mode: "<call site> : RC(<site>) = <count>" at
-			               each debug call, then one row per object (id, allocation
-			               site, unreachability time and location)
+			  meminsight            MemInsight's reference-counting output, as its engine
+			                        prints it in testing mode: "<call site> : RC(<site>) =
+			                        <count>" at each debug call, then one row per object
+			                        (id, allocation site, unreachability time and location)
+			  meminsight-staleness  MemInsight's streaming staleness output: one JSON line
+			                        per object (id, type, allocation site, creation time
+			                        and call stack, last use, unreachability), written as
+			                        the trace ends each last-use block; then the "last use"
+			                        and "unreachable" tables and the "leaking site" lines
+			  json                  a summary per allocation site: objects allocated,
+			                        maximum live and stale at once, leaking, unused,
+			                        one alive at a time, non-escaping; then totals
+			                        (see docs/lifetime-json.md)
+
+			--out DIR also writes MemInsight's enhanced-trace side files into DIR
+			(created if missing): staleness-trace, lastuse-trace, unreachable-trace,
+			updiid-trace and siteStats.json. Nothing is written outside DIR; temporary
+			files then live in DIR and are removed.
+
+			The staleness formats, json and --out read the trace twice (the second
+			pass replays it with the last-use and unreachability tables); standard
+			input is then copied to a temporary file.
 
 			TRACE is a trace file, a trace directory (its mem-trace), or - for
 			standard input. A malformed trace is reported with its entry index and
@@ -44,6 +64,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 		Example: heredoc.Doc(`
 			$ memtrace lifetime out/
 			$ memtrace lifetime --format meminsight traces/testRefCount1.mem-trace
+			$ memtrace lifetime --format json --out out/enhanced out/mem-trace
 		`),
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,6 +76,9 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			if !ok {
 				return flagErrorf("unknown --format %q (choose from %s)", opts.Format, strings.Join(lifetimeFormats, ", "))
 			}
+			if cmd.Flags().Changed("out") && opts.Out == "" {
+				return flagErrorf("--out needs a directory")
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -62,25 +86,98 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 		},
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "meminsight", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
+	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
 	return cmd
 }
 
-func lifetimeRun(opts *lifetimeOptions) error {
+func lifetimeRun(opts *lifetimeOptions) (err error) {
 	in, err := openTrace(opts.IO, opts.Trace)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	var size int64
-	if f, ok := in.r.(*os.File); ok {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
+	ro := lifetime.ReportOptions{Dir: opts.Out, TempDir: opts.Out}
+	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	switch opts.Format {
+	case "meminsight":
+		ro.Out = out
+		ro.RC = lifetime.RCOptions{Testing: true, Verbose: true}
+	case "meminsight-staleness":
+		ro.Out = out
+		ro.RC = lifetime.RCOptions{Testing: true}
+		ro.Staleness = true
+		ro.SiteStats = true
+	case "json":
+		ro.Summary = out
+	}
+	if opts.Out != "" {
+		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+			return err
 		}
 	}
-	pr := newProgressReader(opts.IO, in.r, "lifetime", size)
-	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	err = lifetime.WriteRC(out, pr, lifetime.Options{}, lifetime.RCOptions{Testing: true, Verbose: true})
-	pr.done()
+	twoPasses := ro.SiteStats || ro.Dir != "" || ro.Summary != nil
+
+	var size int64
+	f, isFile := in.r.(*os.File)
+	if isFile {
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			size = fi.Size()
+		} else {
+			isFile = false
+		}
+	}
+	// Standard input (or a pipe) is copied aside during the first pass
+	// when a second pass will need it again.
+	var spool *os.File
+	if !isFile && twoPasses {
+		spool, err = os.CreateTemp(opts.Out, "memtrace-trace-*")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			spool.Close()
+			os.Remove(spool.Name())
+		}()
+	}
+	pass := 0
+	var pr *progressReader
+	open := func() (io.ReadCloser, error) {
+		pass++
+		if pr != nil {
+			pr.done()
+		}
+		if pass == 1 {
+			var r io.Reader = in.r
+			if spool != nil {
+				r = io.TeeReader(r, spool)
+			}
+			pr = newProgressReader(opts.IO, r, "lifetime", size)
+			return io.NopCloser(pr), nil
+		}
+		var rc io.ReadCloser
+		switch {
+		case spool != nil:
+			if _, err := spool.Seek(0, io.SeekStart); err != nil {
+				return nil, err
+			}
+			rc = io.NopCloser(spool)
+		default:
+			g, err := os.Open(f.Name())
+			if err != nil {
+				return nil, err
+			}
+			rc = g
+		}
+		pr = newProgressReader(opts.IO, rc, "lifetime (second pass)", size)
+		return struct {
+			io.Reader
+			io.Closer
+		}{pr, rc}, nil
+	}
+	err = lifetime.Report(open, ro)
+	if pr != nil {
+		pr.done()
+	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
