@@ -1,0 +1,95 @@
+package diag
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLineTable(t *testing.T) {
+	src := "ab\ncd\r\nef\rg\u2028h\u2029i\n😀x\n"
+	lt := NewLineTable([]byte(src))
+	for _, c := range []struct {
+		off       int
+		line, col int
+	}{
+		{0, 1, 0}, {1, 1, 1}, {2, 1, 2}, // before "\n"
+		{3, 2, 0}, {5, 2, 2}, {6, 2, 3}, // "\r\n" is one terminator; an offset inside it stays on its line
+		{7, 3, 0}, {10, 4, 0}, {11, 4, 1},
+		{14, 5, 0}, {18, 6, 0}, {20, 7, 0},
+		{24, 7, 2}, // after the astral character: two UTF-16 units
+		{25, 7, 3},
+		{26, 8, 0},
+		{1000, 8, 0},
+	} {
+		line, col := lt.Position(int32(c.off))
+		assert.Equal(t, [2]int{c.line, c.col}, [2]int{line, col}, "offset %d", c.off)
+	}
+	assert.Equal(t, 8, lt.Lines())
+	assert.Equal(t, "cd", string(lt.LineText(2)))
+	assert.Equal(t, "g", string(lt.LineText(4)))
+	assert.Equal(t, "😀x", string(lt.LineText(7)))
+	assert.Equal(t, "", string(lt.LineText(8)))
+
+	// Lone surrogates kept as WTF-8 count as one unit each.
+	lt = NewLineTable([]byte("\xed\xa0\x80a"))
+	_, col := lt.Position(4)
+	assert.Equal(t, 2, col)
+}
+
+func TestLog(t *testing.T) {
+	src := []byte("let a = 1;\nlet = ;\n\tx(\u00e9, 😀 b)\n")
+	l := NewLog("app.js", src)
+	require.NoError(t, l.Err(), "an empty log is no error")
+	l.Errorf(Range{31, 32}, "expected %q", ",")
+	l.Errorf(Range{15, 16}, "unexpected %q", ";")
+	l.Errorf(Range{17, 18}, "a cascade on the same line")
+	l.Add(Warning, Range{4, 5}, "unused")
+	err := l.Err()
+	require.Error(t, err)
+	assert.Equal(t, `app.js:1:5: warning: unused
+app.js:2:5: error: unexpected ";"
+app.js:3:10: error: expected ","`, err.Error())
+	assert.Equal(t, "unused", err.(*List).First().Text)
+
+	var buf bytes.Buffer
+	require.NoError(t, l.Render(&buf, RenderOptions{}))
+	assert.Equal(t, `app.js:1:5: warning: unused
+    let a = 1;
+        ^
+app.js:2:5: error: unexpected ";"
+    let = ;
+        ^
+app.js:3:10: error: expected ","
+     x(é, 😀 b)
+            ^
+`, buf.String())
+
+	buf.Reset()
+	require.NoError(t, l.Render(&buf, RenderOptions{Color: true}))
+	assert.Contains(t, buf.String(), "\x1b[31merror:")
+}
+
+func TestRenderLongLine(t *testing.T) {
+	src := []byte(strings.Repeat("a", 500) + "!" + strings.Repeat("b", 500))
+	l := NewLog("min.js", src)
+	l.Errorf(Range{500, 501}, "unexpected %q", "!")
+	var buf bytes.Buffer
+	require.NoError(t, l.Render(&buf, RenderOptions{}))
+	lines := strings.Split(buf.String(), "\n")
+	require.Len(t, lines, 4)
+	assert.LessOrEqual(t, len(lines[1]), 130, "long lines are cut around the caret")
+	assert.Equal(t, strings.Index(lines[1], "!"), strings.Index(lines[2], "^"))
+}
+
+func BenchmarkPosition(b *testing.B) {
+	src := bytes.Repeat([]byte("var x = 1; // a line of code\n"), 10000)
+	lt := NewLineTable(src)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		lt.Position(int32(i*7919) % int32(len(src)))
+	}
+}
