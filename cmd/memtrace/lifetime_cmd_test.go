@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,4 +35,174 @@ func TestLifetimeErrors(t *testing.T) {
 	code, _, errOut = runCmd(t, "", "lifetime", "--format", "nope", "x")
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, errOut, `unknown --format "nope"`)
+}
+
+func TestLifetimeStalenessFormat(t *testing.T) {
+	dir := testcorpus.Dir(t, "meminsight")
+	for _, name := range []string{"testStaleness1", "htmlTest17", "htmlTest9"} {
+		want, err := os.ReadFile(filepath.Join(dir, "expected-engine", name+".streamstaleness.expected"))
+		require.NoError(t, err)
+		code, out, errOut := runCmd(t, "", "lifetime", "--format", "meminsight-staleness", filepath.Join(dir, "traces", name+".mem-trace"))
+		require.Equal(t, ExitOK, code, errOut)
+		assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(out), name)
+	}
+}
+
+type summaryDoc struct {
+	Sites []struct {
+		Site            string `json:"site"`
+		Allocated       int64  `json:"allocated"`
+		MaxLive         int64  `json:"maxLive"`
+		MaxStale        int64  `json:"maxStale"`
+		Leaking         bool   `json:"leaking"`
+		Unused          int64  `json:"unused"`
+		OneAliveAtATime bool   `json:"oneAliveAtATime"`
+		NonEscaping     bool   `json:"nonEscaping"`
+	} `json:"sites"`
+	Totals map[string]int64 `json:"totals"`
+}
+
+func TestLifetimeJSONFormat(t *testing.T) {
+	path := corpusTrace(t, "testAllocSiteStats1")
+	code, out, errOut := runCmd(t, "", "lifetime", "--format", "json", path)
+	require.Equal(t, ExitOK, code, errOut)
+	var doc summaryDoc
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	require.NoError(t, dec.Decode(&doc))
+	require.NotEmpty(t, doc.Sites)
+	// Sorted by maximum stale count, largest first, then by site.
+	for i := 1; i < len(doc.Sites); i++ {
+		a, b := doc.Sites[i-1], doc.Sites[i]
+		require.True(t, a.MaxStale > b.MaxStale || a.MaxStale == b.MaxStale && a.Site < b.Site, "order at %d", i)
+	}
+	// The 1000 objects pushed into a global array, 100 per timer tick.
+	top := doc.Sites[0]
+	assert.Equal(t, "test/testdata/testAllocSiteStats1.js:21:19:21:21", top.Site)
+	assert.Equal(t, int64(1000), top.Allocated)
+	assert.Equal(t, int64(1000), top.MaxLive)
+	assert.Equal(t, int64(1000), top.MaxStale)
+	assert.True(t, top.Leaking)
+	assert.False(t, top.NonEscaping)
+	var alloc int64
+	for _, s := range doc.Sites {
+		alloc += s.Allocated
+		assert.LessOrEqual(t, s.MaxStale, s.MaxLive, s.Site)
+		assert.LessOrEqual(t, s.MaxLive, s.Allocated, s.Site)
+		assert.LessOrEqual(t, s.Unused, s.Allocated, s.Site)
+		assert.Equal(t, s.MaxLive <= 1, s.OneAliveAtATime, s.Site)
+	}
+	assert.Equal(t, alloc, doc.Totals["allocated"])
+	assert.Equal(t, int64(len(doc.Sites)), doc.Totals["sites"])
+	assert.Equal(t, int64(1), doc.Totals["leakingSites"])
+
+	// The same from standard input.
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	code, out2, errOut := runCmd(t, string(data), "lifetime", "--format", "json", "-")
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Equal(t, out, out2)
+
+	// A site whose objects die in the call that made them is non-escaping.
+	code, out, errOut = runCmd(t, "", "lifetime", "--format", "json", corpusTrace(t, "testAllocSiteStats2"))
+	require.Equal(t, ExitOK, code, errOut)
+	doc = summaryDoc{}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	found := false
+	for _, s := range doc.Sites {
+		if s.Site == "test/testdata/testAllocSiteStats2.js:19:13:19:21" {
+			found = true
+			assert.True(t, s.NonEscaping)
+		}
+	}
+	assert.True(t, found)
+}
+
+func TestLifetimeOutDir(t *testing.T) {
+	path := corpusTrace(t, "testStaleness1")
+	dir := filepath.Join(t.TempDir(), "a", "b")
+	code, out, errOut := runCmd(t, "", "lifetime", "--out", dir, path)
+	require.Equal(t, ExitOK, code, errOut)
+	code, want, errOut := runCmd(t, "", "lifetime", path)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, want, "Id: 18    Alloc: testStaleness1.js:17:21:17:36")
+	assert.Equal(t, want, out, "stdout keeps the chosen format")
+	ents, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	assert.ElementsMatch(t, []string{"staleness-trace", "lastuse-trace", "unreachable-trace", "updiid-trace", "siteStats.json"}, names)
+
+	// staleness-trace is the record part of the streaming golden.
+	golden, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(path)), "expected-engine", "testStaleness1.streamstaleness.expected"))
+	require.NoError(t, err)
+	recs, _, ok := strings.Cut(string(golden), "last use\n")
+	require.True(t, ok)
+	st, err := os.ReadFile(filepath.Join(dir, "staleness-trace"))
+	require.NoError(t, err)
+	assert.Equal(t, recs, string(st))
+	// The binary tables hold the golden's sections, 20 bytes a row.
+	sections := strings.Split(string(golden), "\n")
+	var nLast, nUnreach int
+	mode := ""
+	for _, l := range sections {
+		switch {
+		case l == "last use" || l == "unreachable":
+			mode = l
+		case strings.HasPrefix(l, "[") && mode == "last use":
+			nLast++
+		case strings.HasPrefix(l, "[") && mode == "unreachable":
+			nUnreach++
+		}
+	}
+	for name, n := range map[string]int{"lastuse-trace": nLast, "unreachable-trace": nUnreach} {
+		fi, err := os.Stat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.Equal(t, int64(20*n), fi.Size(), name)
+	}
+	var stats map[string]map[string]any
+	js, err := os.ReadFile(filepath.Join(dir, "siteStats.json"))
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(js, &stats))
+	assert.NotEmpty(t, stats)
+
+	// From standard input, with the json format: the copy of the input is
+	// kept in DIR while it runs and removed.
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	dir2 := filepath.Join(t.TempDir(), "c")
+	code, _, errOut = runCmd(t, string(data), "lifetime", "--format", "json", "--out", dir2, "-")
+	require.Equal(t, ExitOK, code, errOut)
+	for _, name := range names {
+		a, err := os.ReadFile(filepath.Join(dir, name))
+		require.NoError(t, err)
+		b, err := os.ReadFile(filepath.Join(dir2, name))
+		require.NoError(t, err)
+		assert.Equal(t, a, b, name)
+	}
+	ents, err = os.ReadDir(dir2)
+	require.NoError(t, err)
+	assert.Len(t, ents, 5, "no temporary file left")
+}
+
+func TestLifetimeStalenessErrors(t *testing.T) {
+	data, err := os.ReadFile(corpusTrace(t, "testStaleness1"))
+	require.NoError(t, err)
+	for _, format := range []string{"meminsight-staleness", "json"} {
+		code, _, errOut := runCmd(t, string(data[:300]), "lifetime", "--format", format, "-")
+		assert.Equal(t, ExitFailure, code, format)
+		assert.Contains(t, errOut, "<stdin>: lifetime: entry ", format)
+		assert.Contains(t, errOut, "byte offset", format)
+	}
+	code, _, errOut := runCmd(t, "", "lifetime", "--out", "", "x")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, errOut, "--out needs a directory")
+	// --out onto a file is an error, not a crash.
+	f := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(f, nil, 0o644))
+	code, _, errOut = runCmd(t, "", "lifetime", "--out", f, corpusTrace(t, "testStaleness1"))
+	assert.Equal(t, ExitFailure, code)
+	assert.NotEmpty(t, errOut)
 }
