@@ -278,6 +278,9 @@ func (p *parser) parseUnary(ce *coverErrs) Expr {
 				p.next()
 				x := p.parseUnary(nil)
 				p.leave()
+				if _, ok := x.(*Arrow); ok {
+					p.failAt(x.Pos(), x.EndPos(), "an arrow function must be parenthesized to be an operand")
+				}
 				return &Await{Span{start, p.prevEnd}, x}
 			}
 		}
@@ -287,6 +290,9 @@ func (p *parser) parseUnary(ce *coverErrs) Expr {
 		p.next()
 		x := p.parseUnary(nil)
 		p.leave()
+		if _, ok := x.(*Arrow); ok {
+			p.failAt(x.Pos(), x.EndPos(), "an arrow function must be parenthesized to be an operand")
+		}
 		if op == "delete" {
 			inner := x
 			for {
@@ -1217,6 +1223,11 @@ func (p *parser) parseNew() Expr {
 		p.fail("cannot use new with import()")
 	}
 	var callee Expr
+	if p.isKw(kwSuper) {
+		if nt := p.peek(); nt.kind != tDot && nt.kind != tLBrack {
+			p.fail("cannot use new with super()")
+		}
+	}
 	if p.isKw(kwNew) {
 		callee = p.parseNew()
 	} else {

@@ -101,6 +101,9 @@ type parser struct {
 	lastYield, lastAwait, lastAwaitIdent int32
 
 	inExportDefault bool
+	// labelFuncPos is where the body of a label that may be a function
+	// declaration starts.
+	labelFuncPos int32
 	// pendingDecorators are decorators read before "export", for the class
 	// that follows it.
 	pendingDecorators []Expr
@@ -245,6 +248,7 @@ func (p *parser) parseProgram(src []byte) *Program {
 		p.fn.allowNewTarget = true
 	}
 	p.lastYield, p.lastAwait, p.lastAwaitIdent = -1, -1, -1
+	p.labelFuncPos = -1
 	p.pushScope(scopeTop)
 	p.next()
 	prog.Body = p.parseBody(tEOF, true)
@@ -491,7 +495,9 @@ func (p *parser) parseStmt(decl bool) Stmt {
 	startsWithName := t.kind == tName
 	x := p.parseExpr(false)
 	if id, ok := x.(*Ident); ok && startsWithName && p.is(tColon) && id.Start == start {
-		return p.parseLabeled(id)
+		// A labelled function declaration is allowed (sloppy mode) where
+		// declarations are, and as the body of such a label.
+		return p.parseLabeled(id, decl || p.labelFuncPos == start)
 	}
 	p.semicolon()
 	return &ExprStmt{Span: Span{start, p.prevEnd}, X: x}
@@ -589,7 +595,7 @@ func (p *parser) parseIfBody() Stmt {
 	return p.parseStmt(false)
 }
 
-func (p *parser) parseLabeled(id *Ident) Stmt {
+func (p *parser) parseLabeled(id *Ident, funcOK bool) Stmt {
 	start := id.Start
 	for _, l := range p.fn.labels {
 		if l.name == id.Name {
@@ -613,8 +619,14 @@ func (p *parser) parseLabeled(id *Ident) Stmt {
 		if p.strict {
 			p.fail("function declarations cannot be labelled in strict mode")
 		}
+		if !funcOK {
+			p.fail("a labelled function declaration cannot be the body of a statement")
+		}
 		body = p.parseFuncDecl(p.tok().start, false, true)
 	} else {
+		if funcOK {
+			p.labelFuncPos = p.tok().start
+		}
 		body = p.parseStmt(false)
 	}
 	p.fn.labels = p.fn.labels[:len(p.fn.labels)-1]
@@ -834,6 +846,9 @@ func (p *parser) parseFor() Stmt {
 			if await && !isOf {
 				p.unexpected()
 			}
+			if isOf && kind == Var {
+				p.checkForOfVar(d.Decls[0].Target)
+			}
 			return p.parseForInOf(start, d, isOf, await)
 		}
 		if p.isKw(kwOf) || p.isKw(kwIn) {
@@ -881,6 +896,18 @@ func (p *parser) parseFor() Stmt {
 	}
 	init = x
 	return p.parseForRest(start, init)
+}
+
+// checkForOfVar rejects "var" bindings of a for-of head that redeclare an
+// enclosing catch parameter (Annex B allows that for other var forms only).
+func (p *parser) checkForOfVar(target Pattern) {
+	for _, id := range boundNames(target, nil) {
+		for sc := p.scope; sc != nil && sc.kind != scopeFunction && sc.kind != scopeTop; sc = sc.outer {
+			if sc.kind == scopeCatch && sc.catchName == id.Name {
+				p.failAt(id.Start, id.End, "\""+id.Name+"\" has already been declared")
+			}
+		}
+	}
 }
 
 func (p *parser) parseForRest(start int32, init Node) Stmt {
