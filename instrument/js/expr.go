@@ -216,6 +216,9 @@ func (p *parser) parseBinaryRest(x Expr, minPrec int, noIn bool) Expr {
 		} else {
 			y = p.parseBinary(noIn, prec, nil)
 		}
+		if _, ok := y.(*Arrow); ok {
+			p.failAt(y.Pos(), y.EndPos(), "an arrow function must be parenthesized to be an operand")
+		}
 		if op == "??" {
 			if isLogicalAndOr(x) || isLogicalAndOr(y) {
 				p.failAt(x.Pos(), y.EndPos(), "\"??\" cannot be mixed with \"||\" or \"&&\" without parentheses")

@@ -98,6 +98,8 @@ func TestTest262Sample(t *testing.T) {
 			negatives++
 			if err != nil {
 				negRejected++
+			} else if os.Getenv("JS_LIST_ACCEPTED") != "" {
+				t.Logf("accepted negative test: %s (features %v)", rel, meta.features)
 			}
 			continue
 		}
