@@ -211,6 +211,7 @@ func (e *Engine) Run(r *trace.Reader) error {
 		} else {
 			e.now = r.Time()
 		}
+		e.objs.maybeSweep()
 		if err := e.step(en); err != nil {
 			return err
 		}
@@ -236,7 +237,7 @@ func (e *Engine) Location(l Loc) *Location { return e.src.get(l) }
 
 // AllocSite returns the current allocation site of an object, nil if none.
 func (e *Engine) AllocSite(id int32) *Location {
-	if s := e.objs.get(id).site; s > 0 {
+	if s := e.objs.site(id); s > 0 {
 		return e.sites[s-1]
 	}
 	return nil
@@ -256,7 +257,7 @@ func (e *Engine) slotOf(k nodeKey) int32 {
 	if k.ctx != nil {
 		return k.ctx.slot - 1
 	}
-	return e.objs.get(k.id).slot - 1
+	return e.objs.peek(k.id).slot - 1
 }
 
 func (e *Engine) rcOf(k nodeKey) int32 {
@@ -273,7 +274,7 @@ func (e *Engine) ensureVertex(k nodeKey) int32 {
 		}
 		return k.ctx.slot - 1
 	}
-	o := e.objs.get(k.id)
+	o := e.objs.hot(k.id)
 	if o.slot == 0 {
 		o.slot = e.g.newVertex(nil, k.id) + 1
 	}
@@ -293,7 +294,7 @@ func (e *Engine) removeVertex(s int32) {
 	if v.ctx != nil {
 		v.ctx.slot = 0
 	} else {
-		e.objs.get(v.id).slot = 0
+		e.objs.hot(v.id).slot = 0
 	}
 	e.g.removeVertex(s)
 }
@@ -302,20 +303,32 @@ func (e *Engine) candPtr(k nodeKey) *int32 {
 	if k.ctx != nil {
 		return &k.ctx.cand
 	}
-	return &e.objs.get(k.id).cand
+	return &e.objs.hot(k.id).cand
 }
 
 func (e *Engine) qposPtr(k nodeKey) *int32 {
 	if k.ctx != nil {
 		return &k.ctx.qpos
 	}
-	return &e.objs.get(k.id).qpos
+	return &e.objs.hot(k.id).qpos
 }
 
-func (e *Engine) isCand(k nodeKey) bool { return *e.candPtr(k) != 0 }
+func (e *Engine) isCand(k nodeKey) bool {
+	if k.ctx != nil {
+		return k.ctx.cand != 0
+	}
+	return e.objs.peek(k.id).cand != 0
+}
+
+func (e *Engine) qposOf(k nodeKey) int32 {
+	if k.ctx != nil {
+		return k.ctx.qpos
+	}
+	return e.objs.peek(k.id).qpos
+}
 
 func (e *Engine) inRet(id int32) bool {
-	return len(e.rets) > 0 && e.objs.get(id).flag&flagReturn != 0
+	return len(e.rets) > 0 && e.objs.peek(id).ret
 }
 
 // --- candidate sets ---
@@ -421,13 +434,13 @@ func (e *Engine) report(id int32, loc Loc, t int64, slot int32) {
 	if id == -1 {
 		return
 	}
-	o := e.objs.get(id)
-	if o.flag&flagIgnored != 0 {
+	pv := e.objs.pv(id)
+	if pv&pvIgnored != 0 {
 		return
 	}
 	u := Unreachability{ID: id, Time: t, Loc: loc, Where: e.where(loc)}
-	if o.site > 0 {
-		u.AllocSite = e.sites[o.site-1]
+	if s := pv & pvSiteMask; s > 0 {
+		u.AllocSite = e.sites[s-1]
 	}
 	if slot >= 0 {
 		u.OutDegree = int(e.g.verts[slot].outN)
@@ -594,7 +607,7 @@ func (e *Engine) collectFrom(root queueEntry) {
 		cur := st[len(st)-1]
 		st = st[:len(st)-1]
 		t, loc := root.time, root.loc
-		if p := *e.qposPtr(cur); p != 0 {
+		if p := e.qposOf(cur); p != 0 {
 			q := &e.queue[p-1]
 			if q.time > t {
 				t = q.time
@@ -709,7 +722,7 @@ func (e *Engine) exitFunction(loc Loc) error {
 	// pop the callee's frame; return values move to the caller's set.
 	e.popCands()
 	for _, id := range e.rets {
-		e.objs.get(id).flag &^= flagReturn
+		e.objs.hot(id).ret = false
 	}
 	if len(e.cands) > 0 {
 		for _, id := range e.rets {
@@ -729,6 +742,9 @@ func (e *Engine) siteOf(l Loc) (int32, error) {
 	where := e.src.get(l)
 	if where == nil {
 		return 0, e.fail("no source location for %s", l)
+	}
+	if int(where.idx) >= maxSites {
+		return 0, e.fail("more than %d source locations", maxSites)
 	}
 	return where.idx + 1, nil
 }
@@ -752,7 +768,7 @@ func (e *Engine) step(en *trace.Entry) error {
 		name := e.intern(en.Name)
 		top.vars.add(name)
 		if name == nameArguments && !e.opts.KeepArguments {
-			e.objs.get(v).flag |= flagIgnored
+			e.objs.setFlag(v, pvIgnored)
 		}
 		e.addRef(nodeKey{ctx: top}, name, v, e.loc(en.IID))
 		e.handleValue(v)
@@ -761,9 +777,9 @@ func (e *Engine) step(en *trace.Entry) error {
 		id := en.Obj
 		kind := KindObject
 		if en.Kind == trace.CreateDOMNode {
-			e.objs.get(id).flag |= flagDOM
+			e.objs.setFlag(id, pvDOM)
 		}
-		if e.objs.get(id).flag&flagDOM != 0 {
+		if e.objs.flags(id)&pvDOM != 0 {
 			// MemInsight remembers every id ever created as a DOM node.
 			kind = KindDOM
 		}
@@ -773,7 +789,7 @@ func (e *Engine) step(en *trace.Entry) error {
 				return err
 			}
 			e.ensureVertex(objKey(id))
-			e.objs.get(id).site = site
+			e.objs.setSite(id, site)
 			e.handleValue(id)
 		}
 		e.l.Create(CreateEvent{ID: id, Kind: kind, Site: e.loc(en.IID), Time: e.now})
@@ -801,8 +817,8 @@ func (e *Engine) step(en *trace.Entry) error {
 			}
 		}
 		e.addRef(objKey(id), namePrototype, p, e.loc(en.IID))
-		e.objs.get(id).site = site
-		e.objs.get(p).site = site
+		e.objs.setSite(id, site)
+		e.objs.setSite(p, site)
 		e.handleValue(id)
 		e.handleValue(p)
 		e.l.Create(CreateEvent{ID: id, Kind: KindFunction, Site: e.loc(en.IID), Time: e.now})
@@ -817,7 +833,7 @@ func (e *Engine) step(en *trace.Entry) error {
 		if v == 1 {
 			v = 0
 		}
-		if e.objs.get(en.Base).flag&flagIgnored == 0 {
+		if e.objs.flags(en.Base)&pvIgnored == 0 {
 			e.addRef(objKey(en.Base), e.intern(en.Name), v, e.loc(en.IID))
 		}
 		e.handleValue(v)
@@ -832,9 +848,8 @@ func (e *Engine) step(en *trace.Entry) error {
 		return e.enterFunction(en.Obj, e.loc(en.IID), LocUnknown)
 
 	case trace.Return:
-		o := e.objs.get(en.Obj)
-		if o.flag&flagReturn == 0 {
-			o.flag |= flagReturn
+		if o := e.objs.hot(en.Obj); !o.ret {
+			o.ret = true
 			e.rets = append(e.rets, en.Obj)
 		}
 
@@ -859,7 +874,7 @@ func (e *Engine) step(en *trace.Entry) error {
 		if err != nil {
 			return err
 		}
-		e.objs.get(en.Obj).site = site
+		e.objs.setSite(en.Obj, site)
 		e.l.UpdateIID(en.Obj, e.loc(en.IID), e.now)
 
 	case trace.AddDOMChild:
@@ -1004,7 +1019,7 @@ func (e *Engine) finish() error {
 		}
 	}
 	e.collect(collectEnd)
-	if s := e.objs.get(0).slot; s != 0 {
+	if s := e.objs.peek(0).slot; s != 0 {
 		e.removeVertex(s - 1)
 	}
 	var rem []string

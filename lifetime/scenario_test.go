@@ -115,7 +115,7 @@ func TestScenarioSelfAssignmentStamps(t *testing.T) {
 		e.now = r.Time()
 		require.NoError(t, e.step(en))
 	}
-	p := e.objs.get(2).qpos
+	p := e.objs.peek(2).qpos
 	require.NotZero(t, p)
 	q := e.queue[p-1]
 	require.Equal(t, Loc{1, 5}, q.loc)

@@ -1,0 +1,350 @@
+package lifetime
+
+import "math/bits"
+
+// This file holds the per-object-id state. It has two parts:
+//
+//   - hot state (vertex slot, candidate-set depth, cycle-queue position,
+//     return-value mark), which is non-zero only while the object is in
+//     the graph or in a set; and
+//   - the persistent value: the allocation site and two flags, which must
+//     outlive the object, because MemInsight reports a collected object
+//     again, with its site, if a later edge re-adds it.
+//
+// Both live in pages of 1024 ids. A sweep between entries (amortised
+// against page allocations) releases the hot part of every page whose
+// objects are all dead, moves the few live entries of a mostly dead page
+// to an overflow map, and packs the page's persistent values: a small
+// dictionary of the distinct values and an index per id of
+// ceil(log2(dictionary size)) bits. A page of objects from a handful of
+// sites costs a few bits per id; 2 to 8 bits for up to 256 sites.
+
+const pageBits = 10
+const pageSize = 1 << pageBits
+
+// hotInfo is the hot state of one id.
+type hotInfo struct {
+	slot int32 // vertex slot+1, 0 = not in the graph
+	cand int32 // depth+1 of the topmost candidate set holding the id, 0 = none
+	qpos int32 // position+1 in the cycle queue, 0 = not queued
+	ret  bool  // in the current return-value set
+}
+
+type hotPage [pageSize]hotInfo
+
+// The persistent value of an id: site index+1 (0 = none) and flags.
+const (
+	pvSiteMask uint32 = 1<<30 - 1
+	pvIgnored  uint32 = 1 << 30 // an `arguments` object: never reported
+	pvDOM      uint32 = 1 << 31 // created by CREATE_DOM_NODE at some point
+)
+
+// maxSites is the number of locations a persistent value can name.
+const maxSites = int(pvSiteMask)
+
+type objPage struct {
+	hot       *hotPage
+	compacted bool // hot released: live entries are in objTable.over
+	nOver     int32
+	raw       *[pageSize]uint32 // persistent values, nil when packed
+	dict      []uint32          // packed form
+	bits      uint8
+	data      []uint64
+}
+
+func (p *objPage) packedGet(i uint32) uint32 {
+	if len(p.dict) == 0 {
+		return 0
+	}
+	if p.bits == 0 {
+		return p.dict[0]
+	}
+	b := uint32(p.bits)
+	pos := i * b
+	w, off := pos>>6, pos&63
+	v := p.data[w] >> off
+	if off+b > 64 {
+		v |= p.data[w+1] << (64 - off)
+	}
+	return p.dict[v&(1<<b-1)]
+}
+
+func (p *objPage) pv(i uint32) uint32 {
+	if p.raw != nil {
+		return p.raw[i]
+	}
+	return p.packedGet(i)
+}
+
+func (p *objPage) unpack() {
+	raw := new([pageSize]uint32)
+	if len(p.dict) > 0 {
+		for i := range raw {
+			raw[i] = p.packedGet(uint32(i))
+		}
+	}
+	p.raw, p.dict, p.data, p.bits = raw, nil, nil, 0
+}
+
+// pack replaces the raw persistent values with the packed form.
+func (p *objPage) pack(scratch map[uint32]uint32) {
+	clear(scratch)
+	var dict []uint32
+	for _, v := range p.raw {
+		if _, ok := scratch[v]; !ok {
+			scratch[v] = uint32(len(dict))
+			dict = append(dict, v)
+		}
+	}
+	if len(dict) == 1 && dict[0] == 0 {
+		p.raw, p.dict, p.data, p.bits = nil, nil, nil, 0
+		return
+	}
+	b := uint32(bits.Len32(uint32(len(dict) - 1)))
+	var data []uint64
+	if b > 0 {
+		data = make([]uint64, (pageSize*b+63)/64)
+		for i, v := range p.raw {
+			x := uint64(scratch[v])
+			pos := uint32(i) * b
+			w, off := pos>>6, pos&63
+			data[w] |= x << off
+			if off+b > 64 {
+				data[w+1] |= x >> (64 - off)
+			}
+		}
+	}
+	p.raw, p.dict, p.bits, p.data = nil, dict[:len(dict):len(dict)], uint8(b), data
+}
+
+// objTable maps ids to their state. Ids below 64M use a slice of pages
+// that grows while it stays dense; others (including negative ids) use a
+// map of pages, so that a stray huge id costs one page, not a huge slice.
+type objTable struct {
+	low  []*objPage
+	high map[uint32]*objPage
+	over map[int32]*hotInfo // hot state of ids in compacted pages
+
+	front      uint32 // highest page index an id was touched in
+	hotPages   int
+	sinceSweep int
+	pool       []*hotPage
+	scratch    map[uint32]uint32
+}
+
+const lowPages = 1 << 16
+
+// compactLimit is the number of live entries up to which a page's hot
+// part is moved to the overflow map.
+const compactLimit = 32
+
+// page returns id's page, creating it if create is set (nil otherwise
+// when absent).
+func (t *objTable) page(id int32, create bool) *objPage {
+	u := uint32(id)
+	p := u >> pageBits
+	if int(p) < len(t.low) {
+		if pg := t.low[p]; pg != nil || !create {
+			return pg
+		}
+		return t.grow(p)
+	}
+	if p < lowPages && int(p) < 2*len(t.low)+64 && t.high[p] == nil {
+		if !create {
+			return nil
+		}
+		return t.grow(p)
+	}
+	pg := t.high[p]
+	if pg == nil && create {
+		if t.high == nil {
+			t.high = make(map[uint32]*objPage)
+		}
+		pg = new(objPage)
+		t.high[p] = pg
+	}
+	return pg
+}
+
+func (t *objTable) grow(p uint32) *objPage {
+	if int(p) >= len(t.low) {
+		n := 2 * len(t.low)
+		if n < int(p)+1 {
+			n = int(p) + 1
+		}
+		if n > lowPages {
+			n = lowPages
+		}
+		nl := make([]*objPage, n)
+		copy(nl, t.low)
+		t.low = nl
+	}
+	if t.low[p] == nil {
+		if pg := t.high[p]; pg != nil {
+			// The slice has grown over a page that was kept in the map.
+			t.low[p] = pg
+			delete(t.high, p)
+		} else {
+			t.low[p] = new(objPage)
+		}
+	}
+	return t.low[p]
+}
+
+func (t *objTable) touch(id int32) {
+	if p := uint32(id) >> pageBits; p < lowPages && p > t.front {
+		t.front = p
+	}
+}
+
+// peek returns id's hot state.
+func (t *objTable) peek(id int32) hotInfo {
+	pg := t.page(id, false)
+	if pg == nil {
+		return hotInfo{}
+	}
+	if pg.hot != nil {
+		return pg.hot[uint32(id)&(pageSize-1)]
+	}
+	if pg.nOver > 0 {
+		if h := t.over[id]; h != nil {
+			return *h
+		}
+	}
+	return hotInfo{}
+}
+
+// hot returns a pointer to id's hot state, valid until the next sweep.
+func (t *objTable) hot(id int32) *hotInfo {
+	pg := t.page(id, true)
+	if pg.hot != nil {
+		return &pg.hot[uint32(id)&(pageSize-1)]
+	}
+	if pg.compacted {
+		h := t.over[id]
+		if h == nil {
+			if t.over == nil {
+				t.over = make(map[int32]*hotInfo)
+			}
+			h = new(hotInfo)
+			t.over[id] = h
+			pg.nOver++
+		}
+		return h
+	}
+	t.touch(id)
+	if n := len(t.pool); n > 0 {
+		pg.hot = t.pool[n-1]
+		t.pool = t.pool[:n-1]
+	} else {
+		pg.hot = new(hotPage)
+	}
+	t.hotPages++
+	t.sinceSweep++
+	return &pg.hot[uint32(id)&(pageSize-1)]
+}
+
+// pv returns id's persistent value.
+func (t *objTable) pv(id int32) uint32 {
+	pg := t.page(id, false)
+	if pg == nil {
+		return 0
+	}
+	return pg.pv(uint32(id) & (pageSize - 1))
+}
+
+func (t *objTable) setPV(id int32, v uint32) {
+	pg := t.page(id, true)
+	i := uint32(id) & (pageSize - 1)
+	if pg.raw == nil {
+		if pg.packedGet(i) == v {
+			return
+		}
+		pg.unpack()
+		t.sinceSweep++
+	}
+	pg.raw[i] = v
+	t.touch(id)
+}
+
+func (t *objTable) site(id int32) int32 { return int32(t.pv(id) & pvSiteMask) }
+
+func (t *objTable) setSite(id int32, site int32) {
+	t.setPV(id, t.pv(id)&^pvSiteMask|uint32(site))
+}
+
+func (t *objTable) flags(id int32) uint32 { return t.pv(id) &^ pvSiteMask }
+
+func (t *objTable) setFlag(id int32, f uint32) {
+	if v := t.pv(id); v&f == 0 {
+		t.setPV(id, v|f)
+	}
+}
+
+// maybeSweep sweeps when enough pages were allocated or unpacked since
+// the last sweep. It must only be called between entries, when no
+// pointer from hot is held.
+func (t *objTable) maybeSweep() {
+	if t.sinceSweep >= 64 && t.sinceSweep >= t.hotPages/2 {
+		t.sweep()
+	}
+}
+
+func (t *objTable) sweep() {
+	t.sinceSweep = 0
+	if t.scratch == nil {
+		t.scratch = make(map[uint32]uint32)
+	}
+	// Overflow entries of dead objects.
+	for id, h := range t.over {
+		if *h == (hotInfo{}) {
+			delete(t.over, id)
+			if pg := t.page(id, false); pg != nil {
+				pg.nOver--
+			}
+		}
+	}
+	for p, pg := range t.low {
+		if pg != nil && uint32(p) < t.front {
+			t.sweepPage(uint32(p)<<pageBits, pg)
+		}
+	}
+	for p, pg := range t.high {
+		t.sweepPage(p<<pageBits, pg)
+	}
+}
+
+func (t *objTable) sweepPage(base uint32, pg *objPage) {
+	if pg.hot != nil {
+		n := 0
+		for i := range pg.hot {
+			if pg.hot[i] != (hotInfo{}) {
+				if n++; n > compactLimit {
+					return
+				}
+			}
+		}
+		if n > 0 {
+			if t.over == nil {
+				t.over = make(map[int32]*hotInfo)
+			}
+			for i := range pg.hot {
+				if h := pg.hot[i]; h != (hotInfo{}) {
+					c := h
+					t.over[int32(base+uint32(i))] = &c
+					pg.nOver++
+				}
+			}
+		}
+		*pg.hot = hotPage{}
+		if len(t.pool) < 16 {
+			t.pool = append(t.pool, pg.hot)
+		}
+		pg.hot = nil
+		pg.compacted = true
+		t.hotPages--
+	}
+	if pg.raw != nil && pg.compacted {
+		pg.pack(t.scratch)
+	}
+}
