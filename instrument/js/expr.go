@@ -228,7 +228,9 @@ func (p *parser) parseBinaryRest(x Expr, minPrec int, noIn bool) Expr {
 				p.failAt(x.Pos(), y.EndPos(), "\"??\" cannot be mixed with \"||\" or \"&&\" without parentheses")
 			}
 		}
-		x = &Binary{Span{x.Pos(), p.prevEnd}, op, x, y}
+		b := p.slabs.binarys.alloc()
+		*b = Binary{Span{x.Pos(), p.prevEnd}, op, x, y}
+		x = b
 	}
 }
 
@@ -353,7 +355,7 @@ func (p *parser) parseSubscripts(base Expr, noCalls bool) Expr {
 			} else {
 				prop = p.parseIdentName()
 			}
-			x = &Member{Span{start, p.prevEnd}, x, prop, false, false}
+			x = p.newMember(start, p.prevEnd, x, prop, false, false)
 		case tQDot:
 			if noCalls {
 				p.fail("optional chaining is not allowed in a new expression")
@@ -363,32 +365,32 @@ func (p *parser) parseSubscripts(base Expr, noCalls bool) Expr {
 			switch p.tok().kind {
 			case tLParen:
 				args := p.parseArgs(nil)
-				x = &Call{Span{start, p.prevEnd}, x, args, true}
+				x = p.newCall(start, p.prevEnd, x, args, true)
 			case tLBrack:
 				p.next()
 				prop := p.parseExpr(false)
 				p.expect(tRBrack)
-				x = &Member{Span{start, p.prevEnd}, x, prop, true, true}
+				x = p.newMember(start, p.prevEnd, x, prop, true, true)
 			case tPrivate:
 				prop := p.privateName()
-				x = &Member{Span{start, p.prevEnd}, x, prop, false, true}
+				x = p.newMember(start, p.prevEnd, x, prop, false, true)
 			case tTemplate, tTemplateHead:
 				p.fail("tagged template cannot be used in an optional chain")
 			default:
 				prop := p.parseIdentName()
-				x = &Member{Span{start, p.prevEnd}, x, prop, false, true}
+				x = p.newMember(start, p.prevEnd, x, prop, false, true)
 			}
 		case tLBrack:
 			p.next()
 			prop := p.parseExpr(false)
 			p.expect(tRBrack)
-			x = &Member{Span{start, p.prevEnd}, x, prop, true, false}
+			x = p.newMember(start, p.prevEnd, x, prop, true, false)
 		case tLParen:
 			if noCalls {
 				goto done
 			}
 			args := p.parseArgs(nil)
-			x = &Call{Span{start, p.prevEnd}, x, args, false}
+			x = p.newCall(start, p.prevEnd, x, args, false)
 		case tTemplate, tTemplateHead:
 			if chain {
 				p.fail("tagged template cannot be used in an optional chain")
@@ -445,7 +447,7 @@ func (p *parser) parseIdentName() *Ident {
 	if t.kind != tName {
 		p.expected("identifier")
 	}
-	id := &Ident{Span{t.start, t.end}, t.str}
+	id := p.newIdent(t.start, t.end, t.str)
 	p.next()
 	return id
 }
@@ -495,7 +497,7 @@ func (p *parser) parseIdentRef() *Ident {
 		p.expected("identifier")
 	}
 	p.checkIdent(t, false)
-	id := &Ident{Span{t.start, t.end}, t.str}
+	id := p.newIdent(t.start, t.end, t.str)
 	p.next()
 	return id
 }
@@ -507,7 +509,7 @@ func (p *parser) parseBindingIdent() *Ident {
 		p.expected("identifier")
 	}
 	p.checkIdent(t, true)
-	id := &Ident{Span{t.start, t.end}, t.str}
+	id := p.newIdent(t.start, t.end, t.str)
 	p.next()
 	return id
 }
@@ -1122,7 +1124,7 @@ func (p *parser) parsePropertyKey(allowPrivate bool) (Expr, bool) {
 	t := p.tok()
 	switch t.kind {
 	case tName:
-		id := &Ident{Span{t.start, t.end}, t.str}
+		id := p.newIdent(t.start, t.end, t.str)
 		p.next()
 		return id, false
 	case tString:
@@ -1364,7 +1366,7 @@ func (p *parser) parseAsync(ce *coverErrs) Expr {
 			p.checkCover(&own)
 		}
 		p.checkCover(&own)
-		return &Call{Span{start, p.prevEnd}, callee, args, false}
+		return p.newCall(start, p.prevEnd, callee, args, false)
 	}
 	return p.parseIdentRefAsArrowParam()
 }

@@ -95,6 +95,7 @@ type parser struct {
 	class *classCtx
 
 	scopePool []*scope
+	slabs     nodeSlabs
 
 	// Offsets of the latest yield and await expressions, and of the latest
 	// "await" used as an identifier, to reject them in arrow parameters.
@@ -500,7 +501,9 @@ func (p *parser) parseStmt(decl bool) Stmt {
 		return p.parseLabeled(id, decl || p.labelFuncPos == start)
 	}
 	p.semicolon()
-	return &ExprStmt{Span: Span{start, p.prevEnd}, X: x}
+	es := p.slabs.stmts.alloc()
+	*es = ExprStmt{Span: Span{start, p.prevEnd}, X: x}
+	return es
 }
 
 // isAwaitUsing reports whether the current "await" starts an "await using"
