@@ -6,19 +6,20 @@ import (
 	"errors"
 	"io"
 	"os"
-	"sort"
+	"slices"
 )
 
 // extSorter sorts fixed-size records with bounded memory: records are
 // buffered, and every max records the buffer is sorted and appended to a
-// temporary file as a run; Each merges the runs and the buffer. The sort is
-// stable (ties keep insertion order). Nothing touches the disk while fewer
-// than max records have been added.
+// temporary file as a run; Each merges the runs and the buffer. Keys must
+// be unique (every user breaks ties with an id or a sequence number): the
+// order of equal records is unspecified. Nothing touches the disk while
+// fewer than max records have been added.
 type extSorter[T any] struct {
 	size int
 	enc  func(b []byte, v T)
 	dec  func(b []byte) T
-	less func(a, b T) bool
+	cmp  func(a, b T) int
 	dir  string
 	max  int
 
@@ -37,8 +38,8 @@ type extRun struct {
 // (a variable so that tests can force spills).
 var defaultSortBuffer = 1 << 16
 
-func newExtSorter[T any](size int, enc func([]byte, T), dec func([]byte) T, less func(a, b T) bool, dir string) *extSorter[T] {
-	return &extSorter[T]{size: size, enc: enc, dec: dec, less: less, dir: dir, max: defaultSortBuffer}
+func newExtSorter[T any](size int, enc func([]byte, T), dec func([]byte) T, cmp func(a, b T) int, dir string) *extSorter[T] {
+	return &extSorter[T]{size: size, enc: enc, dec: dec, cmp: cmp, dir: dir, max: defaultSortBuffer}
 }
 
 // Add adds a record.
@@ -59,7 +60,7 @@ func (s *extSorter[T]) Len() int64 {
 }
 
 func (s *extSorter[T]) sortBuf() {
-	sort.SliceStable(s.buf, func(a, b int) bool { return s.less(s.buf[a], s.buf[b]) })
+	slices.SortFunc(s.buf, s.cmp)
 }
 
 func (s *extSorter[T]) spill() {
@@ -108,18 +109,15 @@ type mergeSrc[T any] struct {
 }
 
 type mergeHeap[T any] struct {
-	src  []*mergeSrc[T]
-	less func(a, b T) bool
+	src []*mergeSrc[T]
+	cmp func(a, b T) int
 }
 
 func (h *mergeHeap[T]) Len() int { return len(h.src) }
 func (h *mergeHeap[T]) Less(a, b int) bool {
 	x, y := h.src[a], h.src[b]
-	if h.less(x.v, y.v) {
-		return true
-	}
-	if h.less(y.v, x.v) {
-		return false
+	if c := h.cmp(x.v, y.v); c != 0 {
+		return c < 0
 	}
 	return x.run < y.run
 }
@@ -147,7 +145,7 @@ func (s *extSorter[T]) Each(fn func(T) error) error {
 		}
 		return nil
 	}
-	h := &mergeHeap[T]{less: s.less}
+	h := &mergeHeap[T]{cmp: s.cmp}
 	rec := make([]byte, s.size)
 	next := func(m *mergeSrc[T]) (bool, error) {
 		if m.r == nil {

@@ -1,6 +1,7 @@
 package lifetime
 
 import (
+	"cmp"
 	"encoding/binary"
 	"sort"
 )
@@ -68,7 +69,7 @@ type infoStore struct {
 
 func newInfoStore(dir string) *infoStore {
 	return &infoStore{
-		s:   newExtSorter(idInfoSize, encIDInfo, decIDInfo, func(a, b idInfo) bool { return a.id < b.id }, dir),
+		s:   newExtSorter(idInfoSize, encIDInfo, decIDInfo, func(a, b idInfo) int { return cmp.Compare(a.id, b.id) }, dir),
 		idx: make(map[int32]int),
 		rec: make([]byte, idInfoSize),
 	}

@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -121,11 +122,11 @@ func NewStalenessWriter(opts StalenessOptions) *StalenessWriter {
 		twoParents: make(map[int32]bool),
 		store:      newInfoStore(opts.TempDir),
 	}
-	s.upd = newExtSorter(updRecSize, encUpd, decUpd, func(a, b updRec) bool {
-		if a.created != b.created {
-			return a.created < b.created
+	s.upd = newExtSorter(updRecSize, encUpd, decUpd, func(a, b updRec) int {
+		if c := cmp.Compare(a.created, b.created); c != 0 {
+			return c
 		}
-		return a.seq < b.seq
+		return cmp.Compare(a.seq, b.seq)
 	}, opts.TempDir)
 	for _, w := range opts.Records {
 		if w != nil {
@@ -421,21 +422,21 @@ func (s *StalenessWriter) End(EndEvent) {
 	}
 	clear(s.objs)
 	dir := s.opts.TempDir
-	lu := newExtSorter(idInfoSize, encIDInfo, decIDInfo, func(a, b idInfo) bool {
-		if a.luTime != b.luTime {
-			return a.luTime < b.luTime
+	lu := newExtSorter(idInfoSize, encIDInfo, decIDInfo, func(a, b idInfo) int {
+		if c := cmp.Compare(a.luTime, b.luTime); c != 0 {
+			return c
 		}
-		return a.id < b.id
+		return cmp.Compare(a.id, b.id)
 	}, dir)
 	defer lu.Close()
-	un := newExtSorter(idInfoSize, encIDInfo, decIDInfo, func(a, b idInfo) bool {
-		if a.unTime != b.unTime {
-			return a.unTime < b.unTime
+	un := newExtSorter(idInfoSize, encIDInfo, decIDInfo, func(a, b idInfo) int {
+		if c := cmp.Compare(a.unTime, b.unTime); c != 0 {
+			return c
 		}
-		if ka, kb := lastUseKey(a), lastUseKey(b); ka != kb {
-			return ka < kb
+		if c := cmp.Compare(lastUseKey(a), lastUseKey(b)); c != 0 {
+			return c
 		}
-		return a.id < b.id
+		return cmp.Compare(a.id, b.id)
 	}, dir)
 	defer un.Close()
 	err := s.store.each(func(v idInfo) error {
