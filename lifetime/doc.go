@@ -15,11 +15,45 @@
 //		lifetime.RCOptions{Testing: true, Verbose: true})
 //
 // Analyze (or NewEngine plus Engine.Run) drives the engine with any
-// Listener; embed NopListener to receive only some events. Unreachable
-// delivers each unreachability report with its time, location and the
-// object's allocation site; other events (creation, calls, last uses, DOM
-// changes, UPDATE_IID) are forwarded so that staleness analyses can be
-// layered on top without a second pass.
+// Listener; embed NopListener to receive only some events, and Multi to
+// feed several. Unreachable delivers each unreachability report with its
+// time, location and the object's allocation site; other events
+// (creation, calls, last uses, DOM changes, UPDATE_IID) are forwarded so
+// that staleness analyses can be layered on top without a second pass.
+//
+// # Staleness and allocation-site outputs
+//
+// Report runs the whole pipeline and writes any of these (ReportOptions):
+//
+//   - MemInsight's --ref output (RCWriter), as above;
+//   - MemInsight's streaming staleness client (StalenessWriter): one
+//     JSON line per reported object, written when the trace ends a
+//     last-use block, then three binary tables (lastuse-trace,
+//     unreachable-trace, updiid-trace; 20, 20 and 12-byte big-endian
+//     records) sorted as MemInsight sorts them. With RC.Testing and
+//     Staleness, the text output is the *.streamstaleness.expected format;
+//   - a second pass over the trace with those tables (MemInsight's
+//     enhanced trace), which feeds MemInsight's allocation-site statistics
+//     (SiteStats: "leaking site" lines, siteStats.json; with
+//     FullSiteStats, the *.allocsitestats.expected format) and the JSON
+//     summary per allocation site (Summary; docs/lifetime-json.md);
+//   - with Dir, MemInsight's side files in that directory:
+//     staleness-trace, lastuse-trace, unreachable-trace, updiid-trace and
+//     siteStats.json.
+//
+// WriteJSONStaleness prints MemInsight's non-streaming staleness client
+// (the *.staleness.expected format: function entries and exits, and every
+// object grouped by allocation site). Unlike the others it keeps every
+// object until the end; it exists for compatibility with MemInsight's
+// tests.
+//
+// Where MemInsight's clients would throw (an UPDATE_IID of an object that
+// is not live, a last use of an object the site statistics never saw, an
+// execution index too short to compare), the output in question fails with
+// an error; the other outputs of the same pass go on. MemInsight's
+// assertion on an id created twice (testRefCount21 and 23) is not
+// reproduced: the later creation replaces the earlier, as MemInsight does
+// when run without assertions.
 //
 // Errors: decoding errors of the trace reader are returned wrapped; entries
 // the Java engine rejects (it aborts with an assertion or an exception: a
@@ -61,14 +95,37 @@
 //
 // # Performance
 //
-// Per-object state lives in paged arrays indexed by object id; vertices
-// and edges live in slabs with free lists; edge lists keep insertion order
-// with O(1) tombstone removal. Memory is proportional to the live heap plus
-// 20 bytes per object id ever allocated (the per-id table; the allocation
-// site in it must survive, because MemInsight reports a collected object
-// again, with that site, if a later edge re-adds it) and one map entry per
-// function object (its closure context, which a later call may
-// resurrect). BenchmarkEngine measures about 150 MB of trace per CPU second.
+// Vertices and edges live in slabs with free lists; edge lists keep
+// insertion order with O(1) tombstone removal. Per-object state is split
+// in two (objtable.go). The hot part (vertex slot, candidate-set depth,
+// cycle-queue position, return mark) lives in pages of 1024 ids that a
+// sweep between entries releases when all their objects are dead, or
+// compacts into a small map when at most 32 are alive. The persistent
+// part, which fidelity needs after an object's death (its allocation
+// site, because MemInsight reports a collected object again, with that
+// site, if a later edge re-adds it, and the "arguments" and DOM flags), is
+// packed per page once the page's objects are dead: a dictionary of the
+// page's distinct values and ceil(log2(size)) bits per id. On the
+// synthetic traces of `make bench` (64 sites) that is about 1.3 bytes per
+// dead object; a page whose ids all come from one site costs a few bytes
+// for 1024 ids. The other per-id cost is one map entry per function
+// object (its closure context, which a later call may resurrect) and the
+// contexts those keep.
+//
+// Figures from `make bench` (go run ./bench -only lifetime -runs 3), one
+// core: the engine reads about 115-130 MB of trace per CPU second; its peak
+// RSS is 13-14 MB on a 21 MB synthetic trace and 24 MB on a 210 MB one
+// (it was 19 and 116 MB with a flat 20-byte table per id). The full
+// staleness pipeline (side files and summary, two passes, external sorts)
+// runs at about 17 MB/s and peaks at 47 and 67 MB on the same traces.
+//
+// The staleness client and the summary are streaming: the client keeps
+// state only for live objects and for objects whose record is not written
+// yet; written objects go to an external sorter (64K records in memory,
+// then sorted runs in temporary files, which lookups binary-search when an
+// object is used or reported again after its record was written). The RC
+// rows and the JSON staleness output are, by their format, one entry per
+// object, kept until the end.
 //
 // # Fidelity notes
 //

@@ -131,6 +131,10 @@ func (s *summary) siteOf(l Loc) int32 {
 }
 
 func (s *summary) create(id int32, site Loc, t int64) {
+	if id == 1 {
+		// The global object is a root, not an object of the heap.
+		return
+	}
 	if old := s.objs[id]; old != nil {
 		// Created again while live: the first object is gone.
 		s.die(old, false)
