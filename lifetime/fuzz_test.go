@@ -1,6 +1,7 @@
 package lifetime
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -29,5 +30,27 @@ func FuzzAnalyze(f *testing.F) {
 				t.Fatalf("error without a FormatError: %v", err)
 			}
 		}
+		WriteJSONStaleness(io.Discard, bytes.NewReader(data), Options{}, true)
+		stalenessInMemory(data)
 	})
+}
+
+// stalenessInMemory runs both passes of the staleness pipeline, every
+// output included, with the tables in memory (no temporary files, which
+// would slow fuzzing down).
+func stalenessInMemory(data []byte) {
+	var lu, un, up bytes.Buffer
+	text := bufio.NewWriter(io.Discard)
+	sw := NewStalenessWriter(StalenessOptions{Text: text, Records: []io.Writer{io.Discard},
+		LastUse: &lu, Unreachable: &un, UpdIID: &up})
+	defer sw.Close()
+	e := NewEngine(Options{}, sw)
+	sw.Attach(e)
+	if e.Run(trace.NewReader(bytes.NewReader(data))) != nil || sw.Err() != nil {
+		return
+	}
+	ss := &SiteStats{Full: true, Out: io.Discard, JSON: io.Discard}
+	ss.init()
+	runEnhanced(bytes.NewReader(data), EnhancedTables{LastUse: &lu, Unreachable: &un, UpdIID: &up},
+		ss, newSummary(io.Discard))
 }

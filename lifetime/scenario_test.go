@@ -202,6 +202,13 @@ func TestCorruptTracesDoNotPanic(t *testing.T) {
 					}
 				}()
 				WriteRC(&bytes.Buffer{}, bytes.NewReader(d), Options{}, RCOptions{Testing: true, Verbose: true})
+				WriteJSONStaleness(&bytes.Buffer{}, bytes.NewReader(d), Options{}, true)
+				if k%4 == 0 {
+					// The two-pass pipeline with every output.
+					tmp := t.TempDir()
+					Report(bytesOpener(d), ReportOptions{Out: &bytes.Buffer{}, RC: RCOptions{Testing: true},
+						Staleness: true, SiteStats: true, FullSiteStats: true, Dir: tmp, TempDir: tmp, Summary: &bytes.Buffer{}})
+				}
 			}()
 			n++
 		}
