@@ -63,17 +63,17 @@ func (k Kind) String() string {
 type BindingKind uint8
 
 const (
-	Var       BindingKind = iota // var, and Annex B hoisting of sloppy block functions
-	Let                          // let
-	Const                        // const, using, await using
-	Class                        // class declaration
-	Function                     // function declaration
-	Param                        // parameter
-	CatchParam                   // catch parameter
-	Import                       // import binding
-	FuncName                     // named function expression's own name
-	ClassName                    // a class's inner name binding
-	Arguments                    // the implicit arguments object
+	Var        BindingKind = iota // var, and Annex B hoisting of sloppy block functions
+	Let                           // let
+	Const                         // const, using, await using
+	Class                         // class declaration
+	Function                      // function declaration
+	Param                         // parameter
+	CatchParam                    // catch parameter
+	Import                        // import binding
+	FuncName                      // named function expression's own name
+	ClassName                     // a class's inner name binding
+	Arguments                     // the implicit arguments object
 )
 
 var bindingKindNames = [...]string{"var", "let", "const", "class", "function", "param", "catch", "import", "function-name", "class-name", "arguments"}
