@@ -11,17 +11,25 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/tdewolff/parse/v2"
+	tdjs "github.com/tdewolff/parse/v2/js"
+
+	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/instrument/scope"
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/trace/tracegen"
@@ -55,6 +63,10 @@ func main() {
 // ---- children ----
 
 func runChild(job, file string) error {
+	switch job {
+	case "js-parse", "js-parse-scope", "tdewolff-parse":
+		return frontEndChild(job, file)
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		return err
@@ -110,6 +122,62 @@ func runChild(job, file string) error {
 	return fmt.Errorf("unknown job %q", job)
 }
 
+// frontEndChild parses a file over and over (at least 64 MB of source in
+// all) and reports the loop's CPU time, plus the bytes one parse allocates
+// with the garbage collector off, an upper bound of its peak heap.
+func frontEndChild(job, file string) error {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	goal := js.Script
+	if _, err := js.Parse(src, js.Options{Goal: goal}); err != nil {
+		goal = js.CommonJS
+	}
+	once := func() error {
+		switch job {
+		case "js-parse":
+			_, err := js.Parse(src, js.Options{Goal: goal})
+			return err
+		case "js-parse-scope":
+			p, err := js.Parse(src, js.Options{Goal: goal})
+			if err == nil {
+				scope.Analyze(p)
+			}
+			return err
+		default:
+			_, err := tdjs.Parse(parse.NewInputBytes(src), tdjs.Options{})
+			return err
+		}
+	}
+	if err := once(); err != nil { // warm up
+		return err
+	}
+	runtime.GC()
+	old := debug.SetGCPercent(-1)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := once(); err != nil {
+		return err
+	}
+	runtime.ReadMemStats(&after)
+	debug.SetGCPercent(old)
+	runtime.GC()
+	reps := int(64<<20/int64(len(src))) + 1
+	start := processCPU()
+	for i := 0; i < reps; i++ {
+		if err := once(); err != nil {
+			return err
+		}
+	}
+	rep := childReport{
+		CPUNanos: int64(processCPU() - start),
+		Bytes:    int64(reps) * int64(len(src)),
+		Alloc:    int64(after.TotalAlloc - before.TotalAlloc),
+	}
+	return json.NewEncoder(os.Stdout).Encode(rep)
+}
+
 // countUnreachable is the cheapest useful listener: it counts reports.
 type countUnreachable struct {
 	lifetime.NopListener
@@ -123,12 +191,29 @@ func (c *countUnreachable) Unreachable(lifetime.Unreachability) { c.n++ }
 type sample struct {
 	cpu    time.Duration
 	maxRSS int64 // bytes
+	bytes  int64
+	alloc  int64
+}
+
+// childReport is what a repeating child prints on standard output.
+type childReport struct {
+	CPUNanos int64 `json:"cpuNanos"`
+	Bytes    int64 `json:"bytes"`
+	Alloc    int64 `json:"alloc"` // bytes allocated by one iteration, GC off
+}
+
+// processCPU returns this process's CPU time (user + system).
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 type result struct {
 	cpu    time.Duration // median
 	maxRSS int64         // median
 	bytes  int64
+	alloc  int64
 }
 
 func (r result) mbps() float64 {
@@ -148,14 +233,25 @@ func measure(job, file string, procs int) (result, error) {
 	for i := 0; i < *flagRuns; i++ {
 		cmd := exec.Command(self, "-child", job, "-file", file)
 		cmd.Env = append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", procs))
-		var stderr bytes.Buffer
+		var stderr, stdout bytes.Buffer
 		cmd.Stderr = &stderr
+		cmd.Stdout = &stdout
 		if err := cmd.Run(); err != nil {
 			return result{}, fmt.Errorf("%s: %v: %s", job, err, stderr.String())
 		}
 		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-		samples = append(samples, sample{cpu: cpu, maxRSS: ru.Maxrss * 1024})
+		s := sample{cpu: cpu, maxRSS: ru.Maxrss * 1024, bytes: fi.Size()}
+		// A child that repeats its work reports its own loop's CPU time
+		// and bytes, so that process start-up does not count.
+		var rep childReport
+		if stdout.Len() > 0 {
+			if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+				return result{}, fmt.Errorf("%s: bad report %q: %v", job, stdout.String(), err)
+			}
+			s.cpu, s.bytes, s.alloc = time.Duration(rep.CPUNanos), rep.Bytes, rep.Alloc
+		}
+		samples = append(samples, s)
 	}
 	cpus := make([]time.Duration, len(samples))
 	rss := make([]int64, len(samples))
@@ -164,7 +260,7 @@ func measure(job, file string, procs int) (result, error) {
 	}
 	slices.Sort(cpus)
 	slices.Sort(rss)
-	return result{cpu: cpus[len(cpus)/2], maxRSS: rss[len(rss)/2], bytes: fi.Size()}, nil
+	return result{cpu: cpus[len(cpus)/2], maxRSS: rss[len(rss)/2], bytes: samples[0].bytes, alloc: samples[0].alloc}, nil
 }
 
 // ---- inputs ----
@@ -252,6 +348,7 @@ func runAll() error {
 	}{
 		{"trace", benchTrace},
 		{"lifetime", benchLifetime},
+		{"frontend", benchFrontEnd},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {
@@ -370,4 +467,50 @@ func benchLifetime() error {
 		fmt.Sprintf("%.2fx", float64(sl.maxRSS)/float64(ss.maxRSS)), sl.cpu.Round(time.Millisecond).String())
 	m.print()
 	return nil
+}
+
+// benchFrontEnd: issue 4, parse plus scope analysis on one core against
+// tdewolff/parse's own parser (no positions, no scopes) on the same files,
+// and the heap one parse allocates against the source size.
+func benchFrontEnd() error {
+	dir := filepath.Join(repoRoot(), "..", "shared", "corpora")
+	files := []string{"octane/typescript.js", "octane/typescript-compiler.js", "node/lodash/lodash.js"}
+	t := &table{title: "JavaScript front end: one core (GOMAXPROCS=1), CPU time of a loop over >= 64 MB of source"}
+	t.add("file", "size", "tdewolff parse", "parse", "parse+scope", "vs tdewolff", "heap/source", "target")
+	for _, rel := range files {
+		path := filepath.Join(dir, rel)
+		base, err := measure("tdewolff-parse", path, 1)
+		if err != nil {
+			return err
+		}
+		p, err := measure("js-parse", path, 1)
+		if err != nil {
+			return err
+		}
+		ps, err := measure("js-parse-scope", path, 1)
+		if err != nil {
+			return err
+		}
+		size := fileSize(path)
+		ratio := float64(ps.alloc) / float64(size)
+		t.add(rel, mb(size), fmt.Sprintf("%.0f MB/s", base.mbps()), fmt.Sprintf("%.0f MB/s", p.mbps()),
+			fmt.Sprintf("%.0f MB/s", ps.mbps()), fmt.Sprintf("%.2fx", ps.mbps()/base.mbps()), fmt.Sprintf("%.1fx", ratio),
+			fmt.Sprintf(">= 50 MB/s: %s; heap <= 20x: %s", verdict(ps.mbps() >= 50), verdict(ratio <= 20)))
+	}
+	t.print()
+	fmt.Println("  heap/source: bytes allocated by one parse+scope with the GC off (an upper bound of the peak heap) over the source size")
+	return nil
+}
+
+// repoRoot is the directory holding go.mod, found from the working directory.
+func repoRoot() string {
+	dir, _ := os.Getwd()
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
 }

@@ -10,6 +10,10 @@ import (
 // parser accepted.
 func Analyze(p *js.Program) *Info {
 	a := &analyzer{in: &Info{Program: p, funcOf: make(map[js.Node]*Func)}}
+	// Real code has about one reference per 25-50 bytes of source.
+	if n := int(p.End-p.Start) / 48; n > 16 {
+		a.in.Refs = make([]Ref, 0, n)
+	}
 	root := &Func{Kind: ProgramFunc, Node: p}
 	a.in.funcOf[p] = root
 	a.in.Funcs = append(a.in.Funcs, root)
@@ -31,7 +35,9 @@ func Analyze(p *js.Program) *Info {
 }
 
 type analyzer struct {
-	in     *Info
+	in       *Info
+	bindings []Binding // slab for Binding values
+	scopes   []Scope   // slab for Scope values
 	scope  *Scope
 	fn     *Func
 	strict bool
@@ -39,7 +45,11 @@ type analyzer struct {
 }
 
 func (a *analyzer) push(kind Kind, n js.Node) *Scope {
-	s := &Scope{Kind: kind, Node: n, Parent: a.scope, Func: a.fn}
+	if len(a.scopes) == cap(a.scopes) {
+		a.scopes = make([]Scope, 0, 256)
+	}
+	a.scopes = append(a.scopes, Scope{Kind: kind, Node: n, Parent: a.scope, Func: a.fn})
+	s := &a.scopes[len(a.scopes)-1]
 	a.in.Scopes = append(a.in.Scopes, s)
 	a.scope = s
 	return s
@@ -66,7 +76,15 @@ func (a *analyzer) declare(s *Scope, id *js.Ident, kind BindingKind) {
 		}
 		return
 	}
-	s.add(&Binding{Name: id.Name, Kind: kind, Decl: id, Scope: s})
+	s.add(a.newBinding(Binding{Name: id.Name, Kind: kind, Decl: id, Scope: s}))
+}
+
+func (a *analyzer) newBinding(b Binding) *Binding {
+	if len(a.bindings) == cap(a.bindings) {
+		a.bindings = make([]Binding, 0, 256)
+	}
+	a.bindings = append(a.bindings, b)
+	return &a.bindings[len(a.bindings)-1]
 }
 
 func (a *analyzer) ref(id *js.Ident, read, write bool) {
@@ -688,7 +706,7 @@ func (a *analyzer) resolve() {
 				break
 			}
 			if name == "arguments" && s.Kind == FunctionScope && s.Func.Scope == s && hasArguments(s.Func) {
-				b = &Binding{Name: name, Kind: Arguments, Scope: s}
+				b = a.newBinding(Binding{Name: name, Kind: Arguments, Scope: s})
 				s.add(b)
 				s.Func.UsesArguments = true
 				break

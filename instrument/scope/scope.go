@@ -188,17 +188,29 @@ type Func struct {
 	// or in any function nested in it.
 	HasEval, HasWith bool
 
-	free map[string]bool // name → captured
+	free map[string]struct{} // the names of Free, once Free is long
 }
 
 func (f *Func) addFree(name string, captured bool) {
-	if f.free == nil {
-		f.free = make(map[string]bool, 8)
+	if f.free != nil {
+		if _, ok := f.free[name]; ok {
+			return
+		}
+		f.free[name] = struct{}{}
+	} else {
+		for _, n := range f.Free {
+			if n == name {
+				return
+			}
+		}
+		if len(f.Free) >= 8 {
+			f.free = make(map[string]struct{}, 32)
+			for _, n := range f.Free {
+				f.free[n] = struct{}{}
+			}
+			f.free[name] = struct{}{}
+		}
 	}
-	if _, ok := f.free[name]; ok {
-		return
-	}
-	f.free[name] = captured
 	f.Free = append(f.Free, name)
 	if captured {
 		f.Captured = append(f.Captured, name)
