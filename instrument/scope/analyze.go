@@ -38,10 +38,10 @@ type analyzer struct {
 	in       *Info
 	bindings []Binding // slab for Binding values
 	scopes   []Scope   // slab for Scope values
-	scope  *Scope
-	fn     *Func
-	strict bool
-	inWith int
+	scope    *Scope
+	fn       *Func
+	strict   bool
+	inWith   int
 }
 
 func (a *analyzer) push(kind Kind, n js.Node) *Scope {
