@@ -35,6 +35,9 @@ bench:
 ## fuzz: run each fuzz target for FUZZTIME (default 30s)
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./trace/
+	$(GO) test -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME) ./lifetime/
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./instrument/js/
+	$(GO) test -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME) ./instrument/scope/
 
 clean:
 	rm -rf bin

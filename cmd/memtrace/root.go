@@ -35,5 +35,6 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.AddCommand(newCmdVersion(ios, nil))
 	root.AddCommand(newCmdTrace(ios))
 	root.AddCommand(newCmdLifetime(ios, nil))
+	root.AddCommand(newCmdParse(ios, nil))
 	return root
 }
