@@ -76,9 +76,23 @@ func (p *objPage) pv(i uint32) uint32 {
 	return p.packedGet(i)
 }
 
-func (p *objPage) unpack() {
-	raw := new([pageSize]uint32)
-	if len(p.dict) > 0 {
+func (p *objPage) unpack(t *objTable) {
+	var raw *[pageSize]uint32
+	if n := len(t.rawPool); n > 0 {
+		raw = t.rawPool[n-1]
+		t.rawPool = t.rawPool[:n-1]
+	} else {
+		raw = new([pageSize]uint32)
+	}
+	switch {
+	case len(p.dict) == 0:
+		*raw = [pageSize]uint32{}
+	case p.bits == 0:
+		v := p.dict[0]
+		for i := range raw {
+			raw[i] = v
+		}
+	default:
 		for i := range raw {
 			raw[i] = p.packedGet(uint32(i))
 		}
@@ -128,9 +142,18 @@ type objTable struct {
 	front      uint32 // highest page index an id was touched in
 	hotPages   int
 	sinceSweep int
-	pool       []*hotPage
+	pool       []*hotPage          // released hot pages, all zero
+	rawPool    []*[pageSize]uint32 // released raw persistent values
 	scratch    map[uint32]uint32
 }
+
+// The free lists keep at most this many pages: a sweep runs after 64 page
+// allocations or more, so that most allocations between two sweeps reuse
+// the pages the previous sweep released, instead of new zeroed memory.
+const (
+	hotPoolMax = 128 // 2 MB
+	rawPoolMax = 128 // 512 KB
+)
 
 const lowPages = 1 << 16
 
@@ -260,7 +283,7 @@ func (t *objTable) setPV(id int32, v uint32) {
 		if pg.packedGet(i) == v {
 			return
 		}
-		pg.unpack()
+		pg.unpack(t)
 		t.sinceSweep++
 	}
 	pg.raw[i] = v
@@ -333,11 +356,11 @@ func (t *objTable) sweepPage(base uint32, pg *objPage) {
 					c := h
 					t.over[int32(base+uint32(i))] = &c
 					pg.nOver++
+					pg.hot[i] = hotInfo{} // the rest of the page is zero already
 				}
 			}
 		}
-		*pg.hot = hotPage{}
-		if len(t.pool) < 16 {
+		if len(t.pool) < hotPoolMax {
 			t.pool = append(t.pool, pg.hot)
 		}
 		pg.hot = nil
@@ -345,6 +368,10 @@ func (t *objTable) sweepPage(base uint32, pg *objPage) {
 		t.hotPages--
 	}
 	if pg.raw != nil && pg.compacted {
+		raw := pg.raw
 		pg.pack(t.scratch)
+		if len(t.rawPool) < rawPoolMax {
+			t.rawPool = append(t.rawPool, raw)
+		}
 	}
 }

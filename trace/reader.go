@@ -50,7 +50,8 @@ type Reader struct {
 	counted int64 // counted (non-metadata) entries returned so far
 
 	e         Entry
-	intern    map[string]string
+	intern    map[string]internEntry
+	strCache  *[1 << strCacheBits]internEntry
 	zeroReads int
 
 	// MaxString bounds the byte length of one string; a longer string is a
@@ -65,7 +66,8 @@ func NewReader(src io.Reader) *Reader {
 		buf:       make([]byte, minBufSize),
 		index:     -1,
 		time:      -1,
-		intern:    make(map[string]string),
+		intern:    make(map[string]internEntry),
+		strCache:  new([1 << strCacheBits]internEntry),
 		MaxString: DefaultMaxString,
 	}
 }
@@ -275,18 +277,46 @@ func (r *Reader) stringAt(p int) (string, int, error) {
 	return r.str(raw), p + int(n), nil
 }
 
+// str decodes a string, interning short ones. A direct-mapped cache keyed
+// by a cheap hash of the raw bytes answers most lookups without hashing
+// the whole string into the map.
 func (r *Reader) str(raw []byte) string {
-	if len(raw) > internMaxLen {
+	n := len(raw)
+	if n > internMaxLen {
 		return decodeUTF16LE(raw)
 	}
-	if s, ok := r.intern[string(raw)]; ok {
-		return s
+	var h uint64
+	switch {
+	case n >= 8:
+		h = binary.LittleEndian.Uint64(raw)*0x9E3779B97F4A7C15 ^ binary.LittleEndian.Uint64(raw[n-8:])
+	case n >= 4:
+		h = uint64(binary.LittleEndian.Uint32(raw))*0x9E3779B97F4A7C15 ^ uint64(binary.LittleEndian.Uint32(raw[n-4:]))
+	case n == 2:
+		h = uint64(raw[0]) | uint64(raw[1])<<8
+	}
+	h = (h ^ uint64(n)) * 0xBF58476D1CE4E5B9
+	c := &r.strCache[h>>(64-strCacheBits)]
+	if c.raw == string(raw) && (c.s != "" || n == 0) {
+		return c.s
+	}
+	if v, ok := r.intern[string(raw)]; ok {
+		*c = v
+		return v.s
 	}
 	s := decodeUTF16LE(raw)
 	if len(r.intern) < internMax {
-		r.intern[string(raw)] = s
+		v := internEntry{raw: string(raw), s: s}
+		r.intern[v.raw] = v
+		*c = v
 	}
 	return s
+}
+
+const strCacheBits = 11
+
+// internEntry is an interned string with its raw UTF-16LE bytes.
+type internEntry struct {
+	raw, s string
 }
 
 func (r *Reader) freeVars(p int) (int, error) {
