@@ -390,7 +390,11 @@ func (e *Engine) handleValue(id int32) {
 // --- cycle queue ---
 
 func (e *Engine) enqueue(k nodeKey, loc Loc, t int64) {
-	p := e.qposPtr(k)
+	e.enqueueAt(e.qposPtr(k), k, loc, t)
+}
+
+// enqueueAt is enqueue with the node's queue-position field at hand.
+func (e *Engine) enqueueAt(p *int32, k nodeKey, loc Loc, t int64) {
 	if *p != 0 {
 		q := &e.queue[*p-1]
 		q.loc, q.time = loc, t
@@ -424,11 +428,20 @@ func (e *Engine) decRefTarget(to int32, loc Loc) {
 func (e *Engine) addRef(from nodeKey, name int32, to int32, loc Loc) {
 	fs := e.ensureVertex(from)
 	ts := e.ensureVertex(objKey(to))
-	if ei := e.g.findNamed(fs, name); ei >= 0 {
+	ei := e.g.findNamed(fs, name)
+	switch {
+	case ei < 0:
+		if to != 0 {
+			e.g.addEdge(fs, ts, name, false)
+		}
+	case to == 0:
 		e.decRef(ei, loc)
-	}
-	if to != 0 {
-		e.g.addEdge(fs, ts, name, false)
+	default:
+		// Replace the target: the same as decRef then addEdge, without
+		// the index updates.
+		old := e.g.unlinkNamed(ei)
+		e.decRefTarget(old, loc)
+		e.g.relinkNamed(ei, ts)
 	}
 }
 
@@ -458,8 +471,21 @@ func (e *Engine) flush(loc Loc) {
 	for s.head < len(s.items) {
 		it := s.items[s.head]
 		s.head++
-		*e.candPtr(it.key) = it.prev
-		e.flushOne(it.key, loc)
+		if it.key.ctx != nil {
+			it.key.ctx.cand = it.prev
+			e.flushOne(it.key, loc)
+		} else {
+			// flushOne for an object, with one lookup of its state.
+			h := e.objs.hot(it.key.id)
+			h.cand = it.prev
+			if it.prev == 0 && !(len(e.rets) > 0 && h.ret) {
+				if h.slot == 0 || e.g.verts[h.slot-1].rc == 0 {
+					e.reclaim(it.key, loc)
+				} else {
+					e.enqueueAt(&h.qpos, it.key, loc, e.now)
+				}
+			}
+		}
 		s = &e.cands[len(e.cands)-1]
 	}
 	s.items = s.items[:0]
@@ -490,20 +516,24 @@ func (e *Engine) reclaim(o nodeKey, loc Loc) {
 	for len(st) > 0 {
 		s := st[len(st)-1]
 		st = st[:len(st)-1]
-		if e.isCand(s) {
-			continue
-		}
 		id := s.id
+		var slot int32
 		if s.ctx != nil {
-			if s.ctx.live {
+			if s.ctx.cand != 0 || s.ctx.live {
 				continue
 			}
 			id = -1
+			if len(e.rets) > 0 && e.objs.peek(id).ret {
+				continue
+			}
+			slot = s.ctx.slot - 1
+		} else {
+			h := e.objs.peek(id)
+			if h.cand != 0 || len(e.rets) > 0 && h.ret {
+				continue
+			}
+			slot = h.slot - 1
 		}
-		if e.inRet(id) {
-			continue
-		}
-		slot := e.slotOf(s)
 		if slot < 0 || e.g.verts[slot].rc == 0 {
 			e.report(id, loc, e.now, slot)
 			if slot >= 0 {

@@ -41,8 +41,11 @@ type edge struct {
 	outPos, inPos int32 // positions in from.out and to.in
 }
 
+// edgeKey is 16 bytes (the runtime has a fast hash for that size, not for
+// 12).
 type edgeKey struct {
 	from, name, to int32 // to = -1 for a named edge
+	_              int32
 }
 
 // indexThreshold is the out-list length above which a vertex's edges are
@@ -89,7 +92,7 @@ func (g *graph) newVertex(ctx *Context, id int32) int32 {
 func (g *graph) findNamed(from int32, name int32) int32 {
 	v := &g.verts[from]
 	if v.index {
-		if e, ok := g.edgeIdx[edgeKey{from, name, -1}]; ok {
+		if e, ok := g.edgeIdx[edgeKey{from: from, name: name, to: -1}]; ok {
 			return e
 		}
 		return -1
@@ -109,7 +112,7 @@ func (g *graph) findNamed(from int32, name int32) int32 {
 func (g *graph) findMulti(from, name, to int32) int32 {
 	v := &g.verts[from]
 	if v.index {
-		if e, ok := g.edgeIdx[edgeKey{from, name, to}]; ok {
+		if e, ok := g.edgeIdx[edgeKey{from: from, name: name, to: to}]; ok {
 			return e
 		}
 		return -1
@@ -127,9 +130,9 @@ func (g *graph) findMulti(from, name, to int32) int32 {
 
 func (g *graph) keyOf(e *edge) edgeKey {
 	if e.multi {
-		return edgeKey{e.from, e.name, e.to}
+		return edgeKey{from: e.from, name: e.name, to: e.to}
 	}
-	return edgeKey{e.from, e.name, -1}
+	return edgeKey{from: e.from, name: e.name, to: -1}
 }
 
 // addEdge adds an edge; the caller has checked that its key is absent.
@@ -161,6 +164,41 @@ func (g *graph) addEdge(from, to, name int32, multi bool) {
 			}
 		}
 	}
+}
+
+// unlinkNamed takes the named edge ei out of its source's and target's
+// lists, as removeEdge does, but keeps the edge (and its index entry) for
+// relinkNamed, which gives it a new target. The pair is removeEdge plus
+// addEdge of the same (from, name) without touching the index (addEdge
+// would reuse the slot removeEdge frees, so edge numbers are the same).
+// It returns the old target.
+func (g *graph) unlinkNamed(ei int32) int32 {
+	e := &g.edges[ei]
+	fv := &g.verts[e.from]
+	fv.out[e.outPos] = -1
+	fv.outN--
+	tv := &g.verts[e.to]
+	tv.in[e.inPos] = -1
+	tv.rc--
+	from, to := e.from, e.to
+	g.maybeCompactOut(from)
+	g.maybeCompactIn(to)
+	return to
+}
+
+// relinkNamed appends the unlinked edge ei to its source's out-list and to
+// the in-list of its new target.
+func (g *graph) relinkNamed(ei, to int32) {
+	e := &g.edges[ei]
+	fv := &g.verts[e.from]
+	e.to = to
+	e.outPos = int32(len(fv.out))
+	fv.out = append(fv.out, ei)
+	fv.outN++
+	tv := &g.verts[to]
+	e.inPos = int32(len(tv.in))
+	tv.in = append(tv.in, ei)
+	tv.rc++
 }
 
 // removeEdge deletes edge ei from the graph.

@@ -135,9 +135,10 @@ func (p *objPage) pack(scratch map[uint32]uint32) {
 // that grows while it stays dense; others (including negative ids) use a
 // map of pages, so that a stray huge id costs one page, not a huge slice.
 type objTable struct {
-	low  []*objPage
-	high map[uint32]*objPage
-	over map[int32]*hotInfo // hot state of ids in compacted pages
+	low    []*objPage
+	hotLow []*hotPage // low[p].hot, nil when absent: the fast path
+	high   map[uint32]*objPage
+	over   map[int32]*hotInfo // hot state of ids in compacted pages
 
 	front      uint32 // highest page index an id was touched in
 	hotPages   int
@@ -201,11 +202,15 @@ func (t *objTable) grow(p uint32) *objPage {
 		nl := make([]*objPage, n)
 		copy(nl, t.low)
 		t.low = nl
+		nh := make([]*hotPage, n)
+		copy(nh, t.hotLow)
+		t.hotLow = nh
 	}
 	if t.low[p] == nil {
 		if pg := t.high[p]; pg != nil {
 			// The slice has grown over a page that was kept in the map.
 			t.low[p] = pg
+			t.hotLow[p] = pg.hot
 			delete(t.high, p)
 		} else {
 			t.low[p] = new(objPage)
@@ -222,6 +227,15 @@ func (t *objTable) touch(id int32) {
 
 // peek returns id's hot state.
 func (t *objTable) peek(id int32) hotInfo {
+	if p := uint32(id) >> pageBits; p < uint32(len(t.hotLow)) {
+		if h := t.hotLow[p]; h != nil {
+			return h[id&(pageSize-1)]
+		}
+	}
+	return t.peekSlow(id)
+}
+
+func (t *objTable) peekSlow(id int32) hotInfo {
 	pg := t.page(id, false)
 	if pg == nil {
 		return hotInfo{}
@@ -239,6 +253,15 @@ func (t *objTable) peek(id int32) hotInfo {
 
 // hot returns a pointer to id's hot state, valid until the next sweep.
 func (t *objTable) hot(id int32) *hotInfo {
+	if p := uint32(id) >> pageBits; p < uint32(len(t.hotLow)) {
+		if h := t.hotLow[p]; h != nil {
+			return &h[id&(pageSize-1)]
+		}
+	}
+	return t.hotSlow(id)
+}
+
+func (t *objTable) hotSlow(id int32) *hotInfo {
 	pg := t.page(id, true)
 	if pg.hot != nil {
 		return &pg.hot[uint32(id)&(pageSize-1)]
@@ -262,6 +285,9 @@ func (t *objTable) hot(id int32) *hotInfo {
 	} else {
 		pg.hot = new(hotPage)
 	}
+	if p := uint32(id) >> pageBits; p < uint32(len(t.low)) && t.low[p] == pg {
+		t.hotLow[p] = pg.hot
+	}
 	t.hotPages++
 	t.sinceSweep++
 	return &pg.hot[uint32(id)&(pageSize-1)]
@@ -269,6 +295,15 @@ func (t *objTable) hot(id int32) *hotInfo {
 
 // pv returns id's persistent value.
 func (t *objTable) pv(id int32) uint32 {
+	if p := uint32(id) >> pageBits; int(p) < len(t.low) {
+		if pg := t.low[p]; pg != nil && pg.raw != nil {
+			return pg.raw[uint32(id)&(pageSize-1)]
+		}
+	}
+	return t.pvSlow(id)
+}
+
+func (t *objTable) pvSlow(id int32) uint32 {
 	pg := t.page(id, false)
 	if pg == nil {
 		return 0
@@ -362,6 +397,9 @@ func (t *objTable) sweepPage(base uint32, pg *objPage) {
 		}
 		if len(t.pool) < hotPoolMax {
 			t.pool = append(t.pool, pg.hot)
+		}
+		if p := base >> pageBits; p < uint32(len(t.low)) && t.low[p] == pg {
+			t.hotLow[p] = nil
 		}
 		pg.hot = nil
 		pg.compacted = true
