@@ -6,7 +6,7 @@ package lifetime
 // them closures created in it (or in its descendants) capture.
 type Context struct {
 	parent *Context
-	name   string // "GLOBAL" or the full function-enter location
+	where  *Location // the function-enter location; nil for GLOBAL
 	global bool
 	live   bool // from creation until sealed
 
@@ -22,10 +22,15 @@ type Context struct {
 
 // Name returns the context's name: "GLOBAL" or the full location of the
 // function's body, as MemInsight prints it inside "C(...)".
-func (c *Context) Name() string { return c.name }
+func (c *Context) Name() string {
+	if c.where == nil {
+		return "GLOBAL"
+	}
+	return c.where.String()
+}
 
 // String returns "C(name)".
-func (c *Context) String() string { return "C(" + c.name + ")" }
+func (c *Context) String() string { return "C(" + c.Name() + ")" }
 
 // Parent returns the lexically enclosing context, nil for GLOBAL.
 func (c *Context) Parent() *Context { return c.parent }
@@ -93,6 +98,7 @@ type varEntry struct {
 type varSet struct {
 	list []varEntry
 	idx  map[int32]int32
+	inl  [4]varEntry // list's first backing array: most sets are small
 }
 
 const varIndexThreshold = 12
@@ -115,6 +121,9 @@ func (s *varSet) find(name int32) int {
 func (s *varSet) add(name int32) {
 	if s.find(name) >= 0 {
 		return
+	}
+	if s.list == nil {
+		s.list = s.inl[:0]
 	}
 	s.list = append(s.list, varEntry{name: name})
 	if s.idx != nil {

@@ -135,7 +135,7 @@ func NewEngine(opts Options, l Listener) *Engine {
 		e.sites = append(e.sites, e.src.get(l))
 	}
 	e.g.init()
-	e.global = &Context{name: "GLOBAL", global: true, live: true}
+	e.global = &Context{global: true, live: true}
 	e.ctxStack = append(e.ctxStack, e.global)
 	e.pushCands()
 	e.ensureVertex(nodeKey{ctx: e.global})
@@ -708,7 +708,7 @@ func (e *Engine) enterFunction(fun int32, fe Loc, callSite Loc) error {
 	if where == nil {
 		return e.fail("no source location for function-enter site %s", fe)
 	}
-	c := &Context{parent: parent, name: where.String(), live: true}
+	c := &Context{parent: parent, where: where, live: true}
 	e.ctxStack = append(e.ctxStack, c)
 	e.pushCands()
 	cs := e.ensureVertex(nodeKey{ctx: c})
