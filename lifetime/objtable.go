@@ -100,15 +100,43 @@ func (p *objPage) unpack(t *objTable) {
 	p.raw, p.dict, p.data, p.bits = raw, nil, nil, 0
 }
 
-// pack replaces the raw persistent values with the packed form.
-func (p *objPage) pack(scratch map[uint32]uint32) {
+// pack replaces the raw persistent values with the packed form. idx
+// receives each id's dictionary index.
+func (p *objPage) pack(scratch map[uint32]uint32, idx *[pageSize]uint16) {
 	clear(scratch)
 	var dict []uint32
-	for _, v := range p.raw {
-		if _, ok := scratch[v]; !ok {
-			scratch[v] = uint32(len(dict))
-			dict = append(dict, v)
+	// Runs of equal values are common (ids are allocated in order), and
+	// dictionaries are small: a map only past a few entries.
+	last, lastI := uint32(0), -1
+	for i, v := range p.raw {
+		if v == last && lastI >= 0 {
+			idx[i] = uint16(lastI)
+			continue
 		}
+		j := -1
+		if len(dict) <= 8 {
+			for k, d := range dict {
+				if d == v {
+					j = k
+					break
+				}
+			}
+		} else if x, ok := scratch[v]; ok {
+			j = int(x)
+		}
+		if j < 0 {
+			j = len(dict)
+			dict = append(dict, v)
+			if len(dict) == 9 {
+				for k, d := range dict {
+					scratch[d] = uint32(k)
+				}
+			} else if len(dict) > 9 {
+				scratch[v] = uint32(j)
+			}
+		}
+		idx[i] = uint16(j)
+		last, lastI = v, j
 	}
 	if len(dict) == 1 && dict[0] == 0 {
 		p.raw, p.dict, p.data, p.bits = nil, nil, nil, 0
@@ -118,8 +146,8 @@ func (p *objPage) pack(scratch map[uint32]uint32) {
 	var data []uint64
 	if b > 0 {
 		data = make([]uint64, (pageSize*b+63)/64)
-		for i, v := range p.raw {
-			x := uint64(scratch[v])
+		for i := range p.raw {
+			x := uint64(idx[i])
 			pos := uint32(i) * b
 			w, off := pos>>6, pos&63
 			data[w] |= x << off
@@ -146,6 +174,7 @@ type objTable struct {
 	pool       []*hotPage          // released hot pages, all zero
 	rawPool    []*[pageSize]uint32 // released raw persistent values
 	scratch    map[uint32]uint32
+	packIdx    [pageSize]uint16
 }
 
 // The free lists keep at most this many pages: a sweep runs after 64 page
@@ -407,7 +436,7 @@ func (t *objTable) sweepPage(base uint32, pg *objPage) {
 	}
 	if pg.raw != nil && pg.compacted {
 		raw := pg.raw
-		pg.pack(t.scratch)
+		pg.pack(t.scratch, &t.packIdx)
 		if len(t.rawPool) < rawPoolMax {
 			t.rawPool = append(t.rawPool, raw)
 		}

@@ -51,7 +51,7 @@ type Reader struct {
 
 	e         Entry
 	intern    map[string]internEntry
-	strCache  *[1 << strCacheBits]internEntry
+	strCache  *[1 << strCacheBits]strCacheEntry
 	zeroReads int
 
 	// MaxString bounds the byte length of one string; a longer string is a
@@ -67,7 +67,7 @@ func NewReader(src io.Reader) *Reader {
 		index:     -1,
 		time:      -1,
 		intern:    make(map[string]internEntry),
-		strCache:  new([1 << strCacheBits]internEntry),
+		strCache:  new([1 << strCacheBits]strCacheEntry),
 		MaxString: DefaultMaxString,
 	}
 }
@@ -278,45 +278,55 @@ func (r *Reader) stringAt(p int) (string, int, error) {
 }
 
 // str decodes a string, interning short ones. A direct-mapped cache keyed
-// by a cheap hash of the raw bytes answers most lookups without hashing
-// the whole string into the map.
+// by the raw bytes' first and last 8 bytes answers most lookups without
+// hashing the whole string into the map; those two words identify raw
+// strings of up to 16 bytes (8 code units) without a comparison.
 func (r *Reader) str(raw []byte) string {
 	n := len(raw)
 	if n > internMaxLen {
 		return decodeUTF16LE(raw)
 	}
-	var h uint64
+	var a, b uint64
 	switch {
 	case n >= 8:
-		h = binary.LittleEndian.Uint64(raw)*0x9E3779B97F4A7C15 ^ binary.LittleEndian.Uint64(raw[n-8:])
+		a = binary.LittleEndian.Uint64(raw)
+		b = binary.LittleEndian.Uint64(raw[n-8:])
 	case n >= 4:
-		h = uint64(binary.LittleEndian.Uint32(raw))*0x9E3779B97F4A7C15 ^ uint64(binary.LittleEndian.Uint32(raw[n-4:]))
+		a = uint64(binary.LittleEndian.Uint32(raw))
+		b = uint64(binary.LittleEndian.Uint32(raw[n-4:]))
 	case n == 2:
-		h = uint64(raw[0]) | uint64(raw[1])<<8
+		a = uint64(raw[0]) | uint64(raw[1])<<8
 	}
-	h = (h ^ uint64(n)) * 0xBF58476D1CE4E5B9
+	h := (a*0x9E3779B97F4A7C15 ^ b ^ uint64(n)) * 0xBF58476D1CE4E5B9
 	c := &r.strCache[h>>(64-strCacheBits)]
-	if c.raw == string(raw) && (c.s != "" || n == 0) {
+	if c.a == a && c.b == b && c.n == n && c.ok && (n <= 16 || c.raw == string(raw)) {
 		return c.s
 	}
 	if v, ok := r.intern[string(raw)]; ok {
-		*c = v
+		*c = strCacheEntry{a: a, b: b, n: n, ok: true, internEntry: v}
 		return v.s
 	}
 	s := decodeUTF16LE(raw)
 	if len(r.intern) < internMax {
 		v := internEntry{raw: string(raw), s: s}
 		r.intern[v.raw] = v
-		*c = v
+		*c = strCacheEntry{a: a, b: b, n: n, ok: true, internEntry: v}
 	}
 	return s
 }
 
-const strCacheBits = 11
+const strCacheBits = 10
 
 // internEntry is an interned string with its raw UTF-16LE bytes.
 type internEntry struct {
 	raw, s string
+}
+
+type strCacheEntry struct {
+	a, b uint64 // the raw bytes' first and last 8 (or 4) bytes
+	n    int
+	ok   bool
+	internEntry
 }
 
 func (r *Reader) freeVars(p int) (int, error) {
