@@ -33,7 +33,7 @@ type RCWriter struct {
 
 	// rows holds the last report of each id: dense for ids in
 	// [0, maxDenseRow), in a map for the others.
-	rows   []rcRow
+	rows   []*rowChunk // chunk i holds ids [i*rowChunkSize, (i+1)*rowChunkSize); nil = no row there yet
 	sparse map[int32]rcRow
 	locs   []*Location // by Location.idx
 	res    []resurrection
@@ -49,6 +49,33 @@ type rcRow struct {
 }
 
 const maxDenseRow = 1 << 26
+
+// The dense rows are kept in chunks, allocated as ids reach them: no copy
+// as they grow, and no chunk for a range of ids without reports.
+const rowChunkBits = 14
+const rowChunkSize = 1 << rowChunkBits
+
+type rowChunk [rowChunkSize]rcRow
+
+// denseRow returns the dense row of id, allocating its chunk, or nil if
+// id is kept in the sparse map.
+func (rc *RCWriter) denseRow(id int32) *rcRow {
+	if id < 0 || id >= maxDenseRow || int(id) >= 2*len(rc.rows)*rowChunkSize+1<<16 {
+		return nil
+	}
+	c := int(id >> rowChunkBits)
+	if c >= len(rc.rows) {
+		n := max(2*len(rc.rows), c+1)
+		n = min(n, maxDenseRow/rowChunkSize)
+		nr := make([]*rowChunk, n)
+		copy(nr, rc.rows)
+		rc.rows = nr
+	}
+	if rc.rows[c] == nil {
+		rc.rows[c] = new(rowChunk)
+	}
+	return &rc.rows[c][id&(rowChunkSize-1)]
+}
 
 func (rc *RCWriter) locIdx(l *Location) int32 {
 	for int(l.idx) >= len(rc.locs) {
@@ -109,25 +136,10 @@ func (rc *RCWriter) Unreachable(u Unreachability) {
 		return
 	}
 	row := rcRow{time: u.Time, alloc: rc.locIdx(u.AllocSite), loc: rc.locIdx(u.Where)}
-	if id := u.ID; id >= 0 && id < maxDenseRow && int(id) < 2*len(rc.rows)+1<<16 {
-		if int(id) >= len(rc.rows) {
-			n := 2 * len(rc.rows)
-			if n < int(id)+1 {
-				n = int(id) + 1
-			}
-			if n < 1024 {
-				n = 1024
-			}
-			if n > maxDenseRow {
-				n = maxDenseRow
-			}
-			nr := make([]rcRow, n)
-			copy(nr, rc.rows)
-			rc.rows = nr
-		}
-		rc.rows[id] = row
+	if p := rc.denseRow(u.ID); p != nil {
+		*p = row
 		if rc.sparse != nil {
-			delete(rc.sparse, id)
+			delete(rc.sparse, u.ID)
 		}
 		return
 	}
@@ -193,10 +205,10 @@ func (rc *RCWriter) End(end EndEvent) {
 	if rc.opts.Verbose {
 		var neg, pos []int32 // sparse ids
 		for id, r := range rc.sparse {
-			if id >= 0 && int(id) < len(rc.rows) {
+			if id >= 0 && int(id) < len(rc.rows)*rowChunkSize {
 				// Kept in the map before the dense rows grew over it;
 				// any later report would have gone to the rows.
-				rc.rows[id] = r
+				*rc.denseRow(id) = r
 				continue
 			}
 			if id < 0 {
@@ -208,14 +220,21 @@ func (rc *RCWriter) End(end EndEvent) {
 		sort.Slice(neg, func(a, b int) bool { return neg[a] < neg[b] })
 		sort.Slice(pos, func(a, b int) bool { return pos[a] < pos[b] })
 		var buf []byte
+		// The allocation-site column, padded, by location.
+		allocCol := make([][]byte, len(rc.locs))
 		row := func(id int32, r rcRow) {
 			buf = buf[:0]
 			buf = append(buf, "Id: "...)
-			buf = appendPadded(buf, strconv.Itoa(int(id)), 5)
+			buf = appendPaddedInt(buf, int64(id), 5)
 			buf = append(buf, " Alloc: "...)
-			buf = appendPadded(buf, rc.locs[r.alloc-1].Short(), 40)
+			col := allocCol[r.alloc-1]
+			if col == nil {
+				col = appendPadded(nil, rc.locs[r.alloc-1].Short(), 40)
+				allocCol[r.alloc-1] = col
+			}
+			buf = append(buf, col...)
 			buf = append(buf, " Time: "...)
-			buf = appendPadded(buf, strconv.FormatInt(r.time, 10), 10)
+			buf = appendPaddedInt(buf, r.time, 10)
 			buf = append(buf, " Loc: "...)
 			buf = append(buf, rc.locs[r.loc-1].Short()...)
 			buf = append(buf, '\n')
@@ -224,9 +243,14 @@ func (rc *RCWriter) End(end EndEvent) {
 		for _, id := range neg {
 			row(id, rc.sparse[id])
 		}
-		for id, r := range rc.rows {
-			if r.alloc != 0 {
-				row(int32(id), r)
+		for c, chunk := range rc.rows {
+			if chunk == nil {
+				continue
+			}
+			for i, r := range chunk {
+				if r.alloc != 0 {
+					row(int32(c<<rowChunkBits+i), r)
+				}
 			}
 		}
 		for _, id := range pos {
@@ -243,6 +267,16 @@ func (rc *RCWriter) End(end EndEvent) {
 func appendPadded(b []byte, s string, n int) []byte {
 	b = append(b, s...)
 	for i := javaLen(s); i < n; i++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendPaddedInt is appendPadded of a decimal integer.
+func appendPaddedInt(b []byte, v int64, n int) []byte {
+	start := len(b)
+	b = strconv.AppendInt(b, v, 10)
+	for i := len(b) - start; i < n; i++ {
 		b = append(b, ' ')
 	}
 	return b
