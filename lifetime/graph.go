@@ -28,7 +28,8 @@ type vertex struct {
 	in    []int32
 	seq   uint64 // insertion order of the vertex
 	mark  uint32 // == graph.epoch when marked
-	index bool   // this vertex's out-edges are in graph.edgeIdx
+	named map[int32]int32 // with index: named out-edges by name
+	index bool            // out-edges indexed: named ones in named, child-set ones in graph.edgeIdx
 	dying bool   // being removed: do not compact its lists
 	used  bool   // the slot holds a vertex
 }
@@ -92,7 +93,7 @@ func (g *graph) newVertex(ctx *Context, id int32) int32 {
 func (g *graph) findNamed(from int32, name int32) int32 {
 	v := &g.verts[from]
 	if v.index {
-		if e, ok := g.edgeIdx[edgeKey{from: from, name: name, to: -1}]; ok {
+		if e, ok := v.named[name]; ok {
 			return e
 		}
 		return -1
@@ -129,10 +130,24 @@ func (g *graph) findMulti(from, name, to int32) int32 {
 }
 
 func (g *graph) keyOf(e *edge) edgeKey {
+	return edgeKey{from: e.from, name: e.name, to: e.to}
+}
+
+// indexAdd and indexDel maintain the index of an indexed vertex fv.
+func (g *graph) indexAdd(fv *vertex, e *edge, ei int32) {
 	if e.multi {
-		return edgeKey{from: e.from, name: e.name, to: e.to}
+		g.edgeIdx[g.keyOf(e)] = ei
+	} else {
+		fv.named[e.name] = ei
 	}
-	return edgeKey{from: e.from, name: e.name, to: -1}
+}
+
+func (g *graph) indexDel(fv *vertex, e *edge) {
+	if e.multi {
+		delete(g.edgeIdx, g.keyOf(e))
+	} else {
+		delete(fv.named, e.name)
+	}
 }
 
 // addEdge adds an edge; the caller has checked that its key is absent.
@@ -155,12 +170,15 @@ func (g *graph) addEdge(from, to, name int32, multi bool) {
 	tv.in = append(tv.in, ei)
 	tv.rc++
 	if fv.index {
-		g.edgeIdx[g.keyOf(e)] = ei
+		g.indexAdd(fv, e, ei)
 	} else if len(fv.out) > indexThreshold && fv.outN > indexThreshold/2 {
 		fv.index = true
+		if fv.named == nil {
+			fv.named = make(map[int32]int32)
+		}
 		for _, x := range fv.out {
 			if x >= 0 {
-				g.edgeIdx[g.keyOf(&g.edges[x])] = x
+				g.indexAdd(fv, &g.edges[x], x)
 			}
 		}
 	}
@@ -206,7 +224,7 @@ func (g *graph) removeEdge(ei int32) {
 	e := &g.edges[ei]
 	fv := &g.verts[e.from]
 	if fv.index {
-		delete(g.edgeIdx, g.keyOf(e))
+		g.indexDel(fv, e)
 	}
 	fv.out[e.outPos] = -1
 	fv.outN--
@@ -270,8 +288,9 @@ func (g *graph) removeVertex(s int32) {
 	v = &g.verts[s]
 	if cap(v.out) > 64 {
 		v.out = nil
+		v.named = nil
 	} else {
-		v.out = v.out[:0]
+		v.out = v.out[:0] // v.named, empty now, is kept for the slot's next vertex
 	}
 	if cap(v.in) > 64 {
 		v.in = nil
