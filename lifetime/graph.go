@@ -26,12 +26,12 @@ type vertex struct {
 	outN  int32    // live out-degree
 	out   []int32  // edge indices in insertion order; -1 = removed
 	in    []int32
-	seq   uint64 // insertion order of the vertex
-	mark  uint32 // == graph.epoch when marked
+	seq   uint64          // insertion order of the vertex
+	mark  uint32          // == graph.epoch when marked
 	named map[int32]int32 // with index: named out-edges by name
 	index bool            // out-edges indexed: named ones in named, child-set ones in graph.edgeIdx
-	dying bool   // being removed: do not compact its lists
-	used  bool   // the slot holds a vertex
+	dying bool            // being removed: do not compact its lists
+	used  bool            // the slot holds a vertex
 }
 
 // edge is one graph edge.
