@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unsafe"
 )
 
 // FormatError reports bytes that are not a well-formed trace. Offset is the
@@ -299,23 +300,23 @@ func (r *Reader) str(raw []byte) string {
 	}
 	h := (a*0x9E3779B97F4A7C15 ^ b ^ uint64(n)) * 0xBF58476D1CE4E5B9
 	c := &r.strCache[h>>(64-strCacheBits)]
-	if c.a == a && c.b == b && c.n == n && c.ok && (n <= 16 || c.raw == string(raw)) {
+	if c.a == a && c.b == b && int(c.n) == n+1 && (n <= 16 || unsafe.String(c.raw, n) == string(raw)) {
 		return c.s
 	}
 	if v, ok := r.intern[string(raw)]; ok {
-		*c = strCacheEntry{a: a, b: b, n: n, ok: true, internEntry: v}
+		*c = strCacheEntry{a: a, b: b, n: int32(n + 1), s: v.s, raw: unsafe.StringData(v.raw)}
 		return v.s
 	}
 	s := decodeUTF16LE(raw)
 	if len(r.intern) < internMax {
 		v := internEntry{raw: string(raw), s: s}
 		r.intern[v.raw] = v
-		*c = strCacheEntry{a: a, b: b, n: n, ok: true, internEntry: v}
+		*c = strCacheEntry{a: a, b: b, n: int32(n + 1), s: v.s, raw: unsafe.StringData(v.raw)}
 	}
 	return s
 }
 
-const strCacheBits = 10
+const strCacheBits = 11
 
 // internEntry is an interned string with its raw UTF-16LE bytes.
 type internEntry struct {
@@ -324,9 +325,9 @@ type internEntry struct {
 
 type strCacheEntry struct {
 	a, b uint64 // the raw bytes' first and last 8 (or 4) bytes
-	n    int
-	ok   bool
-	internEntry
+	n    int32  // raw length+1; 0 = empty slot
+	s    string
+	raw  *byte // the interned raw bytes, compared when n > 16
 }
 
 func (r *Reader) freeVars(p int) (int, error) {
