@@ -1,0 +1,1058 @@
+// memtrace runtime shim: serves the hooks that instrumented code calls
+// (docs/instrumentation.md §4) and writes a MemInsight-format trace
+// (shared/spec/meminsight-trace.md). The entries, their order and the
+// logical clock follow MemInsight's writer (LoggingAnalysis.ts, Loggers.ts,
+// ObjIdManager.ts, LastUseManager.ts, NativeModels.ts) so that the counted
+// entries and object ids match it exactly for its ES5 test programs.
+
+import {
+  $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, regExpExec,
+} from './natives.js';
+import { idOf, setId, markNative, nativeKind } from './ids.js';
+import { Writer, siteBytes } from './writer.js';
+
+/* global __MT_VERSION__ */
+const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
+const GLOBAL = G;
+
+if (GLOBAL.__mt === undefined) {
+  install();
+} else if (GLOBAL.__mt.version !== VERSION && GLOBAL.console) {
+  GLOBAL.console.warn('memtrace: shim ' + VERSION + ' not installed: shim ' + GLOBAL.__mt.version + ' is already running');
+}
+
+function install() {
+
+  // Entry types (spec 1.3).
+  const DECLARE = 0, CREATE_OBJ = 1, CREATE_FUN = 2, PUTFIELD = 3, WRITE = 4, LAST_USE = 5,
+    FUNCTION_ENTER = 6, FUNCTION_EXIT = 7, TOP_LEVEL_FLUSH = 8, UPDATE_IID = 9, DEBUG = 10,
+    RETURN = 11, CALL = 18, SCRIPT_ENTER = 19, SCRIPT_EXIT = 20, FREE_VARS = 21,
+    SOURCE_MAPPING = 22, UPDATE_CURRENT_SCRIPT = 23, END_LAST_USE = 24;
+  const LAST_USE_FLUSH_PERIOD = 10000;
+
+  // Native models (spec 3.6).
+  const K_PUSH = 1, K_POP = 2, K_SHIFT = 3, K_UNSHIFT = 4, K_SPLICE = 5, K_CONCAT = 6,
+    K_DEFINE_PROPERTY = 7, K_SET_TIMEOUT = 8, K_CLEAR_TIMEOUT = 9, K_SET_INTERVAL = 10,
+    K_CLEAR_INTERVAL = 11;
+  markNative(N_PUSH, K_PUSH);
+  markNative(N_POP, K_POP);
+  markNative(N_SHIFT, K_SHIFT);
+  markNative(N_UNSHIFT, K_UNSHIFT);
+  markNative(N_SPLICE, K_SPLICE);
+  markNative(N_CONCAT, K_CONCAT);
+  markNative(N_DEFINE_PROPERTY, K_DEFINE_PROPERTY);
+  markNative(N_SET_TIMEOUT, K_SET_TIMEOUT);
+  markNative(N_CLEAR_TIMEOUT, K_CLEAR_TIMEOUT);
+  markNative(N_SET_INTERVAL, K_SET_INTERVAL);
+  markNative(N_CLEAR_INTERVAL, K_CLEAR_INTERVAL);
+
+  // ---------------------------------------------------------------- config
+  const proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
+  const env = proc !== undefined && proc.env ? proc.env : {};
+  let debugFun = typeof env.MEMTRACE_DEBUG_FUN === 'string' ? env.MEMTRACE_DEBUG_FUN : '';
+  let allPutfields = env.MEMTRACE_ALL_PUTFIELDS === '1';
+  let allUses = env.MEMTRACE_ALL_USES === '1';
+
+  // ---------------------------------------------------------------- sink
+  let fs;
+  let fd = -1;
+  const chunks = []; // without a file system (browsers, later: a websocket)
+  if (proc !== undefined && typeof proc.getBuiltinModule === 'function') {
+    try { fs = proc.getBuiltinModule('fs'); } catch { fs = undefined; }
+  }
+  if (fs !== undefined) {
+    fd = fs.openSync(env.MEMTRACE_OUT || 'mem-trace', 'w');
+  }
+  const fsWriteSync = fs !== undefined ? fs.writeSync : undefined;
+  function sink(buf, n) {
+    if (fd >= 0) {
+      let done = 0;
+      while (done < n) done += fsWriteSync(fd, buf, done, n - done);
+    } else {
+      chunks.push(buf.slice(0, n));
+    }
+  }
+  const w = new Writer(sink);
+
+  // ---------------------------------------------------------------- state
+  let time = -1; // time of the previous counted entry
+  let lastUseFlushTime = 0;
+  let emittedSid = -1; // last UPDATE_CURRENT_SCRIPT written
+  let curSid = 0; // J$.sid: 0 outside instrumented code
+  let pending = false; // the pending-flush slot
+  let pendSid = 0;
+  let pendIid = 0;
+  let stopped = false;
+  let ended = false;
+
+  // Per-id tables, indexed by object id.
+  let nextId = 0;
+  let cap = 4096;
+  let luTime = new Int32Array(cap).fill(-1); // last use time, -1 = none since the last block
+  let luIid = new Int32Array(cap); // last use site (global iid; its script gives the sid)
+  let funFe = new Int32Array(cap); // function-enter iid of instrumented functions, 0 = not one
+  let funSid = new Int32Array(cap); // script of the function literal
+  let underConstruction = new Uint8Array(cap); // the "this under construction" flag
+  let dirty = new Int32Array(1024); // ids with a last use since the last block
+  let nDirty = 0;
+
+  function grow(min) {
+    let c = cap;
+    while (c <= min) c *= 2;
+    const t = new Int32Array(c).fill(-1);
+    t.set(luTime);
+    luTime = t;
+    let u = new Int32Array(c); u.set(luIid); luIid = u;
+    u = new Int32Array(c); u.set(funFe); funFe = u;
+    u = new Int32Array(c); u.set(funSid); funSid = u;
+    const f = new Uint8Array(c); f.set(underConstruction); underConstruction = f;
+    cap = c;
+  }
+
+  function newId() {
+    const id = ++nextId;
+    if (id >= cap) grow(id);
+    return id;
+  }
+
+  // Scripts: global iid = base + local iid; bases grow with each script.
+  const scriptBase = [0];
+  const scriptSid = [0];
+  let nextBase = 0;
+  let sidCounter = 0;
+  const openScripts = [];
+
+  function sidOfIid(g) {
+    let lo = 0, hi = scriptBase.length - 1;
+    if (g <= 0) return 0;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (scriptBase[mid] < g) lo = mid; else hi = mid - 1;
+    }
+    return scriptSid[lo];
+  }
+
+  // Frames of instrumented function activations, in slots handed out from a
+  // free list (generators and async functions interleave their frames).
+  let fcap = 256;
+  let frameSid = new Int32Array(fcap);
+  let frameThis = new Int32Array(fcap);
+  let frameRet = new Int32Array(fcap);
+  let freeSlots = new Int32Array(fcap);
+  let nFree = 0;
+  for (let s = fcap - 1; s >= 1; s--) freeSlots[nFree++] = s;
+  function growFrames() {
+    const c = fcap * 2;
+    let t = new Int32Array(c); t.set(frameSid); frameSid = t;
+    t = new Int32Array(c); t.set(frameThis); frameThis = t;
+    t = new Int32Array(c); t.set(frameRet); frameRet = t;
+    t = new Int32Array(c);
+    for (let s = c - 1; s >= fcap; s--) t[nFree++] = s;
+    freeSlots = t;
+    fcap = c;
+  }
+
+  // The call protocol: a CALL written by a call hook for the function whose
+  // entry iid is pendFe; its Fe then writes no FUNCTION_ENTER.
+  let callPending = false;
+  let pendFe = 0;
+  let pendCtor = false;
+
+  // Native-object allocation sites (spec 2.2a).
+  let nativeSite = new SafeWeakMap();
+  let nativeCount = 0;
+
+  // Timer models.
+  const timerGlobals = new SafeMap();
+  let callbackCounter = 0;
+  let spliceOldLen;
+  let timerName = '';
+  let timerState = null;
+
+  function isObj(o) {
+    return (typeof o === 'object' && o !== null) || typeof o === 'function';
+  }
+
+  // ---------------------------------------------------------------- logging
+
+  // before is beforeLog() of Loggers.ts for a counted entry.
+  function before() {
+    if (time - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
+      flushLastUse();
+      lastUseFlushTime = time;
+    }
+    meta();
+    time++;
+  }
+
+  // meta is steps 3 and 4 of beforeLog().
+  function meta() {
+    if (curSid !== emittedSid) {
+      emittedSid = curSid;
+      w.need(5);
+      w.u8(UPDATE_CURRENT_SCRIPT);
+      w.i32(curSid);
+    }
+    if (pending) {
+      pending = false;
+      w.need(1 + siteBytes(pendSid, pendIid));
+      w.u8(TOP_LEVEL_FLUSH);
+      w.site(pendSid, pendIid);
+      time++;
+    }
+  }
+
+  function log2(type, a) {
+    if (stopped) return;
+    before();
+    w.need(5);
+    w.u8(type);
+    w.i32(a);
+  }
+
+  function log3(type, a, b) {
+    if (stopped) return;
+    before();
+    w.need(9);
+    w.u8(type);
+    w.i32(a);
+    w.i32(b);
+  }
+
+  function log4(type, a, b, c) {
+    if (stopped) return;
+    before();
+    w.need(13);
+    w.u8(type);
+    w.i32(a);
+    w.i32(b);
+    w.i32(c);
+  }
+
+  // DECLARE and WRITE: iid, name, id.
+  function logName(type, iid, name, id) {
+    if (stopped) return;
+    before();
+    w.need(13 + 2 * name.length);
+    w.u8(type);
+    w.i32(iid);
+    w.str(name);
+    w.i32(id);
+  }
+
+  function logPutfield(iid, base, prop, val) {
+    if (stopped) return;
+    before();
+    w.need(17 + 2 * prop.length);
+    w.u8(PUTFIELD);
+    w.i32(iid);
+    w.i32(base);
+    w.str(prop);
+    w.i32(val);
+  }
+
+  function logCall(iid, fid, fe, fsid) {
+    if (stopped) return;
+    before();
+    w.need(17);
+    w.u8(CALL);
+    w.i32(iid);
+    w.i32(fid);
+    w.i32(fe);
+    w.i32(fsid);
+  }
+
+  function logCreateObjDiffScript(sid, iid, id) {
+    if (stopped) return;
+    before();
+    w.need(19);
+    w.u8(UPDATE_CURRENT_SCRIPT);
+    w.i32(sid);
+    w.u8(CREATE_OBJ);
+    w.i32(iid);
+    w.i32(id);
+    w.u8(UPDATE_CURRENT_SCRIPT);
+    w.i32(curSid);
+  }
+
+  function logScriptEnter(iid, sid, file) {
+    if (stopped) return;
+    before();
+    w.need(13 + 2 * file.length);
+    w.u8(SCRIPT_ENTER);
+    w.i32(iid);
+    w.i32(sid);
+    w.str(file);
+  }
+
+  function logSourceMapping(iid, a, b, c, d) {
+    if (stopped) return;
+    before();
+    w.need(21);
+    w.u8(SOURCE_MAPPING);
+    w.i32(iid);
+    w.i32(a);
+    w.i32(b);
+    w.i32(c);
+    w.i32(d);
+    time--;
+  }
+
+  function logFreeVars(iid, names) {
+    if (stopped) return;
+    before();
+    if (typeof names === 'string') {
+      w.need(13 + 2 * names.length);
+      w.u8(FREE_VARS);
+      w.i32(iid);
+      w.i32(-1);
+      w.str(names);
+    } else {
+      let n = 9;
+      for (let i = 0; i < names.length; i++) n += 4 + 2 * $String(names[i]).length;
+      w.need(n);
+      w.u8(FREE_VARS);
+      w.i32(iid);
+      w.i32(names.length);
+      for (let i = 0; i < names.length; i++) w.str($String(names[i]));
+    }
+    time--;
+  }
+
+  function logLastUse(id, t, iid) {
+    if (stopped) return;
+    meta(); // beforeLog(true): no periodic flush, and no tick
+    const sid = sidOfIid(iid);
+    w.need(9 + siteBytes(sid, iid));
+    w.u8(LAST_USE);
+    w.i32(id);
+    w.i32(t);
+    w.site(sid, iid);
+  }
+
+  // flushLastUse writes the pending last uses in ascending id order and
+  // END_LAST_USE (LastUseManager.flushLastUse).
+  function flushLastUse() {
+    if (stopped) return;
+    const n = nDirty;
+    if (n > 0) {
+      sortInts(dirty, n);
+      for (let k = 0; k < n; k++) {
+        const id = dirty[k];
+        logLastUse(id, luTime[id], luIid[id]);
+        luTime[id] = -1;
+      }
+      nDirty = 0;
+    }
+    w.need(1);
+    w.u8(END_LAST_USE);
+  }
+
+  function sortInts(a, n) {
+    // Heap sort: no allocation, no patchable natives.
+    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, i, n);
+    for (let end = n - 1; end > 0; end--) {
+      const t = a[0]; a[0] = a[end]; a[end] = t;
+      siftDown(a, 0, end);
+    }
+  }
+  function siftDown(a, i, n) {
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= n) return;
+      if (c + 1 < n && a[c + 1] > a[c]) c++;
+      if (a[i] >= a[c]) return;
+      const t = a[i]; a[i] = a[c]; a[c] = t;
+      i = c;
+    }
+  }
+
+  // use records a use of object id at global iid g, after the most recent
+  // counted entry (LastUseManager.updateLastUse).
+  function use(id, g) {
+    if (allUses) {
+      logLastUse(id, time, g);
+      return;
+    }
+    if (luTime[id] === -1) {
+      if (nDirty === dirty.length) {
+        const d = new Int32Array(nDirty * 2);
+        d.set(dirty);
+        dirty = d;
+      }
+      dirty[nDirty++] = id;
+    }
+    luTime[id] = time;
+    luIid[id] = g;
+  }
+
+  // ---------------------------------------------------------------- ids
+
+  // create gives object o a new id and writes its CREATE_OBJ at global iid
+  // g, or at the remembered native-call site (ObjIdManager.createObjId).
+  function create(o, g) {
+    let allocIid = g;
+    let allocSid = curSid;
+    if (nativeCount !== 0) {
+      const s = nativeSite.get(o);
+      if (s !== undefined) {
+        allocIid = s;
+        allocSid = sidOfIid(s);
+      }
+    }
+    const id = newId();
+    setId(o, id);
+    if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
+    else log3(CREATE_OBJ, allocIid, id);
+    return id;
+  }
+
+  function idOrCreate(o, g) {
+    const id = idOf(o);
+    return id !== 0 ? id : create(o, g);
+  }
+
+  // createFun gives a function literal its id and, when fn.prototype is an
+  // object, the prototype id+1 (MemInsight's rule), and writes CREATE_FUN.
+  function createFun(fn, g, fe) {
+    const id = newId();
+    setId(fn, id);
+    const proto = fn.prototype;
+    if (isObj(proto)) {
+      const pid = newId();
+      if (idOf(proto) === 0) setId(proto, pid);
+    }
+    if (fe > 0) {
+      funFe[id] = fe;
+      funSid[id] = curSid;
+    }
+    log4(CREATE_FUN, g, fe, id);
+    return id;
+  }
+
+  // feFromSource finds the function-enter iid of an instrumented function
+  // the rewriter could not wrap in F (accessors, methods), from its source
+  // text, as MemInsight does; -1 when there is none.
+  const feRegExp = /__mt\$[0-9a-f]*\.Fe\((\d+)/;
+  function feFromSource(fn, h) {
+    let src;
+    try { src = apply(fnToString, fn, []); } catch { return -1; }
+    const m = apply(regExpExec, feRegExp, [src]);
+    if (m === null) return -1;
+    return h.base + +m[1];
+  }
+
+  function literalFun(fn, g, h) {
+    const id = idOf(fn);
+    return id !== 0 ? id : createFun(fn, g, feFromSource(fn, h));
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  function setSloppy(o, k, v) { o[k] = v; }
+  function setStrict(o, k, v) { 'use strict'; o[k] = v; }
+  function delSloppy(o, k) { return delete o[k]; }
+  function delStrict(o, k) { 'use strict'; return delete o[k]; }
+
+  function isAccessor(o, k) {
+    let t = o;
+    while (t !== null && t !== undefined) {
+      const d = getOwnPropertyDescriptor(t, k);
+      if (d !== undefined) return d.get !== undefined || d.set !== undefined;
+      t = getPrototypeOf(t);
+    }
+    return false;
+  }
+
+  function toKey(k) {
+    return typeof k === 'symbol' ? k : $String(k);
+  }
+
+  // ---------------------------------------------------------------- calls
+
+  function invoke(h, i, f, base, args, isNew) {
+    curSid = h.sid;
+    const ci = h.base + i;
+    if (debugFun !== '' && typeof f === 'function' && f.name === debugFun) {
+      const a = args[0];
+      if (isObj(a)) log3(DEBUG, ci, idOrCreate(a, ci));
+    }
+    const kind = typeof f === 'function' ? nativeKind(f) : 0;
+    if (kind === K_SPLICE) {
+      spliceOldLen = isObj(base) ? base.length : undefined;
+    } else if (kind === K_SET_TIMEOUT) {
+      preSetTimeout(ci, args);
+    } else if (kind === 0 && typeof f === 'function') {
+      const fid = idOf(f);
+      if (fid !== 0 && funFe[fid] !== 0) {
+        logCall(ci, fid, funFe[fid], funSid[fid]);
+        callPending = true;
+        pendFe = funFe[fid];
+        pendCtor = isNew;
+      }
+    }
+    const val = isNew ? construct(f, args) : apply(f, base, args);
+    callPending = false;
+    curSid = h.sid;
+    if (isObj(val)) {
+      const vid = idOf(val);
+      if (vid !== 0) {
+        if (underConstruction[vid] !== 0) {
+          if (isNew) {
+            log3(UPDATE_IID, vid, ci);
+            const proto = f.prototype;
+            if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
+          }
+          underConstruction[vid] = 0;
+        }
+      } else {
+        nativeSite.set(val, ci);
+        nativeCount++;
+      }
+    }
+    if (kind !== 0) modelAfter(kind, ci, base, args, val);
+    if (isObj(f)) {
+      const fid = idOf(f);
+      if (fid !== 0) use(fid, ci);
+    }
+    return val;
+  }
+
+  function preSetTimeout(ci, args) {
+    const fun = args[0];
+    timerName = '';
+    if (typeof fun !== 'function') return;
+    const fid = idOrCreateFirst(fun, ci);
+    const fe = funFe[fid] !== 0 ? funFe[fid] : -1;
+    const fsid = funSid[fid];
+    const name = '~timer~global~' + ++callbackCounter;
+    log4Name(ci, name, fid);
+    const state = { timeoutId: undefined };
+    const wrapper = function (...a) {
+      try {
+        apply(fun, this, a);
+      } finally {
+        const saved = curSid;
+        curSid = fsid;
+        logName(WRITE, fe, name, 0);
+        if (!pending) setPending(fsid, fe);
+        timerGlobals.delete(state.timeoutId);
+        curSid = saved;
+      }
+    };
+    args[0] = wrapper;
+    timerName = name;
+    timerState = state;
+  }
+
+  // idOrCreateFirst is idOrCreate, for the write that precedes the call.
+  function idOrCreateFirst(o, ci) {
+    return idOrCreate(o, ci);
+  }
+  function log4Name(ci, name, id) {
+    logName(WRITE, ci, name, id);
+  }
+
+  function setPending(sid, iid) {
+    pending = true;
+    pendSid = sid;
+    pendIid = iid;
+  }
+
+  function elemId(v) {
+    return isObj(v) ? idOf(v) : 0;
+  }
+
+  function modelAfter(kind, ci, base, args, val) {
+    switch (kind) {
+      case K_PUSH: {
+        const len = isObj(base) ? base.length : undefined;
+        const bid = isObj(base) ? idOf(base) : 0;
+        if (typeof len === 'number' && bid !== 0) {
+          let ind = len - 1;
+          for (let a = args.length - 1; a >= 0; a--) {
+            const aid = elemId(args[a]);
+            if (aid !== 0) logPutfield(ci, bid, $String(ind), aid);
+            ind--;
+          }
+        }
+        break;
+      }
+      case K_POP: {
+        const len = isObj(base) ? base.length : undefined;
+        const bid = isObj(base) ? idOf(base) : 0;
+        if (typeof len === 'number' && bid !== 0) logPutfield(ci, bid, $String(len), 0);
+        break;
+      }
+      case K_SHIFT:
+      case K_UNSHIFT: {
+        const len = isObj(base) ? base.length : undefined;
+        const bid = isObj(base) ? idOf(base) : 0;
+        if (typeof len === 'number' && bid !== 0) {
+          for (let i = 0; i < len; i++) logPutfield(ci, bid, $String(i), elemId(base[i]));
+          if (kind === K_SHIFT) logPutfield(ci, bid, $String(len), 0);
+        }
+        break;
+      }
+      case K_CONCAT: {
+        if (val) {
+          const vid = idOrCreate(val, ci);
+          const len = val.length;
+          if (typeof len === 'number') {
+            for (let i = 0; i < len; i++) {
+              const e = elemId(val[i]);
+              if (e !== 0) logPutfield(ci, vid, $String(i), e);
+            }
+          }
+        }
+        break;
+      }
+      case K_SPLICE: {
+        const len = isObj(base) ? base.length : undefined;
+        const bid = isObj(base) ? idOf(base) : 0;
+        if (typeof len === 'number' && bid !== 0) {
+          for (let i = 0; i < len; i++) logPutfield(ci, bid, $String(i), elemId(base[i]));
+          const oldLen = spliceOldLen;
+          if (typeof oldLen === 'number' && oldLen > len) {
+            for (let i = len; i < oldLen; i++) logPutfield(ci, bid, $String(i), 0);
+          }
+          spliceOldLen = undefined;
+        }
+        if (val && val.length > 0) {
+          const vid = idOrCreate(val, ci);
+          for (let i = 0; i < val.length; i++) {
+            const e = elemId(val[i]);
+            if (e !== 0) logPutfield(ci, vid, $String(i), e);
+          }
+        }
+        break;
+      }
+      case K_DEFINE_PROPERTY: {
+        const target = args[0];
+        const prop = $String(args[1]);
+        const d = args[2];
+        if (isObj(target) && prop && d) {
+          const tid = idOrCreate(target, ci);
+          if (hasOwn(d, 'value')) {
+            const v = d.value;
+            logPutfield(ci, tid, prop, isObj(v) ? idOrCreate(v, ci) : 0);
+          }
+          if (hasOwn(d, 'get')) logPutfield(ci, tid, '~get~' + prop, elemIdOrCreate(d.get, ci));
+          if (hasOwn(d, 'set')) logPutfield(ci, tid, '~set~' + prop, elemIdOrCreate(d.set, ci));
+        }
+        break;
+      }
+      case K_SET_TIMEOUT: {
+        if (timerName !== '') {
+          timerGlobals.set(val, timerName);
+          timerState.timeoutId = val;
+          timerName = '';
+          timerState = null;
+        }
+        break;
+      }
+      case K_SET_INTERVAL: {
+        const fun = args[0];
+        const name = '~timer~global~' + ++callbackCounter;
+        timerGlobals.set(val, name);
+        logName(WRITE, ci, name, isObj(fun) ? idOrCreate(fun, ci) : 0);
+        break;
+      }
+      case K_CLEAR_TIMEOUT:
+      case K_CLEAR_INTERVAL: {
+        const t = args[0];
+        const name = timerGlobals.get(t);
+        if (name !== undefined) {
+          logName(WRITE, ci, name, 0);
+          if (!pending) setPending(curSid, ci);
+          timerGlobals.delete(t);
+        }
+        break;
+      }
+    }
+  }
+
+  function elemIdOrCreate(v, ci) {
+    return isObj(v) ? idOrCreate(v, ci) : 0;
+  }
+
+  // ---------------------------------------------------------------- handles
+
+  // A Script is the handle H of one instrumented script; its methods are
+  // the hooks of docs/instrumentation.md §4. Local iid i is written as
+  // base + i.
+  class Script {
+    constructor(sid, base, n, srIid, prevSid) {
+      this.sid = sid;
+      this.base = base;
+      this.n = n;
+      this.srIid = srIid;
+      this.prevSid = prevSid;
+      this.closures = new Int32Array(n + 2); // most recent closure id per local Fe iid
+      this.open = true;
+    }
+
+    // N: DECLARE (hoisted declarations, parameters, let/const/class).
+    N(i, name, v) {
+      if (name !== 'arguments') {
+        curSid = this.sid;
+        const g = this.base + i;
+        logName(DECLARE, g, name, isObj(v) ? idOrCreate(v, g) : 0);
+      }
+      return v;
+    }
+
+    // F: a function literal; fe is its function-enter iid.
+    F(i, fe, fn) {
+      if (typeof fn === 'function') {
+        curSid = this.sid;
+        let id = idOf(fn);
+        if (id === 0) id = createFun(fn, this.base + i, this.base + fe);
+        if (fe > 0 && fe <= this.n) this.closures[fe] = id;
+      }
+      return fn;
+    }
+
+    // T: object, array and RegExp literals; acc is truthy when an object
+    // literal has getters or setters.
+    T(i, v, acc) {
+      if (!isObj(v)) return v;
+      curSid = this.sid;
+      const g = this.base + i;
+      if (acc) {
+        const ks = objectKeys(v);
+        for (let j = 0; j < ks.length; j++) {
+          const d = getOwnPropertyDescriptor(v, ks[j]);
+          if (d === undefined) continue;
+          if (typeof d.get === 'function') literalFun(d.get, g, this);
+          if (typeof d.set === 'function') literalFun(d.set, g, this);
+        }
+      }
+      const id = idOrCreate(v, g);
+      if (typeof v === 'function') return v;
+      if (isArray(v)) {
+        const len = v.length;
+        for (let j = 0; j < len; j++) {
+          const c = v[j];
+          if (isObj(c)) logPutfield(g, id, $String(j), this.child(c, g));
+        }
+        return v;
+      }
+      const ks = objectKeys(v);
+      for (let j = 0; j < ks.length; j++) {
+        const k = ks[j];
+        if (acc) {
+          const d = getOwnPropertyDescriptor(v, k);
+          if (d !== undefined && (d.get !== undefined || d.set !== undefined)) {
+            if (d.get !== undefined) logPutfield(g, id, '~get~' + k, idOrCreate(d.get, g));
+            if (d.set !== undefined) logPutfield(g, id, '~set~' + k, idOrCreate(d.set, g));
+            continue;
+          }
+        }
+        const c = v[k];
+        if (isObj(c)) logPutfield(g, id, k, this.child(c, g));
+      }
+      return v;
+    }
+
+    child(c, g) {
+      const id = idOf(c);
+      if (id !== 0) return id;
+      return typeof c === 'function' ? literalFun(c, g, this) : create(c, g);
+    }
+
+    // W: variable write.
+    W(i, name, v, old) {
+      if (isObj(v)) {
+        curSid = this.sid;
+        const g = this.base + i;
+        logName(WRITE, g, name, idOrCreate(v, g));
+      } else if (isObj(old)) {
+        curSid = this.sid;
+        logName(WRITE, this.base + i, name, 0);
+      }
+      return v;
+    }
+
+    // G: property read base (also optional calls' bases); a use.
+    G(i, o) {
+      if ((typeof o === 'object' && o !== null) || typeof o === 'function') {
+        const id = idOf(o);
+        if (id !== 0) use(id, this.base + i);
+      }
+      return o;
+    }
+
+    // L: all-uses mode.
+    L(i, o) {
+      if (isObj(o)) {
+        const id = idOf(o);
+        if (id !== 0) {
+          curSid = this.sid;
+          logLastUse(id, time, this.base + i);
+        }
+      }
+      return o;
+    }
+
+    // P: property write o[k] = v, performed here.
+    P(i, o, k, v, strict) {
+      if (isObj(k)) k = toKey(k);
+      let id = 0;
+      let skip = false;
+      if (isObj(o)) {
+        id = idOf(o);
+        if (id !== 0 && !allPutfields && !isObj(v)) {
+          const d = getOwnPropertyDescriptor(o, k);
+          if (d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
+        }
+      }
+      if (strict) setStrict(o, k, v); else setSloppy(o, k, v);
+      if (id === 0) {
+        if (!isObj(o)) return v;
+        id = idOf(o); // a setter's entry may have given it one
+        if (id === 0) return v;
+      }
+      curSid = this.sid;
+      const g = this.base + i;
+      if (!skip && !isAccessor(o, k)) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
+      use(id, g);
+      return v;
+    }
+
+    // D: delete o[k].
+    D(i, o, k, strict) {
+      if (isObj(k)) k = toKey(k);
+      const r = strict ? delStrict(o, k) : delSloppy(o, k);
+      if (isObj(o) && k !== null && k !== undefined) {
+        const id = idOf(o);
+        if (id !== 0) {
+          curSid = this.sid;
+          const g = this.base + i;
+          logPutfield(g, id, $String(k), 0);
+          use(id, g);
+        }
+      }
+      return r;
+    }
+
+    // c: call f(...args).
+    c(i, f, ...args) {
+      return invoke(this, i, f, undefined, args, false);
+    }
+
+    // m: method call o[k](...args); the lookup is a use at local iid i+1.
+    m(i, o, k, ...args) {
+      const f = o[k];
+      if (isObj(o)) {
+        const id = idOf(o);
+        if (id !== 0) use(id, this.base + i + 1);
+      }
+      return invoke(this, i, f, o, args, false);
+    }
+
+    // n: new F(...args).
+    n(i, f, ...args) {
+      return invoke(this, i, f, undefined, args, true);
+    }
+
+    // Fe: function entry; returns the frame for R and Fr.
+    Fe(i, fn, dis, nt) {
+      const fe = this.base + i;
+      if (nFree === 0) growFrames();
+      const d = freeSlots[--nFree];
+      frameSid[d] = curSid;
+      frameRet[d] = 0;
+      frameThis[d] = 0;
+      curSid = this.sid;
+      let ctor;
+      if (callPending && pendFe === fe) {
+        callPending = false;
+        ctor = pendCtor;
+      } else {
+        let fid = typeof fn === 'function' ? idOrCreate(fn, fe) : this.closures[i];
+        log3(FUNCTION_ENTER, fe, fid);
+        if (fid !== 0) use(fid, fe);
+        ctor = nt !== undefined;
+      }
+      pendCtor = false;
+      if (dis !== GLOBAL && isObj(dis)) {
+        let id = idOf(dis);
+        if (id === 0) {
+          id = create(dis, fe);
+          if (ctor) {
+            underConstruction[id] = 1;
+            frameThis[d] = id;
+          }
+        }
+        logName(DECLARE, fe, 'this', id);
+      }
+      return d;
+    }
+
+    // R: the value of a return statement.
+    R(d, v) {
+      frameRet[d] = isObj(v) ? idOf(v) : 0;
+      return v;
+    }
+
+    // Fr: function exit (in the body's finally).
+    Fr(i, d) {
+      curSid = this.sid;
+      const r = frameRet[d];
+      if (r !== 0) log2(RETURN, r);
+      else if (frameThis[d] !== 0) log2(RETURN, frameThis[d]);
+      log2(FUNCTION_EXIT, this.base + i);
+      curSid = frameSid[d];
+      frameRet[d] = 0;
+      frameThis[d] = 0;
+      if (nFree === freeSlots.length) growFrames();
+      freeSlots[nFree++] = d;
+    }
+
+    // X: end of a statement-level expression: fills the pending-flush slot.
+    X(i, v) {
+      if (!pending) {
+        pending = true;
+        pendSid = this.sid;
+        pendIid = this.base + i;
+        if (nativeCount !== 0) {
+          nativeSite = new SafeWeakMap();
+          nativeCount = 0;
+        }
+      }
+      return v;
+    }
+
+    // Sx: script exit.
+    Sx() {
+      if (!this.open) return;
+      this.open = false;
+      curSid = this.sid;
+      log2(SCRIPT_EXIT, this.base + this.srIid);
+      for (let k = openScripts.length - 1; k >= 0; k--) {
+        if (openScripts[k] === this) {
+          openScripts.splice(k, 1);
+          break;
+        }
+      }
+      curSid = this.prevSid;
+    }
+
+    // E: direct eval's argument, instrumented as a nested script.
+    E(i, s) {
+      return instrumentEval(s, 'eval');
+    }
+  }
+
+  // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
+  function S(file, sites, freeVars, seIid, srIid) {
+    const sid = ++sidCounter;
+    const n = sites.length >> 2;
+    const base = nextBase;
+    nextBase += n;
+    scriptBase.push(base);
+    scriptSid.push(sid);
+    const h = new Script(sid, base, n, srIid, curSid);
+    openScripts.push(h);
+    curSid = sid;
+    logScriptEnter(base + seIid, sid, $String(file));
+    for (let k = 1; k <= n; k++) {
+      const p = 4 * (k - 1);
+      if (sites[p] !== 0) logSourceMapping(base + k, sites[p], sites[p + 1], sites[p + 2], sites[p + 3]);
+    }
+    if (freeVars) {
+      const ks = objectKeys(freeVars);
+      for (let j = 0; j < ks.length; j++) logFreeVars(base + +ks[j], freeVars[ks[j]]);
+    }
+    return h;
+  }
+
+  function instrumentEval(s, name) {
+    if (typeof s !== 'string' || !env.MEMTRACE_BIN || proc === undefined) return s;
+    try {
+      const cp = proc.getBuiltinModule('child_process');
+      return cp.execFileSync(env.MEMTRACE_BIN, ['instrument', '--eval', '--name', name, '-'], {
+        input: s, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'],
+      });
+    } catch {
+      return s;
+    }
+  }
+
+  // ---------------------------------------------------------------- end
+
+  function end() {
+    if (ended) return;
+    ended = true;
+    flushLastUse();
+    stopped = true;
+    w.flush();
+    if (fd >= 0) {
+      try { fs.closeSync(fd); } catch { /* ignore */ }
+      fd = -1;
+    }
+  }
+
+  // closeScripts writes SCRIPT_EXIT for scripts an exception left open
+  // (modules and classic scripts cannot wrap their bodies in finally).
+  function closeScripts() {
+    for (let k = openScripts.length - 1; k >= 0; k--) {
+      const h = openScripts[k];
+      if (h.open) {
+        h.open = false;
+        curSid = h.sid;
+        log2(SCRIPT_EXIT, h.base + h.srIid);
+        curSid = h.prevSid;
+      }
+    }
+    openScripts.length = 0;
+  }
+
+  if (proc !== undefined && typeof proc.on === 'function') {
+    proc.on('exit', () => {
+      closeScripts();
+      end();
+    });
+    proc.on('uncaughtExceptionMonitor', closeScripts);
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+      const onSignal = () => {
+        if (proc.listenerCount(sig) > 1) return; // the program handles it
+        closeScripts();
+        end();
+        proc.removeListener(sig, onSignal);
+        proc.kill(proc.pid, sig);
+      };
+      try { proc.on(sig, onSignal); } catch { /* unsupported signal */ }
+    }
+  }
+
+  // ---------------------------------------------------------------- api
+
+  const api = {
+    version: VERSION,
+    S,
+    configure(o) {
+      if (o && typeof o.debugFun === 'string') debugFun = o.debugFun;
+      if (o && typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
+      if (o && typeof o.allUses === 'boolean') allUses = o.allUses;
+    },
+    end,
+    // stats reports the writer's figures (for session.json and tests).
+    stats() {
+      return { time, ids: nextId, bytes: w.bytes + w.off, scripts: sidCounter };
+    },
+    // drain returns and forgets the bytes written so far when there is no
+    // file sink.
+    drain() {
+      w.flush();
+      const out = chunks.slice();
+      chunks.length = 0;
+      return out;
+    },
+  };
+  defineProperty(GLOBAL, '__mt', { value: api, writable: false, enumerable: false, configurable: false });
+
+  // The global object is id 1, created first (createObjIdManager).
+  create(GLOBAL, -1);
+}

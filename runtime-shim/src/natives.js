@@ -1,0 +1,46 @@
+// Natives the shim relies on, captured when it loads so that a program
+// that patches them later cannot change the shim's behaviour.
+
+export const G = globalThis;
+export const $Object = Object;
+export const $String = String;
+export const $Number = Number;
+export const $Error = Error;
+export const objectKeys = Object.keys;
+export const isArray = Array.isArray;
+export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+export const getPrototypeOf = Object.getPrototypeOf;
+export const defineProperty = Object.defineProperty;
+export const hasOwn = Object.hasOwn;
+export const apply = Reflect.apply;
+export const construct = Reflect.construct;
+export const fnToString = Function.prototype.toString;
+export const regExpExec = RegExp.prototype.exec;
+export const arraySort = Array.prototype.sort;
+
+// Collections whose methods are own properties of a private subclass'
+// prototype: patching WeakMap.prototype or Map.prototype later does not
+// reach them, and calls stay ordinary (monomorphic) method calls.
+function safe(Base, names) {
+  const Safe = class extends Base {};
+  for (const n of names) {
+    defineProperty(Safe.prototype, n, { value: Base.prototype[n] });
+  }
+  return Safe;
+}
+export const SafeWeakMap = safe(WeakMap, ['get', 'set', 'has', 'delete']);
+export const SafeMap = safe(Map, ['get', 'set', 'has', 'delete']);
+
+// Natives with models (spec 3.6), captured by identity.
+const AP = Array.prototype;
+export const N_PUSH = AP.push;
+export const N_POP = AP.pop;
+export const N_SHIFT = AP.shift;
+export const N_UNSHIFT = AP.unshift;
+export const N_SPLICE = AP.splice;
+export const N_CONCAT = AP.concat;
+export const N_DEFINE_PROPERTY = Object.defineProperty;
+export const N_SET_TIMEOUT = typeof setTimeout === 'function' ? setTimeout : undefined;
+export const N_CLEAR_TIMEOUT = typeof clearTimeout === 'function' ? clearTimeout : undefined;
+export const N_SET_INTERVAL = typeof setInterval === 'function' ? setInterval : undefined;
+export const N_CLEAR_INTERVAL = typeof clearInterval === 'function' ? clearInterval : undefined;
