@@ -434,17 +434,25 @@ function install() {
   // the rewriter could not wrap in F (accessors, methods), from its source
   // text, as MemInsight does; -1 when there is none.
   const feRegExp = /__mt\$[0-9a-f]*\.Fe\((\d+)/;
-  function feFromSource(fn, h) {
+  function feFromSource(fn) {
     let src;
-    try { src = apply(fnToString, fn, []); } catch { return -1; }
+    try { src = apply(fnToString, fn, []); } catch { return 0; }
     const m = apply(regExpExec, feRegExp, [src]);
-    if (m === null) return -1;
-    return h.base + +m[1];
+    return m === null ? 0 : +m[1];
   }
 
+  // literalFun is F for a function the rewriter could not wrap.
   function literalFun(fn, g, h) {
-    const id = idOf(fn);
-    return id !== 0 ? id : createFun(fn, g, feFromSource(fn, h));
+    let id = idOf(fn);
+    if (id !== 0) return id;
+    const fe = feFromSource(fn);
+    if (fe > 0 && fe <= h.nSites) {
+      id = createFun(fn, g, h.base + fe);
+      h.closures[fe] = id;
+    } else {
+      id = createFun(fn, g, -1);
+    }
+    return id;
   }
 
   // ---------------------------------------------------------------- writes
@@ -685,7 +693,7 @@ function install() {
     constructor(sid, base, n, srIid, prevSid) {
       this.sid = sid;
       this.base = base;
-      this.n = n;
+      this.nSites = n;
       this.srIid = srIid;
       this.prevSid = prevSid;
       this.closures = new Int32Array(n + 2); // most recent closure id per local Fe iid
@@ -708,7 +716,7 @@ function install() {
         curSid = this.sid;
         let id = idOf(fn);
         if (id === 0) id = createFun(fn, this.base + i, this.base + fe);
-        if (fe > 0 && fe <= this.n) this.closures[fe] = id;
+        if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
       }
       return fn;
     }
