@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "6bee37a4bb9ba55a"
+const Version = "0c03dae237d52190"

@@ -1018,15 +1018,13 @@ function install() {
   }
 
   if (proc !== undefined && typeof proc.on === 'function') {
-    proc.on('exit', () => {
-      closeScripts();
-      end();
-    });
+    // process.exit and the end of the event loop: like MemInsight, no
+    // SCRIPT_EXIT for scripts still open (their frames may be open too).
+    proc.on('exit', end);
     proc.on('uncaughtExceptionMonitor', closeScripts);
     for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
       const onSignal = () => {
         if (proc.listenerCount(sig) > 1) return; // the program handles it
-        closeScripts();
         end();
         proc.removeListener(sig, onSignal);
         proc.kill(proc.pid, sig);
