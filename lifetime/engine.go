@@ -872,7 +872,8 @@ func (e *Engine) step(en *trace.Entry) error {
 			e.objs.setFlag(v, pvIgnored)
 		}
 		e.addRef(nodeKey{ctx: top}, name, v, e.loc(en.IID))
-		e.handleValue(v)
+		// handleValue(v) is a no-op here and below: v is null, or addRef
+		// has just given it a reference.
 
 	case trace.CreateObj, trace.CreateDOMNode:
 		id := en.Obj
@@ -936,8 +937,9 @@ func (e *Engine) step(en *trace.Entry) error {
 		}
 		if e.objs.flags(en.Base)&pvIgnored == 0 {
 			e.addRef(objKey(en.Base), e.intern(en.Name), v, e.loc(en.IID))
+		} else {
+			e.handleValue(v)
 		}
-		e.handleValue(v)
 
 	case trace.Write:
 		e.write(en.IID, en.Name, en.Obj)
@@ -1068,7 +1070,6 @@ func (e *Engine) write(iid int32, nameStr string, v int32) {
 	name := e.intern(nameStr)
 	c := e.ctxStack[len(e.ctxStack)-1].resolve(name)
 	e.addRef(nodeKey{ctx: c}, name, v, e.loc(iid))
-	e.handleValue(v)
 }
 
 func (e *Engine) childSetParent(p int32) nodeKey {
