@@ -18,6 +18,13 @@ class Stamp extends Return {
   static id(o) {
     return #id in o ? o.#id : 0;
   }
+  // useId is id for the use hooks only: a separate function keeps their
+  // type feedback apart from the shim's own lookups (functions, the global
+  // object, literals being created), so that a monomorphic read loop stays
+  // monomorphic in the hook too.
+  static useId(o) {
+    return #id in o ? o.#id : 0;
+  }
 }
 
 // Marks the natives the shim models, with a private field too, so that
@@ -40,6 +47,14 @@ let fallbackCount = 0;
 // or 0 if it has none.
 export function idOf(o) {
   const id = Stamp.id(o);
+  if (id !== 0 || fallbackCount === 0) return id;
+  const v = fallback.get(o);
+  return v === undefined ? 0 : v;
+}
+
+// useIdOf is idOf for G and method lookups.
+export function useIdOf(o) {
+  const id = Stamp.useId(o);
   if (id !== 0 || fallbackCount === 0) return id;
   const v = fallback.get(o);
   return v === undefined ? 0 : v;

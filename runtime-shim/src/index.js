@@ -8,7 +8,7 @@
 import {
   $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, regExpExec,
 } from './natives.js';
-import { idOf, setId, markNative, nativeKind } from './ids.js';
+import { idOf, useIdOf, setId, markNative, nativeKind } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -374,16 +374,26 @@ function install() {
       logLastUse(id, time, g);
       return;
     }
-    if (luTime[id] === -1) {
-      if (nDirty === dirty.length) {
-        const d = new Int32Array(nDirty * 2);
-        d.set(dirty);
-        dirty = d;
-      }
-      dirty[nDirty++] = id;
-    }
+    if (luTime[id] === -1) markDirty(id);
     luTime[id] = time;
     luIid[id] = g;
+  }
+
+  function markDirty(id) {
+    if (nDirty === dirty.length) {
+      const d = new Int32Array(nDirty * 2);
+      d.set(dirty);
+      dirty = d;
+    }
+    dirty[nDirty++] = id;
+  }
+
+  function useG(i, o) {
+    if (isObj(o)) {
+      const id = useIdOf(o);
+      if (id !== 0) use(id, this.base + i);
+    }
+    return o;
   }
 
   // ---------------------------------------------------------------- ids
@@ -782,11 +792,18 @@ function install() {
       return v;
     }
 
-    // G: property read base (also optional calls' bases); a use.
+    // G: property read base (also optional calls' bases); a use. This is
+    // the hottest hook: use() is inlined by hand (all-uses mode replaces
+    // the method, see configure).
     G(i, o) {
       if ((typeof o === 'object' && o !== null) || typeof o === 'function') {
-        const id = idOf(o);
-        if (id !== 0) use(id, this.base + i);
+        const id = useIdOf(o);
+        if (id !== 0) {
+          const t = luTime;
+          if (t[id] === -1) markDirty(id);
+          t[id] = time;
+          luIid[id] = this.base + i;
+        }
       }
       return o;
     }
@@ -853,7 +870,7 @@ function install() {
     m(i, o, k, ...args) {
       const f = o[k];
       if (isObj(o)) {
-        const id = idOf(o);
+        const id = useIdOf(o);
         if (id !== 0) use(id, this.base + i + 1);
       }
       return invoke(this, i, f, o, args, false);
@@ -1033,6 +1050,8 @@ function install() {
     }
   }
 
+  if (allUses) Script.prototype.G = useG;
+
   // ---------------------------------------------------------------- api
 
   const api = {
@@ -1041,7 +1060,10 @@ function install() {
     configure(o) {
       if (o && typeof o.debugFun === 'string') debugFun = o.debugFun;
       if (o && typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
-      if (o && typeof o.allUses === 'boolean') allUses = o.allUses;
+      if (o && typeof o.allUses === 'boolean') {
+        allUses = o.allUses;
+        if (allUses) Script.prototype.G = useG;
+      }
     },
     end,
     // stats reports the writer's figures (for session.json and tests).
