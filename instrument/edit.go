@@ -1,0 +1,191 @@
+package instrument
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// An edit replaces src[pos:end] (empty for an insertion) by text. The
+// rewriter emits edits in source order: a node's opening insertions before
+// its children's edits, its closing insertions after them, so that equal
+// offsets come out nested correctly and the list never needs sorting.
+type edit struct {
+	pos, end int32
+	text     string
+	nl       int32 // line terminators of src[pos:end], re-emitted after text
+}
+
+// ins inserts text at pos.
+func (r *rewriter) ins(pos int32, text string) {
+	r.edits = append(r.edits, edit{pos: pos, end: pos, text: text})
+}
+
+// rep replaces src[a:b] (punctuation, blanks and comments between two
+// children) by text, keeping its line terminators so that line numbers
+// survive.
+func (r *rewriter) rep(a, b int32, text string) {
+	r.edits = append(r.edits, edit{pos: a, end: b, text: text, nl: r.newlines(a, b)})
+}
+
+// hole reserves an insertion at pos whose text is known later (fill).
+func (r *rewriter) hole(pos int32) int {
+	r.edits = append(r.edits, edit{pos: pos, end: pos})
+	return len(r.edits) - 1
+}
+
+// holeRep reserves a replacement of src[a:b] whose text is known later.
+func (r *rewriter) holeRep(a, b int32) int {
+	r.edits = append(r.edits, edit{pos: a, end: b, nl: r.newlines(a, b)})
+	return len(r.edits) - 1
+}
+
+func (r *rewriter) fill(h int, text string) { r.edits[h].text = text }
+
+func (r *rewriter) newlines(a, b int32) int32 {
+	n := int32(0)
+	s := r.src[a:b]
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n':
+			n++
+		case '\r':
+			if i+1 < len(s) && s[i+1] == '\n' {
+				i++
+			}
+			n++
+		case 0xE2:
+			if i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+				n++
+				i += 2
+			}
+		}
+	}
+	return n
+}
+
+// apply builds the output from src and the edits.
+func apply(src []byte, edits []edit, extra int) ([]byte, bool) {
+	n := len(src) + extra
+	for i := range edits {
+		n += len(edits[i].text) + int(edits[i].nl)
+	}
+	out := make([]byte, 0, n)
+	cur := int32(0)
+	for i := range edits {
+		e := &edits[i]
+		if e.pos < cur {
+			return nil, false
+		}
+		out = append(out, src[cur:e.pos]...)
+		out = append(out, e.text...)
+		for k := int32(0); k < e.nl; k++ {
+			out = append(out, '\n')
+		}
+		cur = e.end
+	}
+	out = append(out, src[cur:]...)
+	return out, true
+}
+
+// next returns the offset of the first byte at or after from that is not
+// white space or part of a comment.
+func (r *rewriter) next(from int32) int32 {
+	s := r.src
+	i := int(from)
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			i++
+		case c == '/' && i+1 < len(s) && s[i+1] == '/':
+			for i < len(s) && s[i] != '\n' && s[i] != '\r' {
+				if s[i] == 0xE2 && i+2 < len(s) && s[i+1] == 0x80 && (s[i+2] == 0xA8 || s[i+2] == 0xA9) {
+					break
+				}
+				i++
+			}
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			i += 2
+			for i+1 < len(s) && !(s[i] == '*' && s[i+1] == '/') {
+				i++
+			}
+			i += 2
+		case c >= 0x80:
+			ru, size := utf8.DecodeRune(s[i:])
+			switch ru {
+			case 0xA0, 0xFEFF, 0x1680, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000:
+				i += size
+			default:
+				if ru >= 0x2000 && ru <= 0x200A {
+					i += size
+					continue
+				}
+				return int32(i)
+			}
+		default:
+			return int32(i)
+		}
+	}
+	return int32(i)
+}
+
+// find returns the offset of the punctuator c, the next token at or after
+// from.
+func (r *rewriter) find(from int32, c byte) int32 {
+	i := r.next(from)
+	if int(i) >= len(r.src) || r.src[i] != c {
+		panic(internalError("expected " + string(c) + " at offset " + strconv.Itoa(int(i))))
+	}
+	return i
+}
+
+type internalError string
+
+// quote returns s as a JavaScript string literal.
+func quote(s string) string {
+	b := make([]byte, 0, len(s)+2)
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < 0x80 {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c < 0x20 || c == 0x7f:
+				b = append(b, `\u00`...)
+				b = append(b, "0123456789abcdef"[c>>4], "0123456789abcdef"[c&15])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		ru, size := utf8.DecodeRuneInString(s[i:])
+		if ru == utf8.RuneError && size == 1 {
+			// WTF-8 lone surrogate (ED A0-BF xx) or a stray byte.
+			if c == 0xED && i+2 < len(s) {
+				u := rune(c&0x0f)<<12 | rune(s[i+1]&0x3f)<<6 | rune(s[i+2]&0x3f)
+				b = append(b, `\u`...)
+				b = strconv.AppendInt(b, int64(u), 16)
+				i += 3
+				continue
+			}
+			b = append(b, `\ufffd`...)
+			i++
+			continue
+		}
+		if ru == 0x2028 || ru == 0x2029 {
+			b = append(b, `\u`...)
+			b = strconv.AppendInt(b, int64(ru), 16)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	b = append(b, '"')
+	return string(b)
+}

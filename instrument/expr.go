@@ -1,0 +1,554 @@
+package instrument
+
+import (
+	"strings"
+
+	js "github.com/memtrace/memtrace/instrument/js"
+)
+
+// exprNamed instruments e, which gets name by named evaluation when it is
+// an anonymous function or class (the F hook passes the name on, since
+// wrapping the function in a call would lose it).
+func (r *rewriter) exprNamed(e js.Expr, name string) {
+	if name != "" {
+		switch u := unparen(e).(type) {
+		case *js.FuncExpr:
+			if u.Name == nil {
+				r.funcExpr(u, name)
+				return
+			}
+		case *js.Arrow:
+			r.arrow(u, name)
+			return
+		case *js.ClassExpr:
+			if u.Name == nil {
+				r.classExpr(u, name)
+				return
+			}
+		}
+	}
+	r.expr(e)
+}
+
+func (r *rewriter) exprs(list []js.Expr) {
+	for _, e := range list {
+		if e != nil {
+			r.expr(e)
+		}
+	}
+}
+
+// literal wraps an object-valued literal: H.T(i, lit[, members]).
+func (r *rewriter) literal(e js.Expr) {
+	sp := spanOf(e)
+	i := r.site(sp)
+	r.ins(sp.Start, r.h+".T("+itoa(i)+", ")
+	r.ins(sp.End, ")")
+}
+
+func (r *rewriter) expr(e js.Expr) {
+	switch e := e.(type) {
+	case *js.Ident, *js.PrivateName, *js.This, *js.Super, *js.NullLit, *js.BoolLit,
+		*js.NumLit, *js.BigIntLit, *js.StringLit, *js.MetaProperty:
+	case *js.RegExpLit:
+		r.literal(e)
+	case *js.Template:
+		r.exprs(e.Exprs)
+	case *js.TaggedTemplate:
+		r.expr(e.Tag)
+		r.exprs(e.Quasi.Exprs)
+	case *js.Array:
+		h := r.hole(e.Start)
+		r.exprs(e.Elems)
+		i := r.site(e.Span)
+		r.fill(h, r.h+".T("+itoa(i)+", ")
+		r.ins(e.End, ")")
+	case *js.Object:
+		r.object(e)
+	case *js.Spread:
+		r.expr(e.Arg)
+	case *js.FuncExpr:
+		r.funcExpr(e, "")
+	case *js.Arrow:
+		r.arrow(e, "")
+	case *js.ClassExpr:
+		r.classExpr(e, "")
+	case *js.Unary:
+		if e.Op == "delete" && r.del(e) {
+			return
+		}
+		r.expr(e.X)
+	case *js.Update:
+		r.update(e)
+	case *js.Binary:
+		r.expr(e.X)
+		r.expr(e.Y)
+	case *js.Assign:
+		r.assign(e)
+	case *js.Cond:
+		r.flushed(e.Test, acorn(e.Test), false)
+		r.expr(e.Yes)
+		r.expr(e.No)
+	case *js.Call:
+		r.call(e)
+	case *js.New:
+		r.newExpr(e)
+	case *js.Member:
+		r.member(e)
+	case *js.Chain:
+		r.spine(e.X)
+	case *js.Seq:
+		last := len(e.List) - 1
+		for i, x := range e.List {
+			if i < last {
+				r.flushed(x, acorn(x), false)
+			} else {
+				r.expr(x)
+			}
+		}
+	case *js.Paren:
+		r.expr(e.X)
+	case *js.Yield:
+		if e.Arg != nil {
+			r.expr(e.Arg)
+		}
+	case *js.Await:
+		r.expr(e.Arg)
+	case *js.ImportCall:
+		r.expr(e.Source)
+		if e.Options != nil {
+			r.expr(e.Options)
+		}
+	default:
+		panic(internalError("unknown expression"))
+	}
+}
+
+func (r *rewriter) object(e *js.Object) {
+	h := r.hole(e.Start)
+	var members strings.Builder
+	for _, p := range e.Props {
+		switch p := p.(type) {
+		case *js.Property:
+			if p.Computed {
+				r.expr(p.Key)
+			}
+			if p.Method || p.Kind != js.PropInit {
+				fe := r.method(p.Value.(*js.FuncExpr), false)
+				if k := r.keyText(p.Key, p.Computed); k != "" {
+					kind := 0
+					switch p.Kind {
+					case js.PropGet:
+						kind = 1
+					case js.PropSet:
+						kind = 2
+					}
+					members.WriteString(", " + k + ", " + itoa(kind) + ", " + itoa(fe))
+				}
+				continue
+			}
+			if p.Shorthand {
+				continue
+			}
+			if v, ok := p.Value.(js.Expr); ok {
+				r.exprNamed(v, r.nameText(p.Key, p.Computed))
+			}
+		case *js.Spread:
+			r.expr(p.Arg)
+		}
+	}
+	i := r.site(e.Span)
+	r.fill(h, r.h+".T("+itoa(i)+", ")
+	if members.Len() > 0 {
+		r.ins(e.End, members.String()+")")
+	} else {
+		r.ins(e.End, ")")
+	}
+}
+
+// instrumentable reports whether a member's object and key can go to a
+// hook: not super, not a private name.
+func instrumentable(m *js.Member) bool {
+	if _, ok := m.Object.(*js.Super); ok {
+		return false
+	}
+	_, priv := m.Property.(*js.PrivateName)
+	return !priv
+}
+
+// member instruments a property read: H.G(i, o).p.
+func (r *rewriter) member(e *js.Member) {
+	if _, ok := e.Object.(*js.Super); ok {
+		if e.Computed {
+			r.expr(e.Property)
+		}
+		return
+	}
+	r.readObject(e)
+	if e.Computed {
+		r.expr(e.Property)
+	}
+}
+
+func (r *rewriter) readObject(e *js.Member) {
+	if _, ok := e.Object.(*js.Super); ok {
+		return
+	}
+	h := r.hole(e.Object.Pos())
+	r.expr(e.Object)
+	i := r.site(e.Span)
+	r.fill(h, r.h+".G("+itoa(i)+", ")
+	r.ins(e.Object.EndPos(), ")")
+}
+
+// spine instruments an optional chain without splitting it: only the base
+// of the first optional link is read through G; computed keys and
+// arguments are instrumented as usual.
+func (r *rewriter) spine(e js.Expr) {
+	switch e := e.(type) {
+	case *js.Member:
+		if e.Optional {
+			r.readObject(e)
+		} else {
+			r.spine(e.Object)
+		}
+		if e.Computed {
+			r.expr(e.Property)
+		}
+	case *js.Call:
+		if e.Optional {
+			r.expr(e.Callee)
+		} else {
+			r.spine(e.Callee)
+		}
+		r.exprs(e.Args)
+	default:
+		r.expr(e)
+	}
+}
+
+// keyArgs emits the key part of a member operand: for o.p the replacement
+// of src[obj.End:end] by `, "p"` + tail; for o[k], ", " before k (in
+// parentheses when k is a comma expression) and tail after it.
+func (r *rewriter) keyArgs(m *js.Member, end int32, tail string) {
+	if !m.Computed {
+		r.rep(m.Object.EndPos(), end, ", "+r.str(m.Property.(*js.Ident))+tail)
+		return
+	}
+	k := m.Property
+	seq := isSeq(k)
+	if seq {
+		r.rep(m.Object.EndPos(), k.Pos(), ", (")
+	} else {
+		r.rep(m.Object.EndPos(), k.Pos(), ", ")
+	}
+	r.expr(k)
+	if seq {
+		tail = ")" + tail
+	}
+	r.rep(k.EndPos(), end, tail)
+}
+
+func (r *rewriter) call(e *js.Call) {
+	callee := unparen(e.Callee)
+	switch c := callee.(type) {
+	case *js.Super:
+		r.exprs(e.Args)
+		return
+	case *js.Ident:
+		if c.Name == "eval" && len(e.Args) > 0 {
+			if _, spread := e.Args[0].(*js.Spread); !spread {
+				if ref := r.ref(c); ref == nil || ref.Binding == nil {
+					r.directEval(e)
+					return
+				}
+			}
+		}
+		if r.inWith > 0 {
+			// f() inside with may call o.f with this = o.
+			r.exprs(e.Args)
+			return
+		}
+	case *js.Member:
+		if instrumentable(c) {
+			r.methodCall(e, c)
+			return
+		}
+	case *js.Chain:
+		r.expr(e.Callee)
+		r.exprs(e.Args)
+		return
+	}
+	h := r.hole(e.Start)
+	r.expr(e.Callee)
+	lp := r.find(e.Callee.EndPos(), '(')
+	if len(e.Args) == 0 {
+		r.rep(lp, lp+1, "")
+	} else {
+		r.rep(lp, lp+1, ", ")
+	}
+	r.exprs(e.Args)
+	i := r.site(e.Span)
+	r.fill(h, r.h+".c("+itoa(i)+", ")
+}
+
+// methodCall: o.m(a) → H.m(i, o, "m", a); the lookup site is i+1.
+func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
+	h := r.holeRep(e.Start, m.Object.Pos())
+	r.expr(m.Object)
+	lp := r.find(e.Callee.EndPos(), '(')
+	tail := ""
+	if len(e.Args) > 0 {
+		tail = ", "
+	}
+	r.keyArgs(m, lp+1, tail)
+	r.exprs(e.Args)
+	i := r.site(e.Span)
+	r.site(m.Span)
+	r.fill(h, r.h+".m("+itoa(i)+", ")
+}
+
+func (r *rewriter) directEval(e *js.Call) {
+	r.expr(e.Callee)
+	a := e.Args[0]
+	h := r.hole(a.Pos())
+	r.exprs(e.Args[:1])
+	i := r.site(e.Span)
+	r.fill(h, r.h+".E("+itoa(i)+", ")
+	r.ins(a.EndPos(), ")")
+	r.exprs(e.Args[1:])
+}
+
+func (r *rewriter) newExpr(e *js.New) {
+	h := r.holeRep(e.Start, e.Callee.Pos())
+	r.expr(e.Callee)
+	if e.HasArgs {
+		lp := r.find(e.Callee.EndPos(), '(')
+		if len(e.Args) == 0 {
+			r.rep(lp, lp+1, "")
+		} else {
+			r.rep(lp, lp+1, ", ")
+		}
+		r.exprs(e.Args)
+	} else {
+		r.ins(e.End, ")")
+	}
+	i := r.site(e.Span)
+	r.fill(h, r.h+".n("+itoa(i)+", ")
+}
+
+// del: delete o.p → H.D(i, o, "p", strict).
+func (r *rewriter) del(e *js.Unary) bool {
+	m, ok := unparen(e.X).(*js.Member)
+	if !ok || !instrumentable(m) {
+		return false
+	}
+	i := r.site(e.Span)
+	r.rep(e.Start, m.Object.Pos(), r.h+".D("+itoa(i)+", ")
+	r.expr(m.Object)
+	r.keyArgs(m, e.End, ", "+r.strictArg()+")")
+	return true
+}
+
+func (r *rewriter) assign(e *js.Assign) {
+	switch t := unparenPattern(e.Target).(type) {
+	case *js.Ident:
+		r.assignIdent(e, t)
+		return
+	case *js.Member:
+		if instrumentable(t) && (e.Op == "=" || !r.fn.noTemps) {
+			r.assignMember(e, t)
+			return
+		}
+		r.pattern(e.Target)
+		r.expr(e.Value)
+		return
+	}
+	// Destructuring: the targets' writes are logged after the assignment,
+	// which keeps its value in a temporary.
+	if r.fn.noTemps {
+		r.pattern(e.Target)
+		r.expr(e.Value)
+		return
+	}
+	ids := patternIdents(e.Target, nil)
+	t := r.allocTemp()
+	r.ins(e.Start, "("+t+" = (")
+	r.pattern(e.Target)
+	r.expr(e.Value)
+	var b strings.Builder
+	b.WriteString("), ")
+	for _, id := range ids {
+		i := r.site(acorn(e.Value))
+		b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0), ")
+	}
+	b.WriteString(t + ")")
+	r.ins(e.End, b.String())
+	r.releaseTemps(1)
+}
+
+func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
+	name := r.text(t)
+	str := r.str(t)
+	val := e.Value
+	switch e.Op {
+	case "=":
+		h := r.hole(val.Pos())
+		r.exprNamed(val, str)
+		i := r.site(acorn(val))
+		r.fill(h, r.h+".W("+itoa(i)+", "+str+", ")
+		r.ins(val.EndPos(), ", "+r.oldValue(t)+")")
+	case "||=", "&&=", "??=":
+		r.ins(e.Start, "(")
+		h := r.holeRep(e.Target.EndPos(), val.Pos())
+		r.exprNamed(val, str)
+		i := r.site(acorn(val))
+		r.fill(h, " "+e.Op[:2]+" ("+name+" = "+r.h+".W("+itoa(i)+", "+str+", ")
+		r.ins(val.EndPos(), ", "+name+")))")
+	default:
+		op := e.Op[:len(e.Op)-1]
+		h := r.holeRep(e.Target.EndPos(), val.Pos())
+		r.expr(val)
+		i := r.site(acorn(val))
+		r.fill(h, " = "+r.h+".W("+itoa(i)+", "+str+", "+name+" "+op+" (")
+		r.ins(val.EndPos(), "), "+name+")")
+	}
+}
+
+// memberRead renders the read of the member in a compound operation on
+// the temporaries holding its object and key.
+func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
+	g := r.h + ".G(" + itoa(j) + ", " + obj + ")"
+	if m.Computed {
+		return g + "[" + key + "]"
+	}
+	return g + "." + r.text(m.Property)
+}
+
+func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
+	val := e.Value
+	s := r.strictArg()
+	if e.Op == "=" {
+		h := r.holeRep(e.Start, m.Object.Pos())
+		r.expr(m.Object)
+		r.keyArgs(m, val.Pos(), ", ")
+		r.expr(val)
+		i := r.site(e.Span)
+		r.fill(h, r.h+".P("+itoa(i)+", ")
+		r.ins(val.EndPos(), ", "+s+")")
+		return
+	}
+	i := r.site(e.Span)
+	j := r.site(e.Span)
+	t1 := r.allocTemp()
+	t2, key := "", ""
+	n := 1
+	if m.Computed {
+		t2 = r.allocTemp()
+		key = t2
+		n++
+	} else {
+		key = r.str(m.Property.(*js.Ident))
+	}
+	logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
+	if logical {
+		// (H.G(j, t1 = o).p || H.P(i, t1, "p", e, s))
+		r.rep(e.Start, m.Object.Pos(), "("+r.h+".G("+itoa(j)+", "+t1+" = ")
+		r.expr(m.Object)
+		tail := " " + e.Op[:2] + " " + r.h + ".P(" + itoa(i) + ", " + t1 + ", " + key + ", "
+		if m.Computed {
+			k := m.Property
+			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")
+			r.expr(k)
+			r.rep(k.EndPos(), val.Pos(), ")]"+tail)
+		} else {
+			r.rep(m.Object.EndPos(), val.Pos(), ")."+r.text(m.Property)+tail)
+		}
+		r.expr(val)
+		r.ins(val.EndPos(), ", "+s+"))")
+	} else {
+		// H.P(i, t1 = o, "p", H.G(j, t1).p op (e), s)
+		op := e.Op[:len(e.Op)-1]
+		r.rep(e.Start, m.Object.Pos(), r.h+".P("+itoa(i)+", "+t1+" = ")
+		r.expr(m.Object)
+		read := r.memberRead(m, j, t1, t2) + " " + op + " ("
+		if m.Computed {
+			k := m.Property
+			r.rep(m.Object.EndPos(), k.Pos(), ", "+t2+" = (")
+			r.expr(k)
+			r.rep(k.EndPos(), val.Pos(), "), "+read)
+		} else {
+			r.rep(m.Object.EndPos(), val.Pos(), ", "+key+", "+read)
+		}
+		r.expr(val)
+		r.ins(val.EndPos(), "), "+s+")")
+	}
+	r.releaseTemps(n)
+}
+
+func (r *rewriter) update(e *js.Update) {
+	switch t := unparen(e.X).(type) {
+	case *js.Ident:
+		// (H.W(i, "x", 0, x), x++): the write of a number, logged against
+		// the old value.
+		i := r.site(e.Span)
+		r.ins(e.Start, "("+r.h+".W("+itoa(i)+", "+r.str(t)+", 0, "+r.text(t)+"), ")
+		r.ins(e.End, ")")
+		return
+	case *js.Member:
+		if instrumentable(t) && !r.fn.noTemps {
+			r.updateMember(e, t)
+			return
+		}
+	}
+	r.pattern(e.X.(js.Pattern))
+}
+
+func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
+	i := r.site(e.Span)
+	j := r.site(e.Span)
+	s := r.strictArg()
+	t1 := r.allocTemp()
+	t2 := ""
+	n := 1
+	if m.Computed {
+		t2 = r.allocTemp()
+		n++
+	}
+	t3 := r.allocTemp()
+	n++
+	key := t2
+	if !m.Computed {
+		key = r.str(m.Property.(*js.Ident))
+	}
+	if e.Prefix {
+		// H.P(i, t1 = o, "p", (t3 = H.G(j, t1).p, ++t3), s)
+		r.rep(e.Start, m.Object.Pos(), r.h+".P("+itoa(i)+", "+t1+" = ")
+		r.expr(m.Object)
+		tail := "(" + t3 + " = " + r.memberRead(m, j, t1, t2) + ", " + e.Op + t3 + "), " + s + ")"
+		if m.Computed {
+			k := m.Property
+			r.rep(m.Object.EndPos(), k.Pos(), ", "+t2+" = (")
+			r.expr(k)
+			r.rep(k.EndPos(), e.End, "), "+tail)
+		} else {
+			r.rep(m.Object.EndPos(), e.End, ", "+key+", "+tail)
+		}
+	} else {
+		// (t3 = H.G(j, t1 = o).p, t4 = t3++, H.P(i, t1, "p", t3, s), t4)
+		t4 := r.allocTemp()
+		n++
+		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.h+".G("+itoa(j)+", "+t1+" = ")
+		r.expr(m.Object)
+		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.h + ".P(" + itoa(i) + ", " + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
+		if m.Computed {
+			k := m.Property
+			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")
+			r.expr(k)
+			r.rep(k.EndPos(), e.End, ")]"+tail)
+		} else {
+			r.rep(m.Object.EndPos(), e.End, ")."+r.text(m.Property)+tail)
+		}
+	}
+	r.releaseTemps(n)
+}

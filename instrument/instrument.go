@@ -1,0 +1,195 @@
+// Package instrument rewrites JavaScript so that running it calls the
+// memtrace runtime shim's hooks, which write a MemInsight-format memory
+// trace. The contract between the two sides is docs/instrumentation.md.
+//
+//	res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: "app.js"})
+//
+// The rewriter never re-prints the syntax tree: it computes a list of
+// insertions and replacements over the original text, in source order, and
+// applies them in one pass, so comments, formatting and line numbers
+// survive (the prologue and every hook sit on the lines of the code they
+// instrument). Replaced punctuation keeps its line terminators.
+//
+// Local iids number the sites of one file from 1, mostly in post-order (a
+// parent's iid follows its children's, as in Jalangi); Result.Sites gives
+// each one's source range with spec section 3.2's conventions, and the same
+// table travels in the prologue's S call.
+//
+// A syntax error returns the parser's *diag.List and no code. A source that
+// declares a name beginning with "__mt$" is refused (*diag.List too). A
+// source that already begins with an instrumentation prologue is returned
+// unchanged, which makes Instrument idempotent.
+package instrument
+
+import (
+	"encoding/hex"
+	"hash/fnv"
+	"strconv"
+	"strings"
+
+	"github.com/memtrace/memtrace/instrument/diag"
+	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/instrument/scope"
+)
+
+// Options select how a source is instrumented.
+type Options struct {
+	Goal js.Goal // Script, Module or CommonJS
+	// File names the script in SCRIPT_ENTER and in diagnostics.
+	File string
+	// DebugFun names the debug function (MemInsight's jalangiRC); passed
+	// to the shim in the prologue.
+	DebugFun string
+	// AllUses and AllPutFields select MemInsight's all-uses and
+	// all-putfields modes; passed to the shim in the prologue.
+	AllUses, AllPutFields bool
+}
+
+// Site is the source range of one local iid: 1-based lines, 1-based
+// UTF-16 columns, end exclusive (spec section 3.2).
+type Site struct {
+	StartLine, StartCol, EndLine, EndCol int
+}
+
+// Result is an instrumented source.
+type Result struct {
+	Code []byte
+	// Sites[k] is the range of local iid k+1.
+	Sites []Site
+	// Handle is the script handle's name ("__mt$" or "__mt$<hash>").
+	Handle string
+	// Unchanged reports that the source was already instrumented and is
+	// returned as it was (Sites is then nil).
+	Unchanged bool
+}
+
+// Prefix is the reserved name prefix of the instrumentation.
+const Prefix = "__mt$"
+
+// Instrument rewrites src. See the package documentation.
+func Instrument(src []byte, opts Options) (res *Result, err error) {
+	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File})
+	if err != nil {
+		return nil, err
+	}
+	if alreadyInstrumented(prog) {
+		return &Result{Code: src, Unchanged: true}, nil
+	}
+	info := scope.Analyze(prog)
+	if err := checkReserved(src, opts, info); err != nil {
+		return nil, err
+	}
+	r := newRewriter(src, prog, info, opts)
+	defer func() {
+		if x := recover(); x != nil {
+			ie, ok := x.(internalError)
+			if !ok {
+				panic(x)
+			}
+			log := diag.NewLog(fileName(opts), src)
+			log.Errorf(diag.Range{}, "internal instrumenter error: %s", string(ie))
+			res, err = nil, log.Err()
+		}
+	}()
+	r.program(prog)
+	code, ok := apply(src, r.edits, 0)
+	if !ok {
+		panic(internalError("overlapping edits"))
+	}
+	return &Result{Code: code, Sites: r.siteList(), Handle: r.h}, nil
+}
+
+func fileName(o Options) string {
+	if o.File == "" {
+		return "<stdin>"
+	}
+	return o.File
+}
+
+// alreadyInstrumented: the first statement after the directives is
+// "const __mt$… = __mt.S(…)".
+func alreadyInstrumented(p *js.Program) bool {
+	for _, st := range p.Body {
+		if es, ok := st.(*js.ExprStmt); ok && es.Directive != "" {
+			continue
+		}
+		d, ok := st.(*js.VarDecl)
+		if !ok || d.Kind != js.Const || len(d.Decls) == 0 {
+			return false
+		}
+		id, ok := d.Decls[0].Target.(*js.Ident)
+		if !ok || !strings.HasPrefix(id.Name, Prefix) {
+			return false
+		}
+		c, ok := d.Decls[0].Init.(*js.Call)
+		if !ok {
+			return false
+		}
+		m, ok := c.Callee.(*js.Member)
+		if !ok || m.Computed {
+			return false
+		}
+		o, ok := m.Object.(*js.Ident)
+		k, _ := m.Property.(*js.Ident)
+		return ok && o.Name == "__mt" && k != nil && k.Name == "S"
+	}
+	return false
+}
+
+func checkReserved(src []byte, opts Options, info *scope.Info) error {
+	for _, s := range info.Scopes {
+		for _, b := range s.Bindings {
+			if strings.HasPrefix(b.Name, Prefix) && b.Decl != nil {
+				log := diag.NewLog(fileName(opts), src)
+				log.Errorf(diag.Range{Start: b.Decl.Start, End: b.Decl.End},
+					"the name %s is reserved for the instrumentation (prefix %s)", b.Name, Prefix)
+				return log.Err()
+			}
+		}
+	}
+	return nil
+}
+
+// handleName returns the script handle for a goal: a per-file lexical
+// name in classic scripts (they share the global scope).
+func handleName(src []byte, goal js.Goal) string {
+	if goal != js.Script {
+		return Prefix
+	}
+	h := fnv.New32a()
+	h.Write(src)
+	return Prefix + hex.EncodeToString(h.Sum(nil))
+}
+
+// siteList converts the recorded offsets to line:col ranges.
+func (r *rewriter) siteList() []Site {
+	t := diag.NewLineTable(r.src)
+	out := make([]Site, len(r.sites))
+	for i, s := range r.sites {
+		l1, c1 := t.Position(s.Start)
+		l2, c2 := t.Position(s.End)
+		out[i] = Site{l1, c1 + 1, l2, c2 + 1}
+	}
+	return out
+}
+
+// siteTable renders the site table of the prologue: a flat array of four
+// numbers per local iid.
+func siteTable(sites []Site) string {
+	b := make([]byte, 0, len(sites)*16+2)
+	b = append(b, '[')
+	for i, s := range sites {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(s.StartLine), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.StartCol), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.EndLine), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(s.EndCol), 10)
+	}
+	b = append(b, ']')
+	return string(b)
+}

@@ -1,0 +1,1246 @@
+package instrument
+
+import (
+	"strconv"
+	"strings"
+
+	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/instrument/scope"
+)
+
+// fnState is the rewriter's state for the function (or program, or class
+// element) whose code it is in.
+type fnState struct {
+	parent   *fnState
+	span     js.Span // the function's range (N, Fe, Fr sites)
+	temps    int     // live temporaries
+	maxTemps int
+	tempPfx  string
+	noTemps  bool   // no var can be declared here (field initializers, parameter lists)
+	self     string // the Fe result's name, "" outside functions
+	noTry    bool   // the body cannot be wrapped in try (see needsNoTry)
+	frIid    int    // Fr's iid, allocated early in noTry mode
+	selfSpan js.Span
+}
+
+type freeEntry struct {
+	fe    int
+	names []string
+}
+
+type rewriter struct {
+	src    []byte
+	prog   *js.Program
+	info   *scope.Info
+	opts   Options
+	h      string // the script handle
+	edits  []edit
+	sites  []js.Span
+	fn     *fnState
+	strict bool
+	inWith int
+	declFe map[*js.FuncDecl]int
+	free   []freeEntry
+	// writtenNames holds every name assigned somewhere in the file (self
+	// references of function declarations must not be reassigned).
+	writtenNames map[string]bool
+	refsSorted   bool
+	dtemps       int // destructuring helper declarators
+}
+
+func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
+	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: handleName(src, opts.Goal),
+		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool)}
+	r.edits = make([]edit, 0, len(src)/12+16)
+	r.sites = make([]js.Span, 0, len(src)/24+16)
+	sorted := true
+	prev := int32(-1)
+	for i := range info.Refs {
+		ref := &info.Refs[i]
+		if ref.Ident.Start < prev {
+			sorted = false
+		}
+		prev = ref.Ident.Start
+		if ref.Write {
+			r.writtenNames[ref.Ident.Name] = true
+		}
+	}
+	r.refsSorted = sorted
+	return r
+}
+
+// site allocates the next local iid with range sp.
+func (r *rewriter) site(sp js.Span) int {
+	r.sites = append(r.sites, sp)
+	return len(r.sites)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func spanOf(n js.Node) js.Span { return js.Span{Start: n.Pos(), End: n.EndPos()} }
+
+// acorn returns the span acorn gives an expression (parentheses dropped).
+func acorn(e js.Expr) js.Span {
+	for {
+		p, ok := e.(*js.Paren)
+		if !ok {
+			return spanOf(e)
+		}
+		e = p.X
+	}
+}
+
+func unparen(e js.Expr) js.Expr {
+	for {
+		p, ok := e.(*js.Paren)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+func (r *rewriter) text(n js.Node) string { return string(r.src[n.Pos():n.EndPos()]) }
+
+// str is the string literal naming an identifier (its source text, whose
+// escapes are valid string escapes too).
+func (r *rewriter) str(id *js.Ident) string { return `"` + r.text(id) + `"` }
+
+func (r *rewriter) strictArg() string {
+	if r.strict {
+		return "1"
+	}
+	return "0"
+}
+
+// ref returns the resolved reference of an identifier, or nil.
+func (r *rewriter) ref(id *js.Ident) *scope.Ref {
+	refs := r.info.Refs
+	if r.refsSorted {
+		lo, hi := 0, len(refs)
+		for lo < hi {
+			m := int(uint(lo+hi) >> 1)
+			if refs[m].Ident.Start < id.Start {
+				lo = m + 1
+			} else {
+				hi = m
+			}
+		}
+		if lo < len(refs) && refs[lo].Ident == id {
+			return &refs[lo]
+		}
+		return nil
+	}
+	for i := range refs {
+		if refs[i].Ident == id {
+			return &refs[i]
+		}
+	}
+	return nil
+}
+
+// oldValue is the expression reading a variable's value before a write;
+// a name that may be an undeclared global is read through typeof.
+func (r *rewriter) oldValue(id *js.Ident) string {
+	name := r.text(id)
+	ref := r.ref(id)
+	if ref != nil && !ref.Dynamic && (ref.Binding != nil || r.prog.Goal == js.Script && r.info.Root.Lookup(id.Name) != nil) {
+		return name
+	}
+	return "(typeof " + name + ` === "undefined" ? void 0 : ` + name + ")"
+}
+
+func (r *rewriter) allocTemp() string {
+	f := r.fn
+	f.temps++
+	if f.temps > f.maxTemps {
+		f.maxTemps = f.temps
+	}
+	return f.tempPfx + itoa(f.temps)
+}
+
+func (r *rewriter) releaseTemps(n int) { r.fn.temps -= n }
+
+func (r *rewriter) tempDecl(f *fnState) string {
+	if f.maxTemps == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("var ")
+	for i := 1; i <= f.maxTemps; i++ {
+		if i > 1 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.tempPfx)
+		b.WriteString(itoa(i))
+	}
+	b.WriteString("; ")
+	return b.String()
+}
+
+// ---------------------------------------------------------------------------
+// Program
+
+func (r *rewriter) program(p *js.Program) {
+	r.strict = p.Strict
+	whole := js.Span{Start: 0, End: int32(len(r.src))}
+	pfx := Prefix
+	if p.Goal == js.Script {
+		pfx = r.h + "_"
+	}
+	r.fn = &fnState{span: whole, tempPfx: pfx}
+	pos := int32(0)
+	semi := ""
+	if p.Hashbang != "" {
+		pos = int32(len(r.src))
+		for i, c := range r.src {
+			if c == '\n' || c == '\r' {
+				pos = int32(i + 1)
+				if c == '\r' && i+1 < len(r.src) && r.src[i+1] == '\n' {
+					pos++
+				}
+				break
+			}
+		}
+		if int(pos) == len(r.src) {
+			semi = "\n"
+		}
+	}
+	body := p.Body
+	for len(body) > 0 {
+		es, ok := body[0].(*js.ExprStmt)
+		if !ok || es.Directive == "" {
+			break
+		}
+		pos = es.End
+		semi = ""
+		if r.src[es.End-1] != ';' {
+			semi = ";"
+		}
+		body = body[1:]
+	}
+	cjs := p.Goal == js.CommonJS
+	if cjs {
+		r.fn.noTry = needsNoTry(p.Body, p.Strict)
+	}
+	h := r.hole(pos)
+	r.stmts(body)
+	hoist := r.hoisted(r.info.Root, p.Body, nil)
+	se := r.site(whole)
+	sr := r.site(whole)
+
+	var b strings.Builder
+	b.WriteString(semi)
+	b.WriteString("const ")
+	b.WriteString(r.h)
+	b.WriteString(" = __mt.S(")
+	b.WriteString(quote(fileName(r.opts)))
+	b.WriteString(", ")
+	b.WriteString(siteTable(r.siteList()))
+	b.WriteString(", ")
+	r.writeFree(&b)
+	b.WriteString(", ")
+	b.WriteString(itoa(se))
+	b.WriteString(", ")
+	b.WriteString(itoa(sr))
+	if o := r.modes(); o != "" {
+		b.WriteString(", ")
+		b.WriteString(o)
+	}
+	b.WriteString("); ")
+	b.WriteString(r.tempDecl(r.fn))
+	if cjs && !r.fn.noTry {
+		b.WriteString("try { ")
+	}
+	b.WriteString(hoist)
+	r.fill(h, b.String())
+	switch {
+	case cjs && !r.fn.noTry:
+		r.ins(int32(len(r.src)), "\n} finally { "+r.h+".Sx(); }")
+	default:
+		r.ins(int32(len(r.src)), "\n;"+r.h+".Sx();")
+	}
+}
+
+func (r *rewriter) modes() string {
+	var parts []string
+	if r.opts.DebugFun != "" {
+		parts = append(parts, "debugFun: "+quote(r.opts.DebugFun))
+	}
+	if r.opts.AllUses {
+		parts = append(parts, "allUses: true")
+	}
+	if r.opts.AllPutFields {
+		parts = append(parts, "allPutFields: true")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+func (r *rewriter) writeFree(b *strings.Builder) {
+	b.WriteByte('{')
+	for i, f := range r.free {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(itoa(f.fe))
+		b.WriteString(":[")
+		for j, n := range f.names {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(quote(n))
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte('}')
+}
+
+// hoisted returns the declarations logged at the entry of a function or
+// program scope, in Jalangi's order: the named function expression's own
+// name, then the scope's parameters, vars and function declarations in
+// order of first appearance (function declarations as F then N).
+func (r *rewriter) hoisted(sc *scope.Scope, body []js.Stmt, own *js.Ident) string {
+	var b strings.Builder
+	n := func(name, val string) {
+		i := r.site(r.fn.span)
+		b.WriteString(r.h)
+		b.WriteString(".N(")
+		b.WriteString(itoa(i))
+		b.WriteString(", ")
+		b.WriteString(name)
+		b.WriteString(", ")
+		b.WriteString(val)
+		b.WriteString("); ")
+	}
+	if own != nil && (sc == nil || sc.Lookup(own.Name) == nil) {
+		n(r.str(own), r.text(own))
+	}
+	if sc == nil {
+		return b.String()
+	}
+	var decls map[string]*js.FuncDecl
+	for _, bd := range sc.Bindings {
+		switch bd.Kind {
+		case scope.Param, scope.Var:
+			n(quote(bd.Name), r.text(bd.Decl))
+		case scope.Function:
+			if decls == nil {
+				decls = topFuncDecls(body)
+			}
+			fd := decls[bd.Name]
+			if fd == nil {
+				n(quote(bd.Name), r.text(bd.Decl))
+				continue
+			}
+			t := r.site(fd.Span)
+			val := r.h + ".F(" + itoa(t) + ", " + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")"
+			n(quote(bd.Name), val)
+		case scope.Import:
+			b.WriteString("try { ")
+			n(quote(bd.Name), r.text(bd.Decl))
+			b.WriteString("} catch (" + Prefix + "e) {} ")
+		}
+	}
+	return b.String()
+}
+
+// topFuncDecls maps names to the last function declaration of a statement
+// list (the one whose value the name holds at entry).
+func topFuncDecls(body []js.Stmt) map[string]*js.FuncDecl {
+	m := make(map[string]*js.FuncDecl)
+	for _, st := range body {
+		switch s := st.(type) {
+		case *js.FuncDecl:
+			if s.Name != nil {
+				m[s.Name.Name] = s
+			}
+		case *js.ExportNamed:
+			if fd, ok := s.Decl.(*js.FuncDecl); ok && fd.Name != nil {
+				m[fd.Name.Name] = fd
+			}
+		case *js.ExportDefault:
+			if fd, ok := s.Decl.(*js.FuncDecl); ok && fd.Name != nil {
+				m[fd.Name.Name] = fd
+			}
+		}
+	}
+	return m
+}
+
+// needsNoTry reports whether wrapping a body in try { } would change its
+// meaning: function declarations become lexical declarations of the
+// block, which a var of the same name (or, in strict code, a second
+// declaration) then contradicts.
+func needsNoTry(body []js.Stmt, strict bool) bool {
+	var names map[string]bool
+	for _, st := range body {
+		var fd *js.FuncDecl
+		switch s := st.(type) {
+		case *js.FuncDecl:
+			fd = s
+		case *js.ExportDefault:
+			fd, _ = s.Decl.(*js.FuncDecl)
+		}
+		if fd == nil || fd.Name == nil {
+			continue
+		}
+		if names == nil {
+			names = make(map[string]bool)
+		}
+		if names[fd.Name.Name] && strict {
+			return true
+		}
+		names[fd.Name.Name] = true
+	}
+	if names == nil {
+		return false
+	}
+	conflict := false
+	for _, st := range body {
+		varNames(st, func(name string) {
+			if names[name] {
+				conflict = true
+			}
+		})
+	}
+	return conflict
+}
+
+// varNames calls f for each name a var declaration in st binds (not
+// entering functions).
+func varNames(st js.Stmt, f func(string)) {
+	switch s := st.(type) {
+	case *js.VarDecl:
+		if s.Kind == js.Var {
+			for _, d := range s.Decls {
+				patternNames(d.Target, f)
+			}
+		}
+	case *js.Block:
+		for _, x := range s.Body {
+			varNames(x, f)
+		}
+	case *js.If:
+		varNames(s.Then, f)
+		if s.Else != nil {
+			varNames(s.Else, f)
+		}
+	case *js.For:
+		if d, ok := s.Init.(*js.VarDecl); ok {
+			varNames(d, f)
+		}
+		varNames(s.Body, f)
+	case *js.ForIn:
+		if d, ok := s.Left.(*js.VarDecl); ok {
+			varNames(d, f)
+		}
+		varNames(s.Body, f)
+	case *js.ForOf:
+		if d, ok := s.Left.(*js.VarDecl); ok {
+			varNames(d, f)
+		}
+		varNames(s.Body, f)
+	case *js.While:
+		varNames(s.Body, f)
+	case *js.DoWhile:
+		varNames(s.Body, f)
+	case *js.Labeled:
+		varNames(s.Body, f)
+	case *js.With:
+		varNames(s.Body, f)
+	case *js.Switch:
+		for _, c := range s.Cases {
+			for _, x := range c.Body {
+				varNames(x, f)
+			}
+		}
+	case *js.Try:
+		varNames(s.Block, f)
+		if s.Handler != nil {
+			varNames(s.Handler.Body, f)
+		}
+		if s.Finally != nil {
+			varNames(s.Finally, f)
+		}
+	case *js.ExportNamed:
+		if s.Decl != nil {
+			varNames(s.Decl, f)
+		}
+	}
+}
+
+func patternNames(p js.Pattern, f func(string)) {
+	switch p := p.(type) {
+	case *js.Ident:
+		f(p.Name)
+	case *js.ArrayPattern:
+		for _, e := range p.Elems {
+			if e != nil {
+				patternNames(e, f)
+			}
+		}
+	case *js.ObjectPattern:
+		for _, pr := range p.Props {
+			switch pr := pr.(type) {
+			case *js.Property:
+				if v, ok := pr.Value.(js.Pattern); ok {
+					patternNames(v, f)
+				}
+			case *js.RestElement:
+				patternNames(pr.Target, f)
+			}
+		}
+	case *js.AssignPattern:
+		patternNames(p.Target, f)
+	case *js.RestElement:
+		patternNames(p.Target, f)
+	}
+}
+
+func patternIdents(p js.Pattern, out []*js.Ident) []*js.Ident {
+	switch p := p.(type) {
+	case *js.Ident:
+		out = append(out, p)
+	case *js.ArrayPattern:
+		for _, e := range p.Elems {
+			if e != nil {
+				out = patternIdents(e, out)
+			}
+		}
+	case *js.ObjectPattern:
+		for _, pr := range p.Props {
+			switch pr := pr.(type) {
+			case *js.Property:
+				if v, ok := pr.Value.(js.Pattern); ok {
+					out = patternIdents(v, out)
+				}
+			case *js.RestElement:
+				out = patternIdents(pr.Target, out)
+			}
+		}
+	case *js.AssignPattern:
+		out = patternIdents(p.Target, out)
+	case *js.RestElement:
+		out = patternIdents(p.Target, out)
+	case *js.Paren:
+		if id, ok := unparen(p.X).(*js.Ident); ok {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// Functions and classes
+
+type funcParts struct {
+	node     js.Node // *js.FuncDecl, *js.FuncExpr or *js.Arrow
+	params   []js.Pattern
+	body     *js.Block
+	exprBody js.Expr
+	strict   bool
+	arrow    bool
+	own      *js.Ident // a named function expression's name
+	decl     *js.Ident // a function declaration's name
+	derived  bool      // a derived class's constructor: no this before super()
+}
+
+// function instruments a function and returns its Fe iid.
+func (r *rewriter) function(fp funcParts) int {
+	sf := r.info.FuncOf(fp.node)
+	saveFn, saveStrict := r.fn, r.strict
+	fs := &fnState{parent: saveFn, span: spanOf(fp.node), tempPfx: Prefix, self: Prefix + "f"}
+	r.fn = fs
+	r.strict = fp.strict
+	if fp.body != nil {
+		fs.noTry = needsNoTry(fp.body.Body, fp.strict)
+		if fs.noTry {
+			fs.frIid = r.site(fs.span)
+		}
+	}
+	fs.noTemps = true
+	for _, p := range fp.params {
+		r.pattern(p)
+	}
+	fs.noTemps = false
+
+	var h, k int
+	var body []js.Stmt
+	semi := ""
+	if fp.body != nil {
+		pos := fp.body.Start + 1
+		body = fp.body.Body
+		for len(body) > 0 {
+			es, ok := body[0].(*js.ExprStmt)
+			if !ok || es.Directive == "" {
+				break
+			}
+			pos = es.End
+			semi = ""
+			if r.src[es.End-1] != ';' {
+				semi = ";"
+			}
+			body = body[1:]
+		}
+		h = r.hole(pos)
+		r.stmts(body)
+	} else {
+		h = r.hole(fp.exprBody.Pos())
+		r.expr(fp.exprBody)
+		k = r.site(acorn(fp.exprBody))
+	}
+	var sc *scope.Scope
+	if sf != nil {
+		sc = sf.Scope
+	}
+	hoist := r.hoisted(sc, body, fp.own)
+	fe := r.site(fs.span)
+	fr := fs.frIid
+	if !fs.noTry {
+		fr = r.site(fs.span)
+	}
+	self := "void 0"
+	switch {
+	case fp.own != nil && (sc == nil || sc.Lookup(fp.own.Name) == nil):
+		self = r.text(fp.own)
+	case fp.decl != nil && r.inWith == 0 && !r.writtenNames[fp.decl.Name] && (sc == nil || sc.Lookup(fp.decl.Name) == nil):
+		self = r.text(fp.decl)
+	}
+	var b strings.Builder
+	b.WriteString(semi)
+	if fp.body == nil {
+		b.WriteString("{ ")
+	}
+	b.WriteString("const ")
+	b.WriteString(fs.self)
+	b.WriteString(" = ")
+	b.WriteString(r.h)
+	b.WriteString(".Fe(")
+	b.WriteString(itoa(fe))
+	b.WriteString(", ")
+	b.WriteString(self)
+	if !fp.arrow {
+		if fp.derived {
+			b.WriteString(", void 0, new.target")
+		} else {
+			b.WriteString(", this, new.target")
+		}
+	}
+	b.WriteString("); ")
+	b.WriteString(r.tempDecl(fs))
+	frCall := r.h + ".Fr(" + itoa(fr) + ", " + fs.self
+	if !fs.noTry {
+		b.WriteString("try { ")
+	}
+	b.WriteString(hoist)
+	if fp.body != nil {
+		r.fill(h, b.String())
+		if fs.noTry {
+			r.ins(fp.body.End-1, ";"+frCall+"); ")
+		} else {
+			r.ins(fp.body.End-1, "} finally { "+frCall+"); } ")
+		}
+	} else {
+		b.WriteString("return ")
+		b.WriteString(r.h)
+		b.WriteString(".X(")
+		b.WriteString(itoa(k))
+		b.WriteString(", ")
+		b.WriteString(r.h)
+		b.WriteString(".R(")
+		b.WriteString(fs.self)
+		b.WriteString(", ")
+		r.fill(h, b.String())
+		r.ins(fp.exprBody.EndPos(), ")) } finally { "+frCall+"); } }")
+	}
+	// FREE_VARS
+	var names []string
+	if sf != nil {
+		names = sf.Free
+		if sf.HasEval || sf.HasWith {
+			names = union(names, r.info.Visible(sf.Scope))
+		}
+	}
+	r.free = append(r.free, freeEntry{fe: fe, names: names})
+	r.fn, r.strict = saveFn, saveStrict
+	return fe
+}
+
+func union(a, b []string) []string {
+	seen := make(map[string]bool, len(a)+len(b))
+	out := make([]string, 0, len(a)+len(b))
+	for _, l := range [][]string{a, b} {
+		for _, n := range l {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// funcExpr instruments a function expression: H.F(i, fe, function … {}, name).
+func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
+	h := r.hole(e.Start)
+	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name})
+	i := r.site(e.Span)
+	r.fill(h, r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.ins(e.End, nameArg(name, "")+")")
+}
+
+func (r *rewriter) arrow(e *js.Arrow, name string) {
+	h := r.hole(e.Start)
+	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true})
+	i := r.site(e.Span)
+	r.fill(h, r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.ins(e.End, nameArg(name, "")+")")
+}
+
+// nameArg renders the optional arguments after a function value: the name
+// it gets by named evaluation, then its members.
+func nameArg(name, members string) string {
+	if name == "" && members == "" {
+		return ""
+	}
+	if name == "" {
+		name = "void 0"
+	}
+	return ", " + name + members
+}
+
+// method instruments a method, getter, setter or constructor value.
+func (r *rewriter) method(v *js.FuncExpr, derivedCtor bool) int {
+	return r.function(funcParts{node: v, params: v.Params, body: v.Body, strict: v.Strict, derived: derivedCtor})
+}
+
+// keyText renders a non-computed property key as a JavaScript value, or
+// "" when it has none here (private names, computed keys).
+func (r *rewriter) keyText(key js.Expr, computed bool) string {
+	if computed {
+		return ""
+	}
+	switch k := key.(type) {
+	case *js.Ident:
+		return r.str(k)
+	case *js.StringLit:
+		return k.Raw
+	case *js.NumLit:
+		return k.Raw
+	}
+	return ""
+}
+
+// nameText is the name a function value gets from a property key.
+func (r *rewriter) nameText(key js.Expr, computed bool) string {
+	if computed {
+		return ""
+	}
+	switch k := key.(type) {
+	case *js.Ident:
+		return r.str(k)
+	case *js.StringLit:
+		return k.Raw
+	}
+	return ""
+}
+
+// class instruments a class's members; it returns the constructor's Fe iid
+// and the member list for F (key, kind, fe triples; kind 0 method, 1
+// getter, 2 setter, plus 4 when static).
+func (r *rewriter) class(c *js.Class) (int, string) {
+	for _, d := range c.Decorators {
+		r.expr(d)
+	}
+	if c.Super != nil {
+		r.expr(c.Super)
+	}
+	saveStrict := r.strict
+	r.strict = true
+	ctor := 0
+	var members strings.Builder
+	for _, m := range c.Members {
+		switch m := m.(type) {
+		case *js.Method:
+			for _, d := range m.Decorators {
+				r.expr(d)
+			}
+			if m.Computed {
+				r.expr(m.Key)
+			}
+			fe := r.method(m.Value, m.Kind == js.MethodConstructor && c.Super != nil)
+			if m.Kind == js.MethodConstructor {
+				ctor = fe
+				continue
+			}
+			if k := r.keyText(m.Key, m.Computed); k != "" {
+				kind := 0
+				switch m.Kind {
+				case js.MethodGet:
+					kind = 1
+				case js.MethodSet:
+					kind = 2
+				}
+				if m.Static {
+					kind += 4
+				}
+				members.WriteString(", " + k + ", " + itoa(kind) + ", " + itoa(fe))
+			}
+		case *js.Field:
+			for _, d := range m.Decorators {
+				r.expr(d)
+			}
+			if m.Computed {
+				r.expr(m.Key)
+			}
+			if m.Value != nil {
+				save := r.fn
+				r.fn = &fnState{parent: save, span: spanOf(m), noTemps: true}
+				r.exprNamed(m.Value, r.nameText(m.Key, m.Computed))
+				r.fn = save
+			}
+		case *js.StaticBlock:
+			save := r.fn
+			fs := &fnState{parent: save, span: spanOf(m), tempPfx: Prefix}
+			r.fn = fs
+			h := r.hole(r.find(m.Start+6, '{') + 1)
+			r.stmts(m.Body)
+			r.fill(h, r.tempDecl(fs))
+			r.fn = save
+		}
+	}
+	r.strict = saveStrict
+	if ctor == 0 {
+		ctor = r.site(c.Span)
+		r.free = append(r.free, freeEntry{fe: ctor})
+	}
+	return ctor, members.String()
+}
+
+func (r *rewriter) classExpr(c *js.ClassExpr, name string) {
+	h := r.hole(c.Start)
+	fe, members := r.class(&c.Class)
+	i := r.site(c.Span)
+	r.fill(h, r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.ins(c.End, nameArg(name, members)+")")
+}
+
+// classDecl rewrites "class C {}" as "let C = H.N(n, "C", H.F(i, fe, class C {}));".
+func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
+	if c.Name == nil {
+		r.class(&c.Class)
+		return
+	}
+	h := r.hole(c.Start)
+	fe, members := r.class(&c.Class)
+	i := r.site(c.Span)
+	n := r.site(r.fn.span)
+	pre := ""
+	if guard {
+		pre = ";"
+	}
+	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.h+".N("+itoa(n)+", "+r.str(c.Name)+", "+r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.ins(c.End, nameArg("", members)+"));")
+}
+
+// ---------------------------------------------------------------------------
+// Statements
+
+func (r *rewriter) stmts(list []js.Stmt) {
+	for i, st := range list {
+		r.stmt(st, i > 0 && r.open(list[i-1]))
+	}
+}
+
+// open reports that a statement ends without ";" or "}", so that a
+// statement after it must not start with text that could continue it.
+func (r *rewriter) open(st js.Stmt) bool {
+	c := r.src[st.EndPos()-1]
+	return c != ';' && c != '}'
+}
+
+// blockStmts instruments a block's statements; block-level function
+// declarations get F and N at the block's entry.
+func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
+	var decls []*js.FuncDecl
+	for _, st := range list {
+		if fd, ok := st.(*js.FuncDecl); ok && fd.Name != nil {
+			decls = append(decls, fd)
+		}
+	}
+	if decls == nil {
+		r.stmts(list)
+		return
+	}
+	h := r.hole(start)
+	r.stmts(list)
+	var b strings.Builder
+	for _, fd := range decls {
+		t := r.site(fd.Span)
+		n := r.site(r.fn.span)
+		b.WriteString(r.h + ".N(" + itoa(n) + ", " + r.str(fd.Name) + ", " + r.h + ".F(" + itoa(t) + ", " + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
+	}
+	r.fill(h, b.String())
+}
+
+func (r *rewriter) stmt(st js.Stmt, guard bool) {
+	switch s := st.(type) {
+	case *js.ExprStmt:
+		if s.Directive != "" {
+			return
+		}
+		r.flushed(s.X, s.Span, guard)
+	case *js.VarDecl:
+		r.varDecl(s, false)
+	case *js.FuncDecl:
+		r.funcDecl(s)
+	case *js.ClassDecl:
+		r.classDecl(s, guard)
+	case *js.Block:
+		r.blockStmts(s.Start+1, s.Body)
+	case *js.Empty, *js.Debugger, *js.Break, *js.Continue:
+	case *js.Return:
+		r.ret(s)
+	case *js.Throw:
+		r.flushed(s.Arg, s.Span, false)
+	case *js.If:
+		r.flushed(s.Test, acorn(s.Test), false)
+		r.stmt(s.Then, false)
+		if s.Else != nil {
+			r.stmt(s.Else, false)
+		}
+	case *js.For:
+		switch init := s.Init.(type) {
+		case nil:
+		case *js.VarDecl:
+			r.varDecl(init, false)
+		case js.Expr:
+			r.flushed(init, acorn(init), false)
+		}
+		if s.Test != nil {
+			r.flushed(s.Test, acorn(s.Test), false)
+		}
+		if s.Update != nil {
+			r.flushed(s.Update, acorn(s.Update), false)
+		}
+		r.stmt(s.Body, false)
+	case *js.ForIn:
+		r.forInOf(s.Left, s.Right, s.Body)
+	case *js.ForOf:
+		r.forInOf(s.Left, s.Right, s.Body)
+	case *js.While:
+		r.flushed(s.Test, acorn(s.Test), false)
+		r.stmt(s.Body, false)
+	case *js.DoWhile:
+		r.stmt(s.Body, false)
+		r.flushed(s.Test, acorn(s.Test), false)
+	case *js.Labeled:
+		r.stmt(s.Body, false)
+	case *js.With:
+		r.expr(s.Object)
+		r.inWith++
+		r.stmt(s.Body, false)
+		r.inWith--
+	case *js.Switch:
+		r.flushed(s.Disc, acorn(s.Disc), false)
+		for _, c := range s.Cases {
+			if c.Test != nil {
+				r.flushed(c.Test, acorn(c.Test), false)
+			}
+			r.stmts(c.Body)
+		}
+	case *js.Try:
+		r.blockStmts(s.Block.Start+1, s.Block.Body)
+		if c := s.Handler; c != nil {
+			if c.Param != nil {
+				r.pattern(c.Param)
+			}
+			r.blockStmts(c.Body.Start+1, c.Body.Body)
+		}
+		if s.Finally != nil {
+			r.blockStmts(s.Finally.Start+1, s.Finally.Body)
+		}
+	case *js.Import, *js.ExportAll:
+	case *js.ExportNamed:
+		if s.Decl != nil {
+			r.stmt(s.Decl, false)
+		}
+	case *js.ExportDefault:
+		switch d := s.Decl.(type) {
+		case *js.FuncDecl:
+			r.funcDecl(d)
+		case *js.ClassDecl:
+			r.class(&d.Class)
+		case js.Expr:
+			r.exprNamed(d, `"default"`)
+		}
+	}
+}
+
+func (r *rewriter) funcDecl(d *js.FuncDecl) {
+	fe := r.function(funcParts{node: d, params: d.Params, body: d.Body, strict: d.Strict, decl: d.Name})
+	r.declFe[d] = fe
+}
+
+func (r *rewriter) ret(s *js.Return) {
+	f := r.fn
+	if s.Arg == nil {
+		if f.self != "" && f.noTry {
+			r.ins(s.Start+6, " void "+r.h+".Fr("+itoa(f.frIid)+", "+f.self+")")
+		}
+		return
+	}
+	if f.self == "" {
+		r.flushed(s.Arg, s.Span, false)
+		return
+	}
+	h := r.hole(s.Arg.Pos())
+	r.expr(s.Arg)
+	k := r.site(s.Span)
+	open := r.h + ".X(" + itoa(k) + ", "
+	cl := ")"
+	if f.noTry {
+		open += r.h + ".Fr(" + itoa(f.frIid) + ", " + f.self + ", "
+		cl += ")"
+	}
+	open += r.h + ".R(" + f.self + ", "
+	cl += ")"
+	if isSeq(s.Arg) {
+		open += "("
+		cl = ")" + cl
+	}
+	r.fill(h, open)
+	r.ins(s.Arg.EndPos(), cl)
+}
+
+func isSeq(e js.Expr) bool {
+	_, ok := e.(*js.Seq)
+	return ok
+}
+
+// trivial: an expression that needs no X1 (a bare identifier or literal
+// after instrumentation).
+func trivial(e js.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *js.Ident, *js.NullLit, *js.BoolLit, *js.NumLit, *js.StringLit, *js.BigIntLit, *js.This, *js.Super:
+		return true
+	case *js.Template:
+		return len(e.Exprs) == 0
+	}
+	return false
+}
+
+// flushed instruments e and wraps it in X (end of a statement-level
+// expression) with the site sp, unless it is trivial.
+func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
+	if trivial(e) {
+		r.expr(e)
+		return
+	}
+	h := r.hole(e.Pos())
+	r.expr(e)
+	k := r.site(sp)
+	open := r.h + ".X(" + itoa(k) + ", "
+	if guard {
+		open = ";" + open
+	}
+	cl := ")"
+	if isSeq(e) {
+		open += "("
+		cl = "))"
+	}
+	r.fill(h, open)
+	r.ins(e.EndPos(), cl)
+}
+
+// varDecl instruments a variable declaration: W (var) or N (let, const)
+// at each initialiser, wrapped in X.
+func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
+	for _, dc := range d.Decls {
+		r.pattern(dc.Target)
+		id, isID := dc.Target.(*js.Ident)
+		if dc.Init == nil {
+			if isID && d.Kind == js.Let && !head {
+				n := r.site(r.fn.span)
+				r.ins(dc.End, " = "+r.h+".N("+itoa(n)+", "+r.str(id)+", void 0)")
+			}
+			continue
+		}
+		if d.Kind == js.Using || d.Kind == js.AwaitUsing {
+			r.expr(dc.Init)
+			continue
+		}
+		if !isID {
+			r.expr(dc.Init)
+			if !head {
+				r.destructDecl(d.Kind, dc)
+			}
+			continue
+		}
+		h := r.hole(dc.Init.Pos())
+		name := r.str(id)
+		r.exprNamed(dc.Init, name)
+		sp := acorn(dc.Init)
+		var open string
+		if d.Kind == js.Var {
+			i := r.site(sp)
+			k := r.site(sp)
+			open = r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + name + ", "
+			r.ins(dc.Init.EndPos(), ", "+r.text(id)+"))")
+		} else {
+			i := r.site(r.fn.span)
+			k := r.site(sp)
+			open = r.h + ".X(" + itoa(k) + ", " + r.h + ".N(" + itoa(i) + ", " + name + ", "
+			r.ins(dc.Init.EndPos(), "))")
+		}
+		r.fill(h, open)
+	}
+}
+
+// destructDecl logs the names a destructuring declarator binds through an
+// extra declarator: "const {a} = o, __mt$d1 = (H.N(…a…), 0)".
+func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
+	ids := patternIdents(dc.Target, nil)
+	if len(ids) == 0 {
+		return
+	}
+	r.dtemps++
+	var b strings.Builder
+	b.WriteString(", " + r.h + "d" + itoa(r.dtemps) + " = (")
+	for _, id := range ids {
+		if kind == js.Var {
+			i := r.site(acorn(dc.Init))
+			b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0), ")
+		} else {
+			i := r.site(r.fn.span)
+			b.WriteString(r.h + ".N(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + "), ")
+		}
+	}
+	b.WriteString("0)")
+	r.ins(dc.End, b.String())
+}
+
+// forInOf instruments for-in and for-of loops: the write of the loop
+// variable is logged at the start of each iteration.
+func (r *rewriter) forInOf(left js.Node, right js.Expr, body js.Stmt) {
+	var pre string
+	temps := 0
+	switch l := left.(type) {
+	case *js.VarDecl:
+		dc := l.Decls[0]
+		id, isID := dc.Target.(*js.Ident)
+		switch {
+		case dc.Init != nil || l.Kind == js.Using || l.Kind == js.AwaitUsing:
+			r.varDecl(l, true)
+		case l.Kind == js.Var && isID && !r.fn.noTemps:
+			t := r.allocTemp()
+			temps = 1
+			r.rep(l.Start, l.End, t)
+			i := r.site(spanOf(l))
+			k := r.site(spanOf(l))
+			pre = "var " + r.text(id) + " = " + r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + t + ", " + r.text(id) + ")); "
+		default:
+			r.pattern(dc.Target)
+			var b strings.Builder
+			for _, id := range patternIdents(dc.Target, nil) {
+				if l.Kind == js.Var {
+					i := r.site(spanOf(l))
+					b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0); ")
+				} else {
+					i := r.site(r.fn.span)
+					b.WriteString(r.h + ".N(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + "); ")
+				}
+			}
+			if b.Len() > 0 {
+				k := r.site(spanOf(l))
+				b.WriteString(r.h + ".X(" + itoa(k) + "); ")
+			}
+			pre = b.String()
+		}
+	case js.Pattern:
+		if id, ok := unparenPattern(l).(*js.Ident); ok && !r.fn.noTemps {
+			t := r.allocTemp()
+			temps = 1
+			r.rep(l.Pos(), l.EndPos(), t)
+			i := r.site(spanOf(l))
+			k := r.site(spanOf(l))
+			pre = r.text(id) + " = " + r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + t + ", " + r.oldValue(id) + ")); "
+		} else {
+			r.pattern(l)
+			var b strings.Builder
+			for _, id := range patternIdents(l, nil) {
+				i := r.site(spanOf(l))
+				b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0); ")
+			}
+			pre = b.String()
+		}
+	}
+	r.expr(right)
+	if pre != "" {
+		r.ins(body.Pos(), "{ "+pre)
+		r.stmt(body, false)
+		r.ins(body.EndPos(), " }")
+	} else {
+		r.stmt(body, false)
+	}
+	r.releaseTemps(temps)
+}
+
+func unparenPattern(p js.Pattern) js.Node {
+	if pp, ok := p.(*js.Paren); ok {
+		return unparen(pp.X)
+	}
+	return p
+}
+
+// pattern instruments the expressions inside a binding or assignment
+// pattern (defaults, computed keys, member targets' objects).
+func (r *rewriter) pattern(p js.Pattern) {
+	switch p := p.(type) {
+	case *js.Ident:
+	case *js.ArrayPattern:
+		for _, e := range p.Elems {
+			if e != nil {
+				r.pattern(e)
+			}
+		}
+	case *js.ObjectPattern:
+		for _, pr := range p.Props {
+			switch pr := pr.(type) {
+			case *js.Property:
+				if pr.Computed {
+					r.expr(pr.Key)
+				}
+				if v, ok := pr.Value.(js.Pattern); ok {
+					r.pattern(v)
+				}
+			case *js.RestElement:
+				r.pattern(pr.Target)
+			}
+		}
+	case *js.AssignPattern:
+		r.pattern(p.Target)
+		name := ""
+		if id, ok := p.Target.(*js.Ident); ok {
+			name = r.str(id)
+		}
+		r.exprNamed(p.Default, name)
+	case *js.RestElement:
+		r.pattern(p.Target)
+	case *js.Member:
+		r.expr(p.Object)
+		if p.Computed {
+			r.expr(p.Property)
+		}
+	case *js.Paren:
+		switch x := unparen(p.X).(type) {
+		case *js.Member:
+			r.pattern(x)
+		case js.Pattern:
+			r.pattern(x)
+		}
+	}
+}

@@ -1,0 +1,81 @@
+// A stub of the runtime shim for semantic tests: every hook returns its
+// value argument and performs the write, call or delete it stands for,
+// checking the arguments' shapes as it goes. No trace is written.
+(function () {
+  "use strict";
+  var apply = Reflect.apply, construct = Reflect.construct, set = Reflect.set,
+      deleteProperty = Reflect.deleteProperty, defineProperty = Object.defineProperty,
+      getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
+  function iid(i) {
+    if (typeof i !== "number" || i <= 0 || (i | 0) !== i) throw new Error("stub: bad iid " + i);
+  }
+  function named(f, name) {
+    if (name !== undefined) {
+      var d = getOwnPropertyDescriptor(f, "name");
+      if (d && d.value === "" && d.configurable) defineProperty(f, "name", { value: String(name), configurable: true });
+    }
+    return f;
+  }
+  function coercible(o, k) {
+    if (o === null || o === undefined) throw new TypeError("Cannot read properties of " + o + " (reading '" + String(k) + "')");
+  }
+  var H = {
+    N: function (i, name, v) { iid(i); return v; },
+    F: function (i, fe, f, name) { iid(i); iid(fe); return named(f, name); },
+    T: function (i, v) { iid(i); return v; },
+    W: function (i, name, v, old) { iid(i); return v; },
+    G: function (i, o) { iid(i); return o; },
+    P: function (i, o, k, v, strict) {
+      iid(i);
+      coercible(o, k);
+      if (typeof o !== "object" && typeof o !== "function") {
+        if (strict) throw new TypeError("Cannot create property '" + String(k) + "' on " + typeof o);
+        return v;
+      }
+      if (!set(o, k, v) && strict) throw new TypeError("Cannot assign to read only property '" + String(k) + "'");
+      return v;
+    },
+    D: function (i, o, k, strict) {
+      iid(i);
+      coercible(o, k);
+      var ok = deleteProperty(Object(o), k);
+      if (!ok && strict) throw new TypeError("Cannot delete property '" + String(k) + "'");
+      return ok;
+    },
+    c: function (i, f) {
+      iid(i);
+      var a = []; for (var j = 2; j < arguments.length; j++) a.push(arguments[j]);
+      if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
+      return apply(f, undefined, a);
+    },
+    m: function (i, o, k) {
+      iid(i);
+      var a = []; for (var j = 3; j < arguments.length; j++) a.push(arguments[j]);
+      coercible(o, k);
+      var f = o[k];
+      if (typeof f !== "function") throw new TypeError(String(k) + " is not a function");
+      return apply(f, o, a);
+    },
+    n: function (i, F) {
+      iid(i);
+      var a = []; for (var j = 2; j < arguments.length; j++) a.push(arguments[j]);
+      return construct(F, a);
+    },
+    Fe: function (i) { iid(i); return { fe: i }; },
+    Fr: function (i, f, v) { iid(i); if (!f || f.fe === undefined) throw new Error("stub: bad Fr"); return v; },
+    R: function (f, v) { return v; },
+    X: function (i, v) { iid(i); return v; },
+    E: function (i, s) { iid(i); return s; },
+    L: function (i, v) { return v; },
+    Sx: function () {},
+  };
+  globalThis.__mt = {
+    S: function (file, sites, free, se, sr) {
+      if (sites.length % 4 !== 0) throw new Error("stub: bad site table");
+      var n = sites.length / 4;
+      if (se > n || sr > n) throw new Error("stub: bad script iids");
+      for (var k in free) if (+k > n) throw new Error("stub: bad free-vars key " + k);
+      return H;
+    },
+  };
+})();
