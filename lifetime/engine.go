@@ -368,8 +368,13 @@ func (e *Engine) addCand(k nodeKey) {
 	if n == 0 {
 		return
 	}
-	p := e.candPtr(k)
-	if *p == int32(n) {
+	e.addCandAt(e.candPtr(k), k)
+}
+
+// addCandAt is addCand with the node's cand field at hand.
+func (e *Engine) addCandAt(p *int32, k nodeKey) {
+	n := len(e.cands)
+	if n == 0 || *p == int32(n) {
 		return
 	}
 	s := &e.cands[n-1]
@@ -878,10 +883,12 @@ func (e *Engine) step(en *trace.Entry) error {
 	case trace.CreateObj, trace.CreateDOMNode:
 		id := en.Obj
 		kind := KindObject
-		if en.Kind == trace.CreateDOMNode {
-			e.objs.setFlag(id, pvDOM)
+		pv := e.objs.pv(id)
+		if en.Kind == trace.CreateDOMNode && pv&pvDOM == 0 {
+			pv |= pvDOM
+			e.objs.setPV(id, pv)
 		}
-		if e.objs.flags(id)&pvDOM != 0 {
+		if pv&pvDOM != 0 {
 			// MemInsight remembers every id ever created as a DOM node.
 			kind = KindDOM
 		}
@@ -890,9 +897,16 @@ func (e *Engine) step(en *trace.Entry) error {
 			if err != nil {
 				return err
 			}
-			e.ensureVertex(objKey(id))
-			e.objs.setSite(id, site)
-			e.handleValue(id)
+			// ensureVertex, setSite and handleValue with one lookup of
+			// the object's state.
+			h := e.objs.hot(id)
+			if h.slot == 0 {
+				h.slot = e.g.newVertex(nil, id) + 1
+			}
+			e.objs.setPV(id, pv&^pvSiteMask|uint32(site))
+			if id != 0 && e.g.verts[h.slot-1].rc == 0 {
+				e.addCandAt(&h.cand, objKey(id))
+			}
 		}
 		e.l.Create(CreateEvent{ID: id, Kind: kind, Site: e.loc(en.IID), Time: e.now})
 

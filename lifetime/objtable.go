@@ -341,6 +341,17 @@ func (t *objTable) pvSlow(id int32) uint32 {
 }
 
 func (t *objTable) setPV(id int32, v uint32) {
+	if p := uint32(id) >> pageBits; int(p) < len(t.low) {
+		if pg := t.low[p]; pg != nil && pg.raw != nil {
+			pg.raw[uint32(id)&(pageSize-1)] = v
+			t.touch(id)
+			return
+		}
+	}
+	t.setPVSlow(id, v)
+}
+
+func (t *objTable) setPVSlow(id int32, v uint32) {
 	pg := t.page(id, true)
 	i := uint32(id) & (pageSize - 1)
 	if pg.raw == nil {
