@@ -86,7 +86,7 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Assign:
 		r.assign(e)
 	case *js.Cond:
-		r.flushed(e.Test, acorn(e.Test), false)
+		r.flushed(e.Test, e.Span, false)
 		r.expr(e.Yes)
 		r.expr(e.No)
 	case *js.Call:
@@ -313,7 +313,7 @@ func (r *rewriter) directEval(e *js.Call) {
 	a := e.Args[0]
 	h := r.hole(a.Pos())
 	r.exprs(e.Args[:1])
-	i := r.site(e.Span)
+	i := r.site(acorn(a))
 	r.fill(h, r.h+".E("+itoa(i)+", ")
 	r.ins(a.EndPos(), ")")
 	r.exprs(e.Args[1:])
@@ -489,11 +489,8 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 func (r *rewriter) update(e *js.Update) {
 	switch t := unparen(e.X).(type) {
 	case *js.Ident:
-		// (H.W(i, "x", 0, x), x++): the write of a number, logged against
-		// the old value.
-		i := r.site(e.Span)
-		r.ins(e.Start, "("+r.h+".W("+itoa(i)+", "+r.str(t)+", 0, "+r.text(t)+"), ")
-		r.ins(e.End, ")")
+		// Not a W: MemInsight's Jalangi configuration leaves x++ alone
+		// (its traces map no site to it).
 		return
 	case *js.Member:
 		if instrumentable(t) && !r.fn.noTemps {

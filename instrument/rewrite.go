@@ -907,7 +907,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 	case *js.Throw:
 		r.flushed(s.Arg, s.Span, false)
 	case *js.If:
-		r.flushed(s.Test, acorn(s.Test), false)
+		r.flushed(s.Test, s.Span, false)
 		r.stmt(s.Then, false)
 		if s.Else != nil {
 			r.stmt(s.Else, false)
@@ -918,25 +918,25 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		case *js.VarDecl:
 			r.varDecl(init, false)
 		case js.Expr:
-			r.flushed(init, acorn(init), false)
+			r.flushed(init, s.Span, false)
 		}
 		if s.Test != nil {
-			r.flushed(s.Test, acorn(s.Test), false)
+			r.flushed(s.Test, s.Span, false)
 		}
 		if s.Update != nil {
-			r.flushed(s.Update, acorn(s.Update), false)
+			r.flushed(s.Update, s.Span, false)
 		}
 		r.stmt(s.Body, false)
 	case *js.ForIn:
-		r.forInOf(s.Left, s.Right, s.Body)
+		r.forInOf(s.Span, s.Left, s.Right, s.Body)
 	case *js.ForOf:
-		r.forInOf(s.Left, s.Right, s.Body)
+		r.forInOf(s.Span, s.Left, s.Right, s.Body)
 	case *js.While:
-		r.flushed(s.Test, acorn(s.Test), false)
+		r.flushed(s.Test, s.Span, false)
 		r.stmt(s.Body, false)
 	case *js.DoWhile:
 		r.stmt(s.Body, false)
-		r.flushed(s.Test, acorn(s.Test), false)
+		r.flushed(s.Test, s.Span, false)
 	case *js.Labeled:
 		r.stmt(s.Body, false)
 	case *js.With:
@@ -945,10 +945,10 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		r.stmt(s.Body, false)
 		r.inWith--
 	case *js.Switch:
-		r.flushed(s.Disc, acorn(s.Disc), false)
+		r.flushed(s.Disc, s.Span, false)
 		for _, c := range s.Cases {
 			if c.Test != nil {
-				r.flushed(c.Test, acorn(c.Test), false)
+				r.flushed(c.Test, c.Span, false)
 			}
 			r.stmts(c.Body)
 		}
@@ -1125,7 +1125,7 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 
 // forInOf instruments for-in and for-of loops: the write of the loop
 // variable is logged at the start of each iteration.
-func (r *rewriter) forInOf(left js.Node, right js.Expr, body js.Stmt) {
+func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.Stmt) {
 	var pre string
 	temps := 0
 	switch l := left.(type) {
@@ -1139,15 +1139,15 @@ func (r *rewriter) forInOf(left js.Node, right js.Expr, body js.Stmt) {
 			t := r.allocTemp()
 			temps = 1
 			r.rep(l.Start, l.End, t)
-			i := r.site(spanOf(l))
-			k := r.site(spanOf(l))
+			i := r.site(loop)
+			k := r.site(loop)
 			pre = "var " + r.text(id) + " = " + r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + t + ", " + r.text(id) + ")); "
 		default:
 			r.pattern(dc.Target)
 			var b strings.Builder
 			for _, id := range patternIdents(dc.Target, nil) {
 				if l.Kind == js.Var {
-					i := r.site(spanOf(l))
+					i := r.site(loop)
 					b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0); ")
 				} else {
 					i := r.site(r.fn.span)
@@ -1155,7 +1155,7 @@ func (r *rewriter) forInOf(left js.Node, right js.Expr, body js.Stmt) {
 				}
 			}
 			if b.Len() > 0 {
-				k := r.site(spanOf(l))
+				k := r.site(loop)
 				b.WriteString(r.h + ".X(" + itoa(k) + "); ")
 			}
 			pre = b.String()
@@ -1165,14 +1165,14 @@ func (r *rewriter) forInOf(left js.Node, right js.Expr, body js.Stmt) {
 			t := r.allocTemp()
 			temps = 1
 			r.rep(l.Pos(), l.EndPos(), t)
-			i := r.site(spanOf(l))
-			k := r.site(spanOf(l))
+			i := r.site(loop)
+			k := r.site(loop)
 			pre = r.text(id) + " = " + r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + t + ", " + r.oldValue(id) + ")); "
 		} else {
 			r.pattern(l)
 			var b strings.Builder
 			for _, id := range patternIdents(l, nil) {
-				i := r.site(spanOf(l))
+				i := r.site(loop)
 				b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0); ")
 			}
 			pre = b.String()

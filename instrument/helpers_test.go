@@ -1,0 +1,26 @@
+package instrument
+
+import (
+	"strings"
+
+	js "github.com/memtrace/memtrace/instrument/js"
+)
+
+// strip instruments src as file "t.js" and returns the code without the
+// prologue's S call and the final Sx, with the handle renamed H.
+func strip(src string, goal js.Goal) (string, error) {
+	res, err := Instrument([]byte(src), Options{Goal: goal, File: "t.js"})
+	if err != nil {
+		return "", err
+	}
+	out := string(res.Code)
+	h := res.Handle
+	start := strings.Index(out, "const "+h+" = __mt.S(")
+	if start >= 0 {
+		end := strings.Index(out[start:], "); ")
+		out = out[:start] + out[start+end+3:]
+	}
+	out = strings.TrimSuffix(out, "\n;"+h+".Sx();")
+	out = strings.ReplaceAll(out, h+".", "H.")
+	return out, nil
+}
