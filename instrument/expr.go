@@ -274,6 +274,11 @@ func (r *rewriter) call(e *js.Call) {
 			r.methodCall(e, c)
 			return
 		}
+		// super.m() and o.#m(): left as calls (the callee is entered with
+		// FUNCTION_ENTER); the object is still read through G.
+		r.expr(e.Callee)
+		r.exprs(e.Args)
+		return
 	case *js.Chain:
 		r.expr(e.Callee)
 		r.exprs(e.Args)

@@ -46,11 +46,37 @@ type rewriter struct {
 	writtenNames map[string]bool
 	refsSorted   bool
 	dtemps       int // destructuring helper declarators
+	// varInit holds the names a var declarator or for-in/of var writes;
+	// selfRefs the Fe prologues that name their function declaration,
+	// checked against it once the whole file is seen.
+	varInit  map[string]bool
+	selfRefs []selfRef
+}
+
+type selfRef struct {
+	edit int
+	name string // source text of the name
+	key  string // the decoded name
+}
+
+// fixSelfRefs drops the self-reference of function declarations whose
+// name a var initialiser reassigns.
+func (r *rewriter) fixSelfRefs() {
+	for _, sr := range r.selfRefs {
+		if r.varInit[sr.key] {
+			e := &r.edits[sr.edit]
+			e.text = strings.Replace(e.text, ".Fe(", ".Fe(\x00", 1)
+			i := strings.Index(e.text, "\x00")
+			j := strings.Index(e.text[i:], ", "+sr.name+", ")
+			e.text = e.text[:i] + e.text[i:i+j] + ", void 0, " + e.text[i+j+len(sr.name)+4:]
+			e.text = strings.Replace(e.text, "\x00", "", 1)
+		}
+	}
 }
 
 func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: handleName(src, opts.Goal),
-		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool)}
+		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool)}
 	r.edits = make([]edit, 0, len(src)/12+16)
 	r.sites = make([]js.Span, 0, len(src)/24+16)
 	sorted := true
@@ -225,6 +251,7 @@ func (r *rewriter) program(p *js.Program) {
 	}
 	h := r.hole(pos)
 	r.stmts(body)
+	r.fixSelfRefs()
 	hoist := r.hoisted(r.info.Root, p.Body, nil)
 	se := r.site(whole)
 	sr := r.site(whole)
@@ -608,6 +635,9 @@ func (r *rewriter) function(fp funcParts) int {
 		self = r.text(fp.own)
 	case fp.decl != nil && r.inWith == 0 && !r.writtenNames[fp.decl.Name] && (sc == nil || sc.Lookup(fp.decl.Name) == nil):
 		self = r.text(fp.decl)
+		if fp.body != nil {
+			r.selfRefs = append(r.selfRefs, selfRef{edit: h, name: self, key: fp.decl.Name})
+		}
 	}
 	var b strings.Builder
 	b.WriteString(semi)
@@ -1080,6 +1110,9 @@ func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
 			}
 			continue
 		}
+		if d.Kind == js.Var {
+			r.varInit[id.Name] = true
+		}
 		h := r.hole(dc.Init.Pos())
 		name := r.str(id)
 		r.exprNamed(dc.Init, name)
@@ -1109,7 +1142,7 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 	}
 	r.dtemps++
 	var b strings.Builder
-	b.WriteString(", " + r.h + "d" + itoa(r.dtemps) + " = (")
+	b.WriteString(", " + r.h + "_d" + itoa(r.dtemps) + " = (")
 	for _, id := range ids {
 		if kind == js.Var {
 			i := r.site(acorn(dc.Init))
@@ -1136,6 +1169,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		case dc.Init != nil || l.Kind == js.Using || l.Kind == js.AwaitUsing:
 			r.varDecl(l, true)
 		case l.Kind == js.Var && isID && !r.fn.noTemps:
+			r.varInit[id.Name] = true
 			t := r.allocTemp()
 			temps = 1
 			r.rep(l.Start, l.End, t)
