@@ -40,6 +40,10 @@ func run(args []string, ios *IOStreams) ExitCode {
 	if errors.Is(err, errSilent) {
 		return ExitFailure
 	}
+	var ec *exitCodeError
+	if errors.As(err, &ec) {
+		return ExitCode(ec.code)
+	}
 	var fe *FlagError
 	if errors.As(err, &fe) || isCobraUsageError(err) {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.paint(ansiRed, "error:"), err)

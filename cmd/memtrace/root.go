@@ -36,5 +36,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.AddCommand(newCmdTrace(ios))
 	root.AddCommand(newCmdLifetime(ios, nil))
 	root.AddCommand(newCmdParse(ios, nil))
+	root.AddCommand(newCmdInstrument(ios, nil))
+	root.AddCommand(newCmdNode(ios, nil))
 	return root
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/MakeNowJust/heredoc"
+	"github.com/spf13/cobra"
+
+	"github.com/memtrace/memtrace/noderun"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+)
+
+type nodeOptions struct {
+	IO       *IOStreams
+	Out      string
+	DebugFun string
+	Node     string
+	Script   string
+	Args     []string
+	exitCode int
+}
+
+// exitCodeError passes the program's exit status through.
+type exitCodeError struct{ code int }
+
+func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
+	opts := &nodeOptions{IO: ios}
+	cmd := &cobra.Command{
+		Use:   "node [--out DIR] [--debug-fun NAME] SCRIPT [ARGS...]",
+		Short: "Run a Node.js program with every module instrumented, and record its trace",
+		Long: heredoc.Doc(`
+			Run SCRIPT with Node.js, the runtime shim loaded first and every module
+			the program loads (CommonJS and ES modules) instrumented on the fly. The
+			program's standard streams and exit status pass through. The trace
+			directory DIR (default ./memtrace-out) receives mem-trace and
+			session.json (what ran, when, its exit status, the trace's size, and
+			whether it is complete).
+
+			Flags for memtrace come before SCRIPT; everything after SCRIPT goes to
+			the program.
+		`),
+		Example: heredoc.Doc(`
+			$ memtrace node --out out app.js --port 8080
+			$ memtrace lifetime --format json out
+		`),
+		Args: minArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Script, opts.Args = args[0], args[1:]
+			if runF != nil {
+				return runF(opts)
+			}
+			return nodeRun(opts)
+		},
+	}
+	cmd.Flags().SetInterspersed(false)
+	cmd.Flags().StringVar(&opts.Out, "out", "memtrace-out", "the trace `DIR`")
+	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
+	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
+	return cmd
+}
+
+func nodeRun(opts *nodeOptions) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	code, err := noderun.Run(noderun.Options{
+		Script: opts.Script, Args: opts.Args, OutDir: opts.Out, DebugFun: opts.DebugFun,
+		Node: opts.Node, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
+		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
+		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
+	})
+	if err != nil {
+		return err
+	}
+	opts.exitCode = code
+	if code != 0 {
+		return &exitCodeError{code}
+	}
+	return nil
+}
+
+// memtraceBinary is the memtrace executable the Node preload calls to
+// instrument modules. Tests run inside a test binary, which is not
+// memtrace: they set MEMTRACE_TEST_BIN to a built memtrace.
+func memtraceBinary(self string) string {
+	if b := os.Getenv("MEMTRACE_TEST_BIN"); b != "" {
+		return b
+	}
+	return self
+}

@@ -1,0 +1,158 @@
+// Package noderun runs a Node.js program with memtrace's runtime shim
+// loaded first and every module it loads (CommonJS and ES modules)
+// instrumented on the fly, and records the session in a trace directory:
+// mem-trace (the trace) and session.json (what ran, how it ended).
+//
+// Node is started as
+//
+//	node --require DIR/preload.cjs SCRIPT ARGS...
+//
+// where DIR is a temporary directory holding the preload, the ES module
+// loader hooks and the shim. The preload instruments each module by
+// running this memtrace binary (`memtrace instrument --no-shim`)
+// synchronously; the trace goes to the file MEMTRACE_OUT names.
+package noderun
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"time"
+
+	"github.com/memtrace/memtrace/trace"
+)
+
+//go:embed preload.cjs
+var preload []byte
+
+//go:embed loader.mjs
+var loader []byte
+
+// Options configure a run.
+type Options struct {
+	Script   string   // the program's entry point
+	Args     []string // its arguments
+	OutDir   string   // the trace directory (created)
+	DebugFun string   // debug function name (MemInsight's tests use jalangiRC)
+	Node     string   // the node binary (default "node" from PATH)
+	Memtrace string   // this memtrace binary, used to instrument modules
+	Shim     string   // the runtime shim's source
+	Version  string   // memtrace's version, for session.json
+	ShimVer  string   // the shim's version, for session.json
+	Stdin    io.Reader
+	Stdout   io.Writer
+	Stderr   io.Writer
+	Env      []string // extra environment (KEY=VALUE), after the process's own
+	Dir      string   // the program's working directory (default: this process's)
+}
+
+// Session is session.json.
+type Session struct {
+	Tool        string    `json:"tool"`
+	Version     string    `json:"memtraceVersion"`
+	ShimVersion string    `json:"shimVersion"`
+	Kind        string    `json:"kind"` // "node"
+	Script      string    `json:"script"`
+	Args        []string  `json:"args"`
+	Start       time.Time `json:"start"`
+	End         time.Time `json:"end"`
+	ExitCode    int       `json:"exitCode"`
+	Status      string    `json:"status"`           // complete or incomplete
+	Reason      string    `json:"reason,omitempty"` // why incomplete
+	Bytes       int64     `json:"bytes"`
+	Entries     int64     `json:"entries"`
+}
+
+// Run runs the program and returns its exit code (or -1 with an error when
+// it could not be started). The trace directory is written in every case.
+func Run(opts Options) (int, error) {
+	if opts.Node == "" {
+		opts.Node = "node"
+	}
+	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+		return -1, err
+	}
+	tmp, err := os.MkdirTemp("", "memtrace-node-")
+	if err != nil {
+		return -1, err
+	}
+	defer os.RemoveAll(tmp)
+	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader, "shim.js": []byte(opts.Shim)} {
+		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+			return -1, err
+		}
+	}
+	out := filepath.Join(opts.OutDir, "mem-trace")
+	os.Remove(out)
+	absOut, err := filepath.Abs(out)
+	if err != nil {
+		return -1, err
+	}
+	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
+		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC()}
+
+	cmd := exec.Command(opts.Node, append([]string{"--require", filepath.Join(tmp, "preload.cjs"), opts.Script}, opts.Args...)...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.Stdin, opts.Stdout, opts.Stderr
+	cmd.Dir = opts.Dir
+	cmd.Env = append(append(os.Environ(), opts.Env...),
+		"MEMTRACE_OUT="+absOut,
+		"MEMTRACE_BIN="+opts.Memtrace,
+		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
+	)
+	runErr := cmd.Run()
+	sess.End = time.Now().UTC()
+	code := 0
+	var exitErr *exec.ExitError
+	switch {
+	case runErr == nil:
+	case errors.As(runErr, &exitErr):
+		code = exitErr.ExitCode()
+		if code < 0 { // killed by a signal
+			code = 128 + signalOf(exitErr)
+		}
+	default:
+		sess.Status, sess.Reason = "incomplete", "node could not be started: "+runErr.Error()
+		sess.ExitCode = -1
+		writeSession(opts.OutDir, &sess)
+		return -1, runErr
+	}
+	sess.ExitCode = code
+	sess.Status = "complete"
+	f, err := os.Open(out)
+	if err != nil {
+		sess.Status, sess.Reason = "incomplete", "no trace was written: "+err.Error()
+	} else {
+		rep, err := trace.Check(f, 5)
+		f.Close()
+		switch {
+		case err != nil:
+			sess.Status, sess.Reason = "incomplete", err.Error()
+		default:
+			sess.Bytes, sess.Entries = rep.Bytes, rep.Entries
+			if !rep.OK() {
+				sess.Status = "incomplete"
+				sess.Reason = fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
+			}
+		}
+	}
+	if err := writeSession(opts.OutDir, &sess); err != nil {
+		return code, err
+	}
+	return code, nil
+}
+
+func writeSession(dir string, s *Session) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(s); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "session.json"), buf.Bytes(), 0o644)
+}

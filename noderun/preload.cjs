@@ -1,0 +1,72 @@
+// memtrace's Node.js preload, loaded with `node --require` before the
+// program. It installs the runtime shim (written beside this file by
+// memtrace) and instruments every module the program loads, CommonJS here
+// and ES modules through the loader hooks registered below, by calling the
+// memtrace binary synchronously. Instrumented sources are cached per
+// process by content.
+'use strict';
+// Only the main thread is traced: Node's loader-hooks thread and the
+// program's worker threads inherit --require, and must neither write to the
+// trace nor run code that calls a shim they do not have.
+if (require('node:worker_threads').isMainThread) {
+const path = require('node:path');
+const Module = require('node:module');
+const { execFileSync } = require('node:child_process');
+const crypto = require('node:crypto');
+
+const bin = process.env.MEMTRACE_BIN;
+const shimFile = path.join(__dirname, 'shim.js');
+
+// The shim first: it must see the program's natives before the program
+// can patch them.
+require(shimFile);
+
+const cache = new Map();
+
+// instrument returns the instrumented source, or the original source with a
+// warning on standard error if memtrace cannot instrument it.
+// scriptName is the name recorded in SCRIPT_ENTER: the path relative to the
+// working directory when the file is under it (as MemInsight recorded the
+// path given to it), else the absolute path.
+function scriptName(filename) {
+  const rel = path.relative(process.cwd(), filename);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : filename;
+}
+
+function instrument(source, filename, goal) {
+  const key = goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex');
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  let out = source;
+  try {
+    out = execFileSync(bin, ['instrument', '--no-shim', '--goal', goal, '--name', scriptName(filename), '-'], {
+      input: source,
+      encoding: 'utf8',
+      maxBuffer: 1 << 30,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+  } catch (e) {
+    const msg = (e.stderr && String(e.stderr).trim()) || String(e);
+    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${msg}\n`);
+  }
+  cache.set(key, out);
+  return out;
+}
+
+// CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own
+// reading and error handling; only the source changes.
+const origCompile = Module.prototype._compile;
+Module.prototype._compile = function (content, filename) {
+  if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
+    content = instrument(content, filename, 'commonjs');
+  }
+  return origCompile.call(this, content, filename);
+};
+
+// ES modules: loader hooks in their own thread.
+if (typeof Module.register === 'function') {
+  Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
+    data: { bin },
+  });
+}
+}
