@@ -8,7 +8,6 @@ import (
 	js "github.com/memtrace/memtrace/instrument/js"
 )
 
-
 // expectInstrumented checks the instrumented form of a classic script,
 // without the prologue's S call and the final Sx, the handle renamed H.
 func expectInstrumented(t *testing.T, src, want string) {
@@ -157,12 +156,10 @@ func TestModernConstructs(t *testing.T) {
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
 		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, "f"), "g": H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.X(4, H.R(__mt$f, 1)) } finally { H.Fr(6, __mt$f); } }, "g")}), (typeof x === "undefined" ? void 0 : x)))`},
-
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}
 }
-
 
 func TestGoals(t *testing.T) {
 	expectGoal(t, js.Module, `import x from "m"; export let y = x.p; export default () => 1`,

@@ -1,0 +1,21 @@
+// ASI: statements without semicolons next to spliced text.
+var a = 1
+var b = a
+a = b
+;[a, b].forEach(function (x) { console.log(x) })
+var c = function () { return 1 }
+(function () { console.log("iife") })
+let d = 2
+d
+++d
+console.log(d)
+class K {}
+[1].map(x => console.log(x))
+var s = `t`
+console.log(s)
+function r() {
+  return (
+    a + 1
+  )
+}
+console.log(r())
