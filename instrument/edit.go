@@ -3,7 +3,26 @@ package instrument
 import (
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
+
+// hk returns `H.name(i, ` (the opening of a hook call) from the rewriter's
+// text arena, without an allocation of its own.
+func (r *rewriter) hk(name string, i int) string {
+	n := len(r.h) + len(name) + 16
+	if cap(r.arena)-len(r.arena) < n {
+		r.arena = make([]byte, 0, 64<<10)
+	}
+	start := len(r.arena)
+	r.arena = append(r.arena, r.h...)
+	r.arena = append(r.arena, '.')
+	r.arena = append(r.arena, name...)
+	r.arena = append(r.arena, '(')
+	r.arena = strconv.AppendInt(r.arena, int64(i), 10)
+	r.arena = append(r.arena, ',', ' ')
+	b := r.arena[start:]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // An edit replaces src[pos:end] (empty for an insertion) by text. The
 // rewriter emits edits in source order: a node's opening insertions before
@@ -11,20 +30,30 @@ import (
 // offsets come out nested correctly and the list never needs sorting.
 type edit struct {
 	pos, end int32
-	text     string
+	off, n   int32 // the text: r.text[off:off+n]
 	nl       int32 // line terminators of src[pos:end], re-emitted after text
+}
+
+// put stores text in the text buffer and returns its offset and length.
+// Edits hold no pointers, so the garbage collector never scans them.
+func (r *rewriter) put(text string) (int32, int32) {
+	off := int32(len(r.buf))
+	r.buf = append(r.buf, text...)
+	return off, int32(len(text))
 }
 
 // ins inserts text at pos.
 func (r *rewriter) ins(pos int32, text string) {
-	r.edits = append(r.edits, edit{pos: pos, end: pos, text: text})
+	off, n := r.put(text)
+	r.edits = append(r.edits, edit{pos: pos, end: pos, off: off, n: n})
 }
 
 // rep replaces src[a:b] (punctuation, blanks and comments between two
 // children) by text, keeping its line terminators so that line numbers
 // survive.
 func (r *rewriter) rep(a, b int32, text string) {
-	r.edits = append(r.edits, edit{pos: a, end: b, text: text, nl: r.newlines(a, b)})
+	off, n := r.put(text)
+	r.edits = append(r.edits, edit{pos: a, end: b, off: off, n: n, nl: r.newlines(a, b)})
 }
 
 // hole reserves an insertion at pos whose text is known later (fill).
@@ -39,7 +68,14 @@ func (r *rewriter) holeRep(a, b int32) int {
 	return len(r.edits) - 1
 }
 
-func (r *rewriter) fill(h int, text string) { r.edits[h].text = text }
+func (r *rewriter) fill(h int, text string) {
+	r.edits[h].off, r.edits[h].n = r.put(text)
+}
+
+func (r *rewriter) editText(i int) string {
+	e := &r.edits[i]
+	return string(r.buf[e.off : e.off+e.n])
+}
 
 func (r *rewriter) newlines(a, b int32) int32 {
 	n := int32(0)
@@ -64,10 +100,10 @@ func (r *rewriter) newlines(a, b int32) int32 {
 }
 
 // apply builds the output from src and the edits.
-func apply(src []byte, edits []edit, extra int) ([]byte, bool) {
-	n := len(src) + extra
+func apply(src []byte, edits []edit, buf []byte) ([]byte, bool) {
+	n := len(src) + len(buf)
 	for i := range edits {
-		n += len(edits[i].text) + int(edits[i].nl)
+		n += int(edits[i].nl)
 	}
 	out := make([]byte, 0, n)
 	cur := int32(0)
@@ -77,7 +113,7 @@ func apply(src []byte, edits []edit, extra int) ([]byte, bool) {
 			return nil, false
 		}
 		out = append(out, src[cur:e.pos]...)
-		out = append(out, e.text...)
+		out = append(out, buf[e.off:e.off+e.n]...)
 		for k := int32(0); k < e.nl; k++ {
 			out = append(out, '\n')
 		}

@@ -42,7 +42,7 @@ func (r *rewriter) exprs(list []js.Expr) {
 func (r *rewriter) literal(e js.Expr) {
 	sp := spanOf(e)
 	i := r.site(sp)
-	r.ins(sp.Start, r.h+".T("+itoa(i)+", ")
+	r.ins(sp.Start, r.hk("T", i))
 	r.ins(sp.End, ")")
 }
 
@@ -61,7 +61,7 @@ func (r *rewriter) expr(e js.Expr) {
 		h := r.hole(e.Start)
 		r.exprs(e.Elems)
 		i := r.site(e.Span)
-		r.fill(h, r.h+".T("+itoa(i)+", ")
+		r.fill(h, r.hk("T", i))
 		r.ins(e.End, ")")
 	case *js.Object:
 		r.object(e)
@@ -158,7 +158,7 @@ func (r *rewriter) object(e *js.Object) {
 		}
 	}
 	i := r.site(e.Span)
-	r.fill(h, r.h+".T("+itoa(i)+", ")
+	r.fill(h, r.hk("T", i))
 	if members.Len() > 0 {
 		r.ins(e.End, members.String()+")")
 	} else {
@@ -197,7 +197,7 @@ func (r *rewriter) readObject(e *js.Member) {
 	h := r.hole(e.Object.Pos())
 	r.expr(e.Object)
 	i := r.site(e.Span)
-	r.fill(h, r.h+".G("+itoa(i)+", ")
+	r.fill(h, r.hk("G", i))
 	r.ins(e.Object.EndPos(), ")")
 }
 
@@ -294,7 +294,7 @@ func (r *rewriter) call(e *js.Call) {
 	}
 	r.exprs(e.Args)
 	i := r.site(e.Span)
-	r.fill(h, r.h+".c("+itoa(i)+", ")
+	r.fill(h, r.hk("c", i))
 }
 
 // methodCall: o.m(a) → H.m(i, o, "m", a); the lookup site is i+1.
@@ -310,7 +310,7 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	r.exprs(e.Args)
 	i := r.site(e.Span)
 	r.site(m.Span)
-	r.fill(h, r.h+".m("+itoa(i)+", ")
+	r.fill(h, r.hk("m", i))
 }
 
 func (r *rewriter) directEval(e *js.Call) {
@@ -319,7 +319,7 @@ func (r *rewriter) directEval(e *js.Call) {
 	h := r.hole(a.Pos())
 	r.exprs(e.Args[:1])
 	i := r.site(acorn(a))
-	r.fill(h, r.h+".E("+itoa(i)+", ")
+	r.fill(h, r.hk("E", i))
 	r.ins(a.EndPos(), ")")
 	r.exprs(e.Args[1:])
 }
@@ -339,7 +339,7 @@ func (r *rewriter) newExpr(e *js.New) {
 		r.ins(e.End, ")")
 	}
 	i := r.site(e.Span)
-	r.fill(h, r.h+".n("+itoa(i)+", ")
+	r.fill(h, r.hk("n", i))
 }
 
 // del: delete o.p → H.D(i, o, "p", strict).
@@ -349,7 +349,7 @@ func (r *rewriter) del(e *js.Unary) bool {
 		return false
 	}
 	i := r.site(e.Span)
-	r.rep(e.Start, m.Object.Pos(), r.h+".D("+itoa(i)+", ")
+	r.rep(e.Start, m.Object.Pos(), r.hk("D", i))
 	r.expr(m.Object)
 	r.keyArgs(m, e.End, ", "+r.strictArg()+")")
 	return true
@@ -385,7 +385,7 @@ func (r *rewriter) assign(e *js.Assign) {
 	b.WriteString("), ")
 	for _, id := range ids {
 		i := r.site(acorn(e.Value))
-		b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0), ")
+		b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0), ")
 	}
 	b.WriteString(t + ")")
 	r.ins(e.End, b.String())
@@ -401,21 +401,21 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 		h := r.hole(val.Pos())
 		r.exprNamed(val, str)
 		i := r.site(acorn(val))
-		r.fill(h, r.h+".W("+itoa(i)+", "+str+", ")
+		r.fill(h, r.hk("W", i)+str+", ")
 		r.ins(val.EndPos(), ", "+r.oldValue(t)+")")
 	case "||=", "&&=", "??=":
 		r.ins(e.Start, "(")
 		h := r.holeRep(e.Target.EndPos(), val.Pos())
 		r.exprNamed(val, str)
 		i := r.site(acorn(val))
-		r.fill(h, " "+e.Op[:2]+" ("+name+" = "+r.h+".W("+itoa(i)+", "+str+", ")
+		r.fill(h, " "+e.Op[:2]+" ("+name+" = "+r.hk("W", i)+str+", ")
 		r.ins(val.EndPos(), ", "+name+")))")
 	default:
 		op := e.Op[:len(e.Op)-1]
 		h := r.holeRep(e.Target.EndPos(), val.Pos())
 		r.expr(val)
 		i := r.site(acorn(val))
-		r.fill(h, " = "+r.h+".W("+itoa(i)+", "+str+", "+name+" "+op+" (")
+		r.fill(h, " = "+r.hk("W", i)+str+", "+name+" "+op+" (")
 		r.ins(val.EndPos(), "), "+name+")")
 	}
 }
@@ -423,7 +423,7 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 // memberRead renders the read of the member in a compound operation on
 // the temporaries holding its object and key.
 func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
-	g := r.h + ".G(" + itoa(j) + ", " + obj + ")"
+	g := r.hk("G", j) + obj + ")"
 	if m.Computed {
 		return g + "[" + key + "]"
 	}
@@ -439,7 +439,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		r.keyArgs(m, val.Pos(), ", ")
 		r.expr(val)
 		i := r.site(e.Span)
-		r.fill(h, r.h+".P("+itoa(i)+", ")
+		r.fill(h, r.hk("P", i))
 		r.ins(val.EndPos(), ", "+s+")")
 		return
 	}
@@ -458,9 +458,9 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
 	if logical {
 		// (H.G(j, t1 = o).p || H.P(i, t1, "p", e, s))
-		r.rep(e.Start, m.Object.Pos(), "("+r.h+".G("+itoa(j)+", "+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), "("+r.hk("G", j)+t1+" = ")
 		r.expr(m.Object)
-		tail := " " + e.Op[:2] + " " + r.h + ".P(" + itoa(i) + ", " + t1 + ", " + key + ", "
+		tail := " " + e.Op[:2] + " " + r.hk("P", i) + t1 + ", " + key + ", "
 		if m.Computed {
 			k := m.Property
 			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")
@@ -474,7 +474,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	} else {
 		// H.P(i, t1 = o, "p", H.G(j, t1).p op (e), s)
 		op := e.Op[:len(e.Op)-1]
-		r.rep(e.Start, m.Object.Pos(), r.h+".P("+itoa(i)+", "+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), r.hk("P", i)+t1+" = ")
 		r.expr(m.Object)
 		read := r.memberRead(m, j, t1, t2) + " " + op + " ("
 		if m.Computed {
@@ -525,7 +525,7 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 	}
 	if e.Prefix {
 		// H.P(i, t1 = o, "p", (t3 = H.G(j, t1).p, ++t3), s)
-		r.rep(e.Start, m.Object.Pos(), r.h+".P("+itoa(i)+", "+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), r.hk("P", i)+t1+" = ")
 		r.expr(m.Object)
 		tail := "(" + t3 + " = " + r.memberRead(m, j, t1, t2) + ", " + e.Op + t3 + "), " + s + ")"
 		if m.Computed {
@@ -540,9 +540,9 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 		// (t3 = H.G(j, t1 = o).p, t4 = t3++, H.P(i, t1, "p", t3, s), t4)
 		t4 := r.allocTemp()
 		n++
-		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.h+".G("+itoa(j)+", "+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.hk("G", j)+t1+" = ")
 		r.expr(m.Object)
-		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.h + ".P(" + itoa(i) + ", " + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
+		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.hk("P", i) + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
 		if m.Computed {
 			k := m.Property
 			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")

@@ -92,7 +92,7 @@ func Instrument(src []byte, opts Options) (res *Result, err error) {
 		}
 	}()
 	r.program(prog)
-	code, ok := apply(src, r.edits, 0)
+	code, ok := apply(src, r.edits, r.buf)
 	if !ok {
 		panic(internalError("overlapping edits"))
 	}
@@ -161,22 +161,54 @@ func handleName(src []byte, goal js.Goal) string {
 	return Prefix + hex.EncodeToString(h.Sum(nil))
 }
 
-// siteList converts the recorded offsets to line:col ranges.
+// siteList converts the recorded offsets to line:col ranges (computed
+// once: the prologue and the Result share them).
 func (r *rewriter) siteList() []Site {
+	if r.siteCache != nil && len(r.siteCache) == len(r.sites) {
+		return r.siteCache
+	}
 	t := diag.NewLineTable(r.src)
+	lines := t.Lines()
+	hint := 1
+	pos := func(off int32) (int, int) {
+		// Sites are mostly close to each other: try the last line first.
+		if off >= t.LineStart(hint) && (hint == lines || off < t.LineStart(hint+1)) {
+			start := t.LineStart(hint)
+			if asciiBetween(r.src, start, off) {
+				return hint, int(off - start)
+			}
+		}
+		l, c := t.Position(off)
+		hint = l
+		return l, c
+	}
 	out := make([]Site, len(r.sites))
 	for i, s := range r.sites {
-		l1, c1 := t.Position(s.Start)
-		l2, c2 := t.Position(s.End)
+		l1, c1 := pos(s.Start)
+		l2, c2 := pos(s.End)
 		out[i] = Site{l1, c1 + 1, l2, c2 + 1}
 	}
+	r.siteCache = out
 	return out
 }
 
-// siteTable renders the site table of the prologue: a flat array of four
-// numbers per local iid.
-func siteTable(sites []Site) string {
-	b := make([]byte, 0, len(sites)*16+2)
+// asciiBetween: src[a:b] is ASCII, so that columns count bytes. Lines are
+// short, so this is cheaper than a search.
+func asciiBetween(src []byte, a, b int32) bool {
+	if b-a > 256 {
+		return false
+	}
+	for _, c := range src[a:b] {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// appendSiteTable renders the site table of the prologue: a flat array of
+// four numbers per local iid.
+func appendSiteTable(b []byte, sites []Site) []byte {
 	b = append(b, '[')
 	for i, s := range sites {
 		if i > 0 {
@@ -190,6 +222,5 @@ func siteTable(sites []Site) string {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(s.EndCol), 10)
 	}
-	b = append(b, ']')
-	return string(b)
+	return append(b, ']')
 }

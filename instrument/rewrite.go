@@ -3,6 +3,7 @@ package instrument
 import (
 	"strconv"
 	"strings"
+	"unsafe"
 
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
@@ -49,8 +50,11 @@ type rewriter struct {
 	// varInit holds the names a var declarator or for-in/of var writes;
 	// selfRefs the Fe prologues that name their function declaration,
 	// checked against it once the whole file is seen.
-	varInit  map[string]bool
-	selfRefs []selfRef
+	varInit   map[string]bool
+	selfRefs  []selfRef
+	siteCache []Site
+	arena     []byte // text of hook openings (hk)
+	buf       []byte // the edits' texts
 }
 
 type selfRef struct {
@@ -64,12 +68,10 @@ type selfRef struct {
 func (r *rewriter) fixSelfRefs() {
 	for _, sr := range r.selfRefs {
 		if r.varInit[sr.key] {
-			e := &r.edits[sr.edit]
-			e.text = strings.Replace(e.text, ".Fe(", ".Fe(\x00", 1)
-			i := strings.Index(e.text, "\x00")
-			j := strings.Index(e.text[i:], ", "+sr.name+", ")
-			e.text = e.text[:i] + e.text[i:i+j] + ", void 0, " + e.text[i+j+len(sr.name)+4:]
-			e.text = strings.Replace(e.text, "\x00", "", 1)
+			text := r.editText(sr.edit)
+			i := strings.Index(text, ".Fe(")
+			j := strings.Index(text[i:], ", "+sr.name+", ")
+			r.fill(sr.edit, text[:i+j]+", void 0, "+text[i+j+len(sr.name)+4:])
 		}
 	}
 }
@@ -77,8 +79,9 @@ func (r *rewriter) fixSelfRefs() {
 func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: handleName(src, opts.Goal),
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool)}
-	r.edits = make([]edit, 0, len(src)/12+16)
-	r.sites = make([]js.Span, 0, len(src)/24+16)
+	r.edits = make([]edit, 0, len(src)/8+16)
+	r.buf = make([]byte, 0, len(src)*2+1024)
+	r.sites = make([]js.Span, 0, len(src)/14+16)
 	sorted := true
 	prev := int32(-1)
 	for i := range info.Refs {
@@ -256,31 +259,32 @@ func (r *rewriter) program(p *js.Program) {
 	se := r.site(whole)
 	sr := r.site(whole)
 
-	var b strings.Builder
-	b.WriteString(semi)
-	b.WriteString("const ")
-	b.WriteString(r.h)
-	b.WriteString(" = __mt.S(")
-	b.WriteString(quote(fileName(r.opts)))
-	b.WriteString(", ")
-	b.WriteString(siteTable(r.siteList()))
-	b.WriteString(", ")
-	r.writeFree(&b)
-	b.WriteString(", ")
-	b.WriteString(itoa(se))
-	b.WriteString(", ")
-	b.WriteString(itoa(sr))
+	sites := r.siteList()
+	b := make([]byte, 0, 128+len(sites)*18+len(hoist)+len(r.free)*32)
+	b = append(b, semi...)
+	b = append(b, "const "...)
+	b = append(b, r.h...)
+	b = append(b, " = __mt.S("...)
+	b = append(b, quote(fileName(r.opts))...)
+	b = append(b, ", "...)
+	b = appendSiteTable(b, sites)
+	b = append(b, ", "...)
+	b = r.appendFree(b)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(se), 10)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(sr), 10)
 	if o := r.modes(); o != "" {
-		b.WriteString(", ")
-		b.WriteString(o)
+		b = append(b, ", "...)
+		b = append(b, o...)
 	}
-	b.WriteString("); ")
-	b.WriteString(r.tempDecl(r.fn))
+	b = append(b, "); "...)
+	b = append(b, r.tempDecl(r.fn)...)
 	if cjs && !r.fn.noTry {
-		b.WriteString("try { ")
+		b = append(b, "try { "...)
 	}
-	b.WriteString(hoist)
-	r.fill(h, b.String())
+	b = append(b, hoist...)
+	r.fill(h, unsafe.String(unsafe.SliceData(b), len(b)))
 	switch {
 	case cjs && !r.fn.noTry:
 		r.ins(int32(len(r.src)), "\n} finally { "+r.h+".Sx(); }")
@@ -306,23 +310,23 @@ func (r *rewriter) modes() string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-func (r *rewriter) writeFree(b *strings.Builder) {
-	b.WriteByte('{')
+func (r *rewriter) appendFree(b []byte) []byte {
+	b = append(b, '{')
 	for i, f := range r.free {
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(itoa(f.fe))
-		b.WriteString(":[")
+		b = strconv.AppendInt(b, int64(f.fe), 10)
+		b = append(b, ":["...)
 		for j, n := range f.names {
 			if j > 0 {
-				b.WriteByte(',')
+				b = append(b, ',')
 			}
-			b.WriteString(quote(n))
+			b = append(b, quote(n)...)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	}
-	b.WriteByte('}')
+	return append(b, '}')
 }
 
 // hoisted returns the declarations logged at the entry of a function or
@@ -363,7 +367,7 @@ func (r *rewriter) hoisted(sc *scope.Scope, body []js.Stmt, own *js.Ident) strin
 				continue
 			}
 			t := r.site(fd.Span)
-			val := r.h + ".F(" + itoa(t) + ", " + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")"
+			val := r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")"
 			n(quote(bd.Name), val)
 		case scope.Import:
 			b.WriteString("try { ")
@@ -661,7 +665,7 @@ func (r *rewriter) function(fp funcParts) int {
 	}
 	b.WriteString("); ")
 	b.WriteString(r.tempDecl(fs))
-	frCall := r.h + ".Fr(" + itoa(fr) + ", " + fs.self
+	frCall := r.hk("Fr", fr) + fs.self
 	if !fs.noTry {
 		b.WriteString("try { ")
 	}
@@ -718,7 +722,7 @@ func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 	h := r.hole(e.Start)
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name})
 	i := r.site(e.Span)
-	r.fill(h, r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.fill(h, r.hk("F", i)+itoa(fe)+", ")
 	r.ins(e.End, nameArg(name, "")+")")
 }
 
@@ -726,7 +730,7 @@ func (r *rewriter) arrow(e *js.Arrow, name string) {
 	h := r.hole(e.Start)
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true})
 	i := r.site(e.Span)
-	r.fill(h, r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.fill(h, r.hk("F", i)+itoa(fe)+", ")
 	r.ins(e.End, nameArg(name, "")+")")
 }
 
@@ -854,7 +858,7 @@ func (r *rewriter) classExpr(c *js.ClassExpr, name string) {
 	h := r.hole(c.Start)
 	fe, members := r.class(&c.Class)
 	i := r.site(c.Span)
-	r.fill(h, r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.fill(h, r.hk("F", i)+itoa(fe)+", ")
 	r.ins(c.End, nameArg(name, members)+")")
 }
 
@@ -872,7 +876,7 @@ func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
 	if guard {
 		pre = ";"
 	}
-	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.h+".N("+itoa(n)+", "+r.str(c.Name)+", "+r.h+".F("+itoa(i)+", "+itoa(fe)+", ")
+	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.hk("N", n)+r.str(c.Name)+", "+r.hk("F", i)+itoa(fe)+", ")
 	r.ins(c.End, nameArg("", members)+"));")
 }
 
@@ -911,7 +915,7 @@ func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
 	for _, fd := range decls {
 		t := r.site(fd.Span)
 		n := r.site(r.fn.span)
-		b.WriteString(r.h + ".N(" + itoa(n) + ", " + r.str(fd.Name) + ", " + r.h + ".F(" + itoa(t) + ", " + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
+		b.WriteString(r.hk("N", n) + r.str(fd.Name) + ", " + r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
 	}
 	r.fill(h, b.String())
 }
@@ -1030,7 +1034,7 @@ func (r *rewriter) ret(s *js.Return) {
 	h := r.hole(s.Arg.Pos())
 	r.expr(s.Arg)
 	k := r.site(s.Span)
-	open := r.h + ".X(" + itoa(k) + ", "
+	open := r.hk("X", k)
 	cl := ")"
 	if f.noTry {
 		open += r.h + ".Fr(" + itoa(f.frIid) + ", " + f.self + ", "
@@ -1073,7 +1077,7 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 	h := r.hole(e.Pos())
 	r.expr(e)
 	k := r.site(sp)
-	open := r.h + ".X(" + itoa(k) + ", "
+	open := r.hk("X", k)
 	if guard {
 		open = ";" + open
 	}
@@ -1095,7 +1099,7 @@ func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
 		if dc.Init == nil {
 			if isID && d.Kind == js.Let && !head {
 				n := r.site(r.fn.span)
-				r.ins(dc.End, " = "+r.h+".N("+itoa(n)+", "+r.str(id)+", void 0)")
+				r.ins(dc.End, " = "+r.hk("N", n)+r.str(id)+", void 0)")
 			}
 			continue
 		}
@@ -1121,12 +1125,12 @@ func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
 		if d.Kind == js.Var {
 			i := r.site(sp)
 			k := r.site(sp)
-			open = r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + name + ", "
+			open = r.hk("X", k) + r.hk("W", i) + name + ", "
 			r.ins(dc.Init.EndPos(), ", "+r.text(id)+"))")
 		} else {
 			i := r.site(r.fn.span)
 			k := r.site(sp)
-			open = r.h + ".X(" + itoa(k) + ", " + r.h + ".N(" + itoa(i) + ", " + name + ", "
+			open = r.hk("X", k) + r.hk("N", i) + name + ", "
 			r.ins(dc.Init.EndPos(), "))")
 		}
 		r.fill(h, open)
@@ -1146,10 +1150,10 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 	for _, id := range ids {
 		if kind == js.Var {
 			i := r.site(acorn(dc.Init))
-			b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0), ")
+			b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0), ")
 		} else {
 			i := r.site(r.fn.span)
-			b.WriteString(r.h + ".N(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + "), ")
+			b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.text(id) + "), ")
 		}
 	}
 	b.WriteString("0)")
@@ -1175,17 +1179,17 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			r.rep(l.Start, l.End, t)
 			i := r.site(loop)
 			k := r.site(loop)
-			pre = "var " + r.text(id) + " = " + r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + t + ", " + r.text(id) + ")); "
+			pre = "var " + r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.str(id) + ", " + t + ", " + r.text(id) + ")); "
 		default:
 			r.pattern(dc.Target)
 			var b strings.Builder
 			for _, id := range patternIdents(dc.Target, nil) {
 				if l.Kind == js.Var {
 					i := r.site(loop)
-					b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0); ")
+					b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0); ")
 				} else {
 					i := r.site(r.fn.span)
-					b.WriteString(r.h + ".N(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + "); ")
+					b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.text(id) + "); ")
 				}
 			}
 			if b.Len() > 0 {
@@ -1201,13 +1205,13 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			r.rep(l.Pos(), l.EndPos(), t)
 			i := r.site(loop)
 			k := r.site(loop)
-			pre = r.text(id) + " = " + r.h + ".X(" + itoa(k) + ", " + r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + t + ", " + r.oldValue(id) + ")); "
+			pre = r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.str(id) + ", " + t + ", " + r.oldValue(id) + ")); "
 		} else {
 			r.pattern(l)
 			var b strings.Builder
 			for _, id := range patternIdents(l, nil) {
 				i := r.site(loop)
-				b.WriteString(r.h + ".W(" + itoa(i) + ", " + r.str(id) + ", " + r.text(id) + ", void 0); ")
+				b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0); ")
 			}
 			pre = b.String()
 		}
