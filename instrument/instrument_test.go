@@ -123,13 +123,13 @@ func TestES5Constructs(t *testing.T) {
 		{`for (var k in o) f(k)`, `var T_1; H.N(5, "k", k); for (T_1 in o) { var k = H.X(2, H.W(1, "k", T_1, k)); H.X(4, H.c(3, f, k)) }`},
 		{`for (o.p in q) ;`, `for (o.p in q) ;`},
 		// functions
-		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.N(5, "b", b);  var b = H.X(2, H.W(1, "b", a, b)); return H.X(3, H.R(__mt$f, b)) } finally { H.Fr(7, __mt$f); } }`},
-		{`var g = function h() { return h }`, `H.N(8, "g", g); var g = H.X(7, H.W(6, "g", H.F(5, 3, function h() {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "h", h);  return H.X(1, H.R(__mt$f, h)) } finally { H.Fr(4, __mt$f); } }), g))`},
+		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.N(5, "b", b);  var b = H.X(2, H.W(1, "b", a, b)); return H.R(__mt$f, H.X(3, b)) } finally { H.Fr(7, __mt$f); } }`},
+		{`var g = function h() { return h }`, `H.N(8, "g", g); var g = H.X(7, H.W(6, "g", H.F(5, 3, function h() {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "h", h);  return H.R(__mt$f, H.X(1, h)) } finally { H.Fr(4, __mt$f); } }), g))`},
 		{`function f() { "use strict"; return }`, `H.N(4, "f", H.F(3, 1, f)); function f() { "use strict";const __mt$f = H.Fe(1, f, this, new.target); try {  return } finally { H.Fr(2, __mt$f); } }`},
 		{`function f() { f = 1 }`, `H.N(6, "f", H.F(5, 3, f)); function f() {const __mt$f = H.Fe(3, void 0, this, new.target); try {  H.X(2, f = H.W(1, "f", 1, f)) } finally { H.Fr(4, __mt$f); } }`},
 		{`function f() { g(); function g() {} }`, `H.N(10, "f", H.F(9, 7, f)); function f() {const __mt$f = H.Fe(7, f, this, new.target); try { H.N(6, "g", H.F(5, 3, g));  H.X(2, H.c(1, g)); function g() {const __mt$f = H.Fe(3, g, this, new.target); try { } finally { H.Fr(4, __mt$f); } } } finally { H.Fr(8, __mt$f); } }`},
 		// a var repeating a function declaration: no try wrapper, Fr on each exit
-		{`function f() { var g = 1; return g; function g() {} }`, `H.N(11, "f", H.F(10, 9, f)); function f() {const __mt$f = H.Fe(9, f, this, new.target); H.N(8, "g", H.F(7, 5, g));  var g = H.X(3, H.W(2, "g", 1, g)); return H.X(4, H.Fr(1, __mt$f, H.R(__mt$f, g))); function g() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } ;H.Fr(1, __mt$f); }`},
+		{`function f() { var g = 1; return g; function g() {} }`, `H.N(11, "f", H.F(10, 9, f)); function f() {const __mt$f = H.Fe(9, f, this, new.target); H.N(8, "g", H.F(7, 5, g));  var g = H.X(3, H.W(2, "g", 1, g)); return H.Fr(1, __mt$f, H.R(__mt$f, H.X(4, g))); function g() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } ;H.Fr(1, __mt$f); }`},
 		{`with (o) { f(); x = 1 }`, `with (o) { H.X(1, f()); H.X(3, x = H.W(2, "x", 1, (typeof x === "undefined" ? void 0 : x))) }`},
 	} {
 		expectInstrumented(t, c[0], c[1])
@@ -138,16 +138,16 @@ func TestES5Constructs(t *testing.T) {
 
 func TestModernConstructs(t *testing.T) {
 	for _, c := range [][2]string{
-		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.X(1, H.R(__mt$f, a + b)) } finally { H.Fr(5, __mt$f); } }, "f")))`},
-		{`f(() => ({}))`, `H.X(7, H.c(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.X(2, H.R(__mt$f, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
+		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.R(__mt$f, H.X(1, a + b)) } finally { H.Fr(5, __mt$f); } }, "f")))`},
+		{`f(() => ({}))`, `H.X(7, H.c(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.R(__mt$f, H.X(2, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
 		{`let x`, `let x = H.N(1, "x", void 0)`},
 		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, T_d1 = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
 		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c(4, use, k, v)) }`},
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
 		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, 1, class {}, "x"), (typeof x === "undefined" ? void 0 : x)))`},
-		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(11, "A", H.F(10, 3, class A extends B { constructor(x) {const __mt$f = H.Fe(3, void 0, void 0, new.target); try { H.N(2, "x", x);  H.X(1, super(x)) } finally { H.Fr(4, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.X(5, H.R(__mt$f, super.m())) } finally { H.Fr(7, __mt$f); } } static s() {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 6, "s", 4, 8));`},
-		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(10, "C", H.F(9, 8, class C { #x = 1; y = H.G(1, o).p; static { H.X(3, H.c(2, f)) } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.X(5, H.R(__mt$f, H.G(4, this).#x)) } finally { H.Fr(7, __mt$f); } } }, void 0, "m", 0, 6));`},
-		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.T(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.X(3, H.R(__mt$f, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
+		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(11, "A", H.F(10, 3, class A extends B { constructor(x) {const __mt$f = H.Fe(3, void 0, void 0, new.target); try { H.N(2, "x", x);  H.X(1, super(x)) } finally { H.Fr(4, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, super.m())) } finally { H.Fr(7, __mt$f); } } static s() {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 6, "s", 4, 8));`},
+		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(10, "C", H.F(9, 8, class C { #x = 1; y = H.G(1, o).p; static { H.X(3, H.c(2, f)) } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, H.G(4, this).#x)) } finally { H.Fr(7, __mt$f); } } }, void 0, "m", 0, 6));`},
+		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.T(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(6, "g", H.F(5, 3, g)); async function* g() {const __mt$f = H.Fe(3, g, this, new.target); try {  H.X(2, yield* await H.c(1, h)) } finally { H.Fr(4, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G(1, a)?.b.c)`},
 		{`a?.b?.(c.d)`, `H.X(3, H.G(1, a)?.b?.(H.G(2, c).d))`},
@@ -155,7 +155,7 @@ func TestModernConstructs(t *testing.T) {
 		{"t`x${a.b}`", "H.X(2, t`x${H.G(1, a).b}`)"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
-		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, "f"), "g": H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.X(4, H.R(__mt$f, 1)) } finally { H.Fr(6, __mt$f); } }, "g")}), (typeof x === "undefined" ? void 0 : x)))`},
+		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, "f"), "g": H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }, "g")}), (typeof x === "undefined" ? void 0 : x)))`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}
@@ -163,7 +163,7 @@ func TestModernConstructs(t *testing.T) {
 
 func TestGoals(t *testing.T) {
 	expectGoal(t, js.Module, `import x from "m"; export let y = x.p; export default () => 1`,
-		`try { H.N(8, "x", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y", H.G(1, x).p)); export default H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.X(4, H.R(__mt$f, 1)) } finally { H.Fr(6, __mt$f); } }, "default")`)
+		`try { H.N(8, "x", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y", H.G(1, x).p)); export default H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }, "default")`)
 	got, err := strip("'use strict'\nvar a = f(); return a", js.CommonJS)
 	if err != nil {
 		t.Fatal(err)

@@ -680,13 +680,10 @@ func (r *rewriter) function(fp funcParts) int {
 	} else {
 		b.WriteString("return ")
 		b.WriteString(r.h)
-		b.WriteString(".X(")
-		b.WriteString(itoa(k))
-		b.WriteString(", ")
-		b.WriteString(r.h)
 		b.WriteString(".R(")
 		b.WriteString(fs.self)
 		b.WriteString(", ")
+		b.WriteString(r.hk("X", k))
 		r.fill(h, b.String())
 		r.ins(fp.exprBody.EndPos(), ")) } finally { "+frCall+"); } }")
 	}
@@ -1034,13 +1031,13 @@ func (r *rewriter) ret(s *js.Return) {
 	h := r.hole(s.Arg.Pos())
 	r.expr(s.Arg)
 	k := r.site(s.Span)
-	open := r.hk("X", k)
-	cl := ")"
+	// return H.R(__mt$f, H.X(k, e)); without try: H.Fr(fr, __mt$f, H.R(…)).
+	open, cl := "", ")"
 	if f.noTry {
-		open += r.h + ".Fr(" + itoa(f.frIid) + ", " + f.self + ", "
+		open = r.h + ".Fr(" + itoa(f.frIid) + ", " + f.self + ", "
 		cl += ")"
 	}
-	open += r.h + ".R(" + f.self + ", "
+	open += r.h + ".R(" + f.self + ", " + r.hk("X", k)
 	cl += ")"
 	if isSeq(s.Arg) {
 		open += "("

@@ -3,18 +3,18 @@ var a = __mt$30109336.X(2, __mt$30109336.W(1, "a", 1, a))
 var b = __mt$30109336.X(4, __mt$30109336.W(3, "b", a, b))
 ;__mt$30109336.X(6, a = __mt$30109336.W(5, "a", b, a))
 ;__mt$30109336.X(17, __mt$30109336.m(15, __mt$30109336.T(7, [a, b]), "forEach", __mt$30109336.F(14, 12, function (x) {const __mt$f = __mt$30109336.Fe(12, void 0, this, new.target); try { __mt$30109336.N(11, "x", x);  __mt$30109336.X(10, __mt$30109336.m(8, console, "log", x)) } finally { __mt$30109336.Fr(13, __mt$f); } })))
-var c = __mt$30109336.X(30, __mt$30109336.W(29, "c", __mt$30109336.c(28, __mt$30109336.F(21, 19, function () {const __mt$f = __mt$30109336.Fe(19, void 0, this, new.target); try {  return __mt$30109336.X(18, __mt$30109336.R(__mt$f, 1)) } finally { __mt$30109336.Fr(20, __mt$f); } })
+var c = __mt$30109336.X(30, __mt$30109336.W(29, "c", __mt$30109336.c(28, __mt$30109336.F(21, 19, function () {const __mt$f = __mt$30109336.Fe(19, void 0, this, new.target); try {  return __mt$30109336.R(__mt$f, __mt$30109336.X(18, 1)) } finally { __mt$30109336.Fr(20, __mt$f); } })
 , __mt$30109336.F(27, 25, function () {const __mt$f = __mt$30109336.Fe(25, void 0, this, new.target); try {  __mt$30109336.X(24, __mt$30109336.m(22, console, "log", "iife")) } finally { __mt$30109336.Fr(26, __mt$f); } })), c))
 let d = __mt$30109336.X(32, __mt$30109336.N(31, "d", 2))
 d
 ;__mt$30109336.X(33, ++d)
 ;__mt$30109336.X(36, __mt$30109336.m(34, console, "log", d))
 ;let K = __mt$30109336.N(39, "K", __mt$30109336.F(38, 37, class K {}));
-__mt$30109336.X(50, __mt$30109336.m(48, __mt$30109336.T(40, [1]), "map", __mt$30109336.F(47, 45, x => { const __mt$f = __mt$30109336.Fe(45, void 0); try { __mt$30109336.N(44, "x", x); return __mt$30109336.X(43, __mt$30109336.R(__mt$f, __mt$30109336.m(41, console, "log", x))) } finally { __mt$30109336.Fr(46, __mt$f); } })))
+__mt$30109336.X(50, __mt$30109336.m(48, __mt$30109336.T(40, [1]), "map", __mt$30109336.F(47, 45, x => { const __mt$f = __mt$30109336.Fe(45, void 0); try { __mt$30109336.N(44, "x", x); return __mt$30109336.R(__mt$f, __mt$30109336.X(43, __mt$30109336.m(41, console, "log", x))) } finally { __mt$30109336.Fr(46, __mt$f); } })))
 var s = __mt$30109336.X(52, __mt$30109336.W(51, "s", `t`, s))
 ;__mt$30109336.X(55, __mt$30109336.m(53, console, "log", s))
 function r() {const __mt$f = __mt$30109336.Fe(57, r, this, new.target); try { 
-  return __mt$30109336.X(56, __mt$30109336.R(__mt$f, (
+  return __mt$30109336.R(__mt$f, __mt$30109336.X(56, (
     a + 1
   )))
 } finally { __mt$30109336.Fr(58, __mt$f); } }

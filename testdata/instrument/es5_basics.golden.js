@@ -5,14 +5,14 @@ function O(p) {const __mt$f = __mt$3006054a.Fe(7, O, this, new.target); try { __
 } finally { __mt$3006054a.Fr(8, __mt$f); } }
 __mt$3006054a.X(20, __mt$3006054a.P(19, __mt$3006054a.G(9, O).prototype, "add", __mt$3006054a.F(18, 16, function (x) {const __mt$f = __mt$3006054a.Fe(16, void 0, this, new.target); try { __mt$3006054a.N(15, "x", x); 
     __mt$3006054a.X(13, __mt$3006054a.m(11, __mt$3006054a.G(10, this).list, "push", x));
-    return __mt$3006054a.X(14, __mt$3006054a.R(__mt$f, this));
+    return __mt$3006054a.R(__mt$f, __mt$3006054a.X(14, this));
 } finally { __mt$3006054a.Fr(17, __mt$f); } }), 0));
 var o = __mt$3006054a.X(24, __mt$3006054a.W(23, "o", __mt$3006054a.n(22, O, __mt$3006054a.T(21, {n: 1})), o));
 __mt$3006054a.X(31, __mt$3006054a.m(29, __mt$3006054a.m(25, o, "add", 1), "add", __mt$3006054a.T(28, {k: __mt$3006054a.T(27, [2, 3])})));
 __mt$3006054a.X(38, __mt$3006054a.m(36, console, "log", __mt$3006054a.m(32, JSON, "stringify", o), __mt$3006054a.G(35, __mt$3006054a.G(34, o).list).length));
 function counter() {const __mt$f = __mt$3006054a.Fe(47, counter, this, new.target); try { __mt$3006054a.N(46, "c", c); 
     var c = __mt$3006054a.X(40, __mt$3006054a.W(39, "c", 0, c));
-    return __mt$3006054a.X(45, __mt$3006054a.R(__mt$f, __mt$3006054a.F(44, 42, function () {const __mt$f = __mt$3006054a.Fe(42, void 0, this, new.target); try {  return __mt$3006054a.X(41, __mt$3006054a.R(__mt$f, ++c)); } finally { __mt$3006054a.Fr(43, __mt$f); } })));
+    return __mt$3006054a.R(__mt$f, __mt$3006054a.X(45, __mt$3006054a.F(44, 42, function () {const __mt$f = __mt$3006054a.Fe(42, void 0, this, new.target); try {  return __mt$3006054a.R(__mt$f, __mt$3006054a.X(41, ++c)); } finally { __mt$3006054a.Fr(43, __mt$f); } })));
 } finally { __mt$3006054a.Fr(48, __mt$f); } }
 var next = __mt$3006054a.X(51, __mt$3006054a.W(50, "next", __mt$3006054a.c(49, counter), next));
 __mt$3006054a.X(53, __mt$3006054a.c(52, next)); __mt$3006054a.X(55, __mt$3006054a.c(54, next));
