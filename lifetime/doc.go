@@ -127,8 +127,8 @@
 // per CPU second (it was 113-125 before the free lists and caches above),
 // 165 MB/s with WriteRC's verbose rows; MemInsight's Java engine, measured
 // in the same run with MEMINSIGHT_JAR set (java -XX:ActiveProcessorCount=1,
-// --ref), reads 12-13 MB/s, so the engine is about 15-16 times as fast.
-// Its peak RSS is 14-15 MB on a 21 MB synthetic trace and 24 MB on a
+// --ref), reads 12-13.5 MB/s, so the engine is 14.5-16.5 times as fast.
+// Its peak RSS is 14-15 MB on a 21 MB synthetic trace and 24-25 MB on a
 // 210 MB one (it was 19 and 116 MB with a flat 20-byte table per id);
 // the Java engine peaks near 1 GB. The full staleness pipeline (side
 // files and summary, two passes, external sorts) runs at about 18-20 MB/s
