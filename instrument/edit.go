@@ -113,6 +113,9 @@ func apply(src []byte, edits []edit, buf []byte) ([]byte, bool) {
 			return nil, false
 		}
 		out = append(out, src[cur:e.pos]...)
+		if e.n > 0 && len(out) > 0 && identByte(out[len(out)-1]) && identByte(buf[e.off]) {
+			out = append(out, ' ') // "x in[a]" must not become "x inH.T(…)"
+		}
 		out = append(out, buf[e.off:e.off+e.n]...)
 		for k := int32(0); k < e.nl; k++ {
 			out = append(out, '\n')
@@ -121,6 +124,10 @@ func apply(src []byte, edits []edit, buf []byte) ([]byte, bool) {
 	}
 	out = append(out, src[cur:]...)
 	return out, true
+}
+
+func identByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$' || c == '\\' || c >= 0x80
 }
 
 // next returns the offset of the first byte at or after from that is not

@@ -201,29 +201,53 @@ func (r *rewriter) readObject(e *js.Member) {
 	r.ins(e.Object.EndPos(), ")")
 }
 
-// spine instruments an optional chain without splitting it: only the base
-// of the first optional link is read through G; computed keys and
-// arguments are instrumented as usual.
+// spine instruments an optional chain without splitting it: the links
+// down to the innermost optional one stay as they are; only the object that
+// optional link reads is wrapped in G; computed keys and arguments are
+// instrumented as usual.
 func (r *rewriter) spine(e js.Expr) {
 	switch e := e.(type) {
 	case *js.Member:
-		if e.Optional {
-			r.readObject(e)
-		} else {
+		switch {
+		case hasOptional(e.Object):
 			r.spine(e.Object)
+		case e.Optional:
+			r.readObject(e)
+		default:
+			r.expr(e.Object)
 		}
 		if e.Computed {
 			r.expr(e.Property)
 		}
 	case *js.Call:
-		if e.Optional {
-			r.expr(e.Callee)
-		} else {
+		if hasOptional(e.Callee) {
 			r.spine(e.Callee)
+		} else {
+			r.expr(e.Callee)
 		}
 		r.exprs(e.Args)
 	default:
 		r.expr(e)
+	}
+}
+
+// hasOptional reports whether an optional link lies below e in its chain.
+func hasOptional(e js.Expr) bool {
+	for {
+		switch x := e.(type) {
+		case *js.Member:
+			if x.Optional {
+				return true
+			}
+			e = x.Object
+		case *js.Call:
+			if x.Optional {
+				return true
+			}
+			e = x.Callee
+		default:
+			return false
+		}
 	}
 }
 
@@ -250,6 +274,11 @@ func (r *rewriter) keyArgs(m *js.Member, end int32, tail string) {
 }
 
 func (r *rewriter) call(e *js.Call) {
+	if e.Optional {
+		r.expr(e.Callee)
+		r.exprs(e.Args)
+		return
+	}
 	callee := unparen(e.Callee)
 	switch c := callee.(type) {
 	case *js.Super:

@@ -173,3 +173,14 @@ func TestGoals(t *testing.T) {
 		t.Errorf("commonjs:\n got: %q\nwant: %q", got, want)
 	}
 }
+
+func TestOptionalChains(t *testing.T) {
+	for _, c := range [][2]string{
+		{`a?.b.c?.d`, `H.X(2, H.G(1, a)?.b.c?.d)`},
+		{`a.b()?.c`, `H.X(4, H.G(3, H.m(1, a, "b"))?.c)`},
+		{`f?.()?.()`, `H.X(1, f?.()?.())`},
+		{`a?.[k.p](x.y)`, `H.X(4, H.G(1, a)?.[H.G(2, k).p](H.G(3, x).y))`},
+	} {
+		expectInstrumented(t, c[0], c[1])
+	}
+}

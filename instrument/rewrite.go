@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -220,7 +221,7 @@ func (r *rewriter) program(p *js.Program) {
 	r.fn = &fnState{span: whole, tempPfx: pfx}
 	pos := int32(0)
 	semi := ""
-	if p.Hashbang != "" {
+	if bytes.HasPrefix(r.src, []byte("#!")) {
 		pos = int32(len(r.src))
 		for i, c := range r.src {
 			if c == '\n' || c == '\r' {
@@ -233,6 +234,23 @@ func (r *rewriter) program(p *js.Program) {
 		}
 		if int(pos) == len(r.src) {
 			semi = "\n"
+		}
+	}
+	// An HTML close comment "-->" is one only at the start of a line
+	// (classic scripts): the prologue goes after such lines.
+	for p.Goal != js.Module && semi == "" {
+		q := r.next(pos)
+		if !bytes.HasPrefix(r.src[q:], []byte("-->")) || r.newlines(pos, q) > 0 && pos != 0 {
+			break
+		}
+		i := bytes.IndexAny(r.src[q:], "\r\n")
+		if i < 0 {
+			pos, semi = int32(len(r.src)), "\n"
+			break
+		}
+		pos = q + int32(i) + 1
+		if r.src[pos-1] == '\r' && int(pos) < len(r.src) && r.src[pos] == '\n' {
+			pos++
 		}
 	}
 	body := p.Body
