@@ -43,6 +43,12 @@ type Options struct {
 	// AllUses and AllPutFields select MemInsight's all-uses and
 	// all-putfields modes; passed to the shim in the prologue.
 	AllUses, AllPutFields bool
+	// Eval instruments code that runs through eval or the Function
+	// constructor: a script whose completion value is the program's result.
+	// Its body is wrapped in try/finally (the script exit is logged on
+	// exceptions too) and its scope-entry hooks are void statements, so
+	// the completion value stays the original's.
+	Eval bool
 }
 
 // Site is the source range of one local iid: 1-based lines, 1-based

@@ -266,7 +266,7 @@ func (r *rewriter) program(p *js.Program) {
 		}
 		body = body[1:]
 	}
-	cjs := p.Goal == js.CommonJS
+	cjs := p.Goal == js.CommonJS || r.opts.Eval
 	if cjs {
 		r.fn.noTry = needsNoTry(p.Body, p.Strict)
 	}
@@ -274,6 +274,11 @@ func (r *rewriter) program(p *js.Program) {
 	r.stmts(body)
 	r.fixSelfRefs()
 	hoist := r.hoisted(r.info.Root, p.Body, nil)
+	if r.opts.Eval {
+		// Keep eval's completion value: a hook statement would otherwise
+		// be the value of code made only of declarations.
+		hoist = strings.ReplaceAll(hoist, r.h+".N(", "void "+r.h+".N(")
+	}
 	se := r.site(whole)
 	sr := r.site(whole)
 

@@ -24,6 +24,7 @@ type instrumentOptions struct {
 	Name     string
 	NoShim   bool
 	DebugFun string
+	Eval     bool
 }
 
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
@@ -67,6 +68,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().StringVar(&opts.Goal, "goal", "", "parse as `GOAL`: script, module or commonjs (default: from the file)")
 	cmd.Flags().StringVar(&opts.Name, "name", "", "the script's `NAME` in the trace (default: the path)")
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
+	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	return cmd
 }
@@ -90,11 +92,14 @@ func instrumentRun(opts *instrumentOptions) error {
 	if opts.Goal != "" {
 		goal, _ = js.ParseGoal(opts.Goal)
 	}
+	if opts.Eval {
+		goal, opts.NoShim = js.Script, true
+	}
 	scriptName := opts.Name
 	if scriptName == "" {
 		scriptName = name
 	}
-	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun})
+	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval})
 	if err != nil {
 		var list *diag.List
 		if errors.As(err, &list) {
