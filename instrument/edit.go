@@ -72,6 +72,12 @@ func (r *rewriter) fill(h int, text string) {
 	r.edits[h].off, r.edits[h].n = r.put(text)
 }
 
+func (r *rewriter) fillBytes(h int, text []byte) {
+	off := int32(len(r.buf))
+	r.buf = append(r.buf, text...)
+	r.edits[h].off, r.edits[h].n = off, int32(len(text))
+}
+
 func (r *rewriter) editText(i int) string {
 	e := &r.edits[i]
 	return string(r.buf[e.off : e.off+e.n])

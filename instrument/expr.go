@@ -326,20 +326,99 @@ func (r *rewriter) call(e *js.Call) {
 	r.fill(h, r.hk("c", i))
 }
 
-// methodCall: o.m(a) → H.m(i, o, "m", a); the lookup site is i+1.
+// methodCall: o.m(a) → H.m(i, t = o, H.M(i+1, t, "m"), a), so that the
+// order is JavaScript's: the base, the key, the lookup (M, which logs the
+// use of the base at i+1), the arguments, then the call (m, with this = the
+// base). A base that reads the same twice (this, a declared variable) needs
+// no temporary: H.m(i, o, H.M(i+1, o, "m"), a). Where no var can be
+// declared (parameter lists, field initializers) the temporary is the
+// parameter of an arrow applied in place, which keeps this, arguments,
+// super and new.target: ((t) => H.m(i, t = o, H.M(i+1, t, "m"), a))().
 func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
+	base := r.stableBase(m.Object)
+	temp, arrow := "", false
+	switch {
+	case base != "":
+	case r.fn.noTemps:
+		temp, arrow = Prefix+"b", true
+	default:
+		temp = r.allocTemp()
+	}
 	h := r.holeRep(e.Start, m.Object.Pos())
 	r.expr(m.Object)
 	lp := r.find(e.Callee.EndPos(), '(')
-	tail := ""
+	var hk int
+	tail := ")"
 	if len(e.Args) > 0 {
-		tail = ", "
+		tail = "), "
 	}
-	r.keyArgs(m, lp+1, tail)
+	if !m.Computed {
+		hk = r.holeRep(m.Object.EndPos(), lp+1)
+	} else {
+		k := m.Property
+		hk = r.holeRep(m.Object.EndPos(), k.Pos())
+		r.expr(k)
+		if isSeq(k) {
+			tail = ")" + tail
+		}
+		r.rep(k.EndPos(), lp+1, tail)
+	}
 	r.exprs(e.Args)
+	if arrow {
+		r.ins(e.End, ")()")
+	}
 	i := r.site(e.Span)
-	r.site(m.Span)
-	r.fill(h, r.hk("m", i))
+	j := r.site(m.Span)
+	if temp != "" {
+		base = temp
+	}
+	// The opening: [((t) => ]H.m(i, [t = ]
+	b := r.scratch[:0]
+	if arrow {
+		b = append(b, "(("...)
+		b = append(b, temp...)
+		b = append(b, ") => "...)
+	}
+	b = append(b, r.hk("m", i)...)
+	if temp != "" {
+		b = append(b, temp...)
+		b = append(b, " = "...)
+	}
+	r.fillBytes(h, b)
+	// The lookup: , H.M(j, t, "m"), or , H.M(j, t, ( before a computed key.
+	b = append(b[:0], ", "...)
+	b = append(b, r.hk("M", j)...)
+	b = append(b, base...)
+	b = append(b, ", "...)
+	if !m.Computed {
+		b = append(b, '"')
+		b = append(b, r.src[m.Property.Pos():m.Property.EndPos()]...)
+		b = append(b, '"')
+		b = append(b, tail...)
+	} else if isSeq(m.Property) {
+		b = append(b, '(')
+	}
+	r.fillBytes(hk, b)
+	r.scratch = b[:0]
+	if temp != "" && !arrow {
+		r.releaseTemps(1)
+	}
+}
+
+// stableBase returns the source text of a method call's base when reading
+// it twice is the same as reading it once (this, a declared variable
+// outside with and eval scopes), else "".
+func (r *rewriter) stableBase(o js.Expr) string {
+	switch o := o.(type) {
+	case *js.This:
+		return "this"
+	case *js.Ident:
+		ref := r.ref(o)
+		if ref != nil && !ref.Dynamic && (ref.Binding != nil || r.prog.Goal == js.Script && r.info.Root.Lookup(o.Name) != nil) {
+			return r.text(o)
+		}
+	}
+	return ""
 }
 
 func (r *rewriter) directEval(e *js.Call) {

@@ -82,10 +82,16 @@ func TestES5Constructs(t *testing.T) {
 		// calls
 		{`f()`, `H.X(2, H.c(1, f))`},
 		{`f(a, ...b)`, `H.X(2, H.c(1, f, a, ...b))`},
-		{`o.m(1, 2)`, `H.X(3, H.m(1, o, "m", 1, 2))`},
-		{`o[k]()`, `H.X(3, H.m(1, o, k))`},
-		{`(o.m)()`, `H.X(3, H.m(1, o, "m"))`},
-		{"o\n  .m()\n  .n()", "H.X(5, H.m(3, H.m(1, o, \"m\"\n), \"n\"\n))"},
+		{`o.m(1, 2)`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, "m"), 1, 2))`},
+		{`o[k]()`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, k)))`},
+		{`o[a, b](c)`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, (a, b)), c))`},
+		// method calls: base, key, lookup (M), arguments, call; a base that
+		// reads the same twice needs no temporary
+		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m(1, o, H.M(2, o, "m"), a))`},
+		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.R(__mt$f, H.X(4, H.m(2, this, H.M(3, this, "m"), H.G(1, a).b))) } finally { H.Fr(6, __mt$f); } }`},
+		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m(1, __mt$b = o, H.M(2, __mt$b, "m")))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
+		{`(o.m)()`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, "m")))`},
+		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m(3, T_1 = H.m(1, T_2 = o, H.M(2, T_2, \"m\")\n), H.M(4, T_1, \"n\")\n))"},
 		{`(0, o.m)()`, `H.X(3, H.c(2, (0, H.G(1, o).m)))`},
 		{`new F`, `H.X(2, H.n(1, F))`},
 		{`new F(a, b)`, `H.X(2, H.n(1, F, a, b))`},
@@ -177,7 +183,7 @@ func TestGoals(t *testing.T) {
 func TestOptionalChains(t *testing.T) {
 	for _, c := range [][2]string{
 		{`a?.b.c?.d`, `H.X(2, H.G(1, a)?.b.c?.d)`},
-		{`a.b()?.c`, `H.X(4, H.G(3, H.m(1, a, "b"))?.c)`},
+		{`a.b()?.c`, `var T_1; H.X(4, H.G(3, H.m(1, T_1 = a, H.M(2, T_1, "b")))?.c)`},
 		{`f?.()?.()`, `H.X(1, f?.()?.())`},
 		{`a?.[k.p](x.y)`, `H.X(4, H.G(1, a)?.[H.G(2, k).p](H.G(3, x).y))`},
 	} {

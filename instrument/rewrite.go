@@ -56,6 +56,7 @@ type rewriter struct {
 	siteCache []Site
 	arena     []byte // text of hook openings (hk)
 	buf       []byte // the edits' texts
+	scratch   []byte // scratch for building one edit's text
 }
 
 type selfRef struct {

@@ -22,11 +22,7 @@ import (
 
 // knownFailing lists the MemInsight programs whose goldens our traces do
 // not reproduce yet, with the reason. Keep it honest and short.
-var knownFailing = map[string]string{
-	// The method is looked up after the arguments are evaluated; here an
-	// argument throws, so the lookup's last use of `this` is never logged.
-	"testStaleness1": "method calls look the method up after evaluating the arguments",
-}
+var knownFailing = map[string]string{}
 
 // runProgram runs one of MemInsight's test programs with `memtrace node`
 // semantics from a directory where its path is test/testdata/NAME.js, the

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "3f830d23a3f998d6"
+const Version = "feb0271250ba8f49"

@@ -48,12 +48,15 @@
       if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
       return apply(f, undefined, a);
     },
-    m: function (i, o, k) {
+    M: function (i, o, k) {
+      iid(i);
+      coercible(o, k);
+      return o[k];
+    },
+    m: function (i, o, f) {
       iid(i);
       var a = []; for (var j = 3; j < arguments.length; j++) a.push(arguments[j]);
-      coercible(o, k);
-      var f = o[k];
-      if (typeof f !== "function") throw new TypeError(String(k) + " is not a function");
+      if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
       return apply(f, o, a);
     },
     n: function (i, F) {

@@ -866,13 +866,20 @@ function install() {
       return invoke(this, i, f, undefined, args, false);
     }
 
-    // m: method call o[k](...args); the lookup is a use at local iid i+1.
-    m(i, o, k, ...args) {
+    // M: the method lookup o[k] of a method call, before its arguments are
+    // evaluated; a use of o at local iid j (the call's iid + 1), recorded
+    // after the read as MemInsight's getField. Returns the method for m.
+    M(j, o, k) {
       const f = o[k];
       if (isObj(o)) {
         const id = useIdOf(o);
-        if (id !== 0) use(id, this.base + i + 1);
+        if (id !== 0) use(id, this.base + j);
       }
+      return f;
+    }
+
+    // m: method call f.apply(o, args), f looked up by M.
+    m(i, o, f, ...args) {
       return invoke(this, i, f, o, args, false);
     }
 

@@ -6,5 +6,5 @@ try {
 var o = __mt$.X(4, __mt$.W(3, "o", __mt$.T(5, {}), o));
 __mt$.G(6, o).x;
 __mt$.c(7, setInterval, function () {}, 1000);
-__mt$.m(8, process, "kill", process.pid, "SIGTERM");
+__mt$.m(8, process, __mt$.M(9, process, "kill"), process.pid, "SIGTERM");
 } finally { __mt$.Sx(); }

@@ -1,0 +1,49 @@
+const __mt$ec6d9aa1 = __mt.S("call_order.js", [3,11,3,13,3,11,3,13,3,11,3,13,4,23,4,34,4,23,4,31,4,23,4,35,4,36,4,45,4,1,4,47,4,1,4,47,4,1,4,47,4,1,4,47,6,13,6,26,6,13,6,27,6,53,6,97,6,53,6,98,6,99,6,111,6,35,6,113,6,35,6,113,6,35,6,113,6,35,6,113,6,35,6,113,6,28,6,114,6,8,6,116,6,8,6,116,7,33,7,49,7,20,7,50,7,6,7,52,7,6,7,52,7,6,7,52,5,9,8,2,5,9,8,2,5,9,8,2,9,16,9,31,9,33,9,48,9,12,9,49,9,12,9,15,9,1,9,50,9,1,9,51,10,12,10,27,10,28,10,44,10,46,10,60,10,12,10,64,10,12,10,45,10,1,10,65,10,1,10,66,12,28,12,41,12,14,12,43,12,14,12,43,12,14,12,43,12,9,12,45,12,9,12,45,12,9,12,45,13,30,13,43,13,16,13,45,13,16,13,45,13,16,13,45,13,10,13,45,13,6,13,46,13,6,13,9,13,1,13,47,13,1,13,48,14,6,14,11,14,6,14,9,14,1,14,12,14,1,14,13,16,46,16,54,16,39,16,55,16,25,16,57,16,25,16,57,16,25,16,57,16,9,16,59,16,9,16,59,16,9,16,59,17,44,17,57,17,30,17,59,17,30,17,59,17,30,17,59,17,14,17,61,17,14,17,61,17,6,17,62,17,6,17,9,17,1,17,63,17,1,17,64,20,7,20,38,20,7,20,40,20,3,20,44,20,3,20,6,20,3,20,45,22,3,22,45,22,3,22,46,26,13,26,38,26,3,26,39,26,3,26,12,26,3,26,40,28,3,28,45,28,3,28,46,32,12,32,16,32,12,32,16,33,8,33,24,33,3,33,25,33,3,33,7,33,3,33,26,35,3,35,50,35,3,35,51,38,9,38,19,38,9,38,19,38,27,38,36,38,27,38,30,38,38,38,44,38,52,38,55,38,38,38,56,38,38,38,51,38,38,38,66,38,38,38,61,38,6,38,67,38,6,38,26,38,1,38,68,38,1,38,69,39,17,39,27,39,17,39,28,39,1,39,30,39,1,39,30,39,1,39,30,40,11,40,28,40,30,40,48,40,6,40,49,40,6,40,51,40,1,40,52,40,1,40,53,41,6,41,27,41,6,41,39,41,1,41,40,41,1,41,41,43,16,43,34,43,16,43,39,43,16,43,36,43,43,43,52,43,1,43,54,43,1,43,54,43,1,43,54,44,6,44,9,44,1,44,10,44,1,44,11,45,15,45,31,45,15,45,42,45,15,45,33,45,57,45,63,45,50,45,64,45,45,45,66,45,45,45,66,45,1,45,68,45,1,45,68,1,1,48,1,46,6,46,13,46,6,46,17,46,6,46,15,46,1,46,18,46,1,46,19,47,13,47,27,47,13,47,21,47,1,47,28,47,1,47,12,47,1,47,29,1,1,48,1,4,1,4,47,1,1,48,1,1,1,48,1,1,1,48,1,1,1,48,1,1,1,48,1,39,1,39,30,1,1,48,1,43,1,43,54,1,1,48,1,1,1,48,1,1,1,48,1], {10:["log"],19:["note","o"],23:["note","o"],27:[],47:[],54:[],68:[],75:[],122:[],139:["note","o"],149:[],151:[]}, 175, 176); var __mt$ec6d9aa1_1, __mt$ec6d9aa1_2; __mt$ec6d9aa1.N(164, "log", log); __mt$ec6d9aa1.N(166, "note", __mt$ec6d9aa1.F(165, 10, note)); __mt$ec6d9aa1.N(167, "o", o); __mt$ec6d9aa1.N(168, "p", p); __mt$ec6d9aa1.N(169, "q", q); __mt$ec6d9aa1.N(170, "nb", nb); __mt$ec6d9aa1.N(172, "F", __mt$ec6d9aa1.F(171, 122, F)); __mt$ec6d9aa1.N(174, "d", __mt$ec6d9aa1.F(173, 139, d)); // Evaluation order of calls: the base, the key, the method lookup, then the
+// arguments and the call, with this = the base (getters log the order).
+var log = __mt$ec6d9aa1.X(3, __mt$ec6d9aa1.W(2, "log", __mt$ec6d9aa1.T(1, []), log));
+function note(s, v) {const __mt$f = __mt$ec6d9aa1.Fe(10, note, this, new.target); try { __mt$ec6d9aa1.N(8, "s", s); __mt$ec6d9aa1.N(9, "v", v);  __mt$ec6d9aa1.X(6, __mt$ec6d9aa1.m(4, log, __mt$ec6d9aa1.M(5, log, "push"), s)); return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(7, v)); } finally { __mt$ec6d9aa1.Fr(11, __mt$f); } }
+var o = __mt$ec6d9aa1.X(32, __mt$ec6d9aa1.W(31, "o", __mt$ec6d9aa1.T(30, {
+  get m() {const __mt$f = __mt$ec6d9aa1.Fe(23, void 0, this, new.target); try {  __mt$ec6d9aa1.X(13, __mt$ec6d9aa1.c(12, note, "get m")); return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(22, __mt$ec6d9aa1.F(21, 19, function (a, b) {const __mt$f = __mt$ec6d9aa1.Fe(19, void 0, this, new.target); try { __mt$ec6d9aa1.N(17, "a", a); __mt$ec6d9aa1.N(18, "b", b);  __mt$ec6d9aa1.X(15, __mt$ec6d9aa1.c(14, note, "call m " + (this === o) + " " + a + b)); return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(16, this)); } finally { __mt$ec6d9aa1.Fr(20, __mt$f); } }))); } finally { __mt$ec6d9aa1.Fr(24, __mt$f); } },
+  n: __mt$ec6d9aa1.F(29, 27, function () {const __mt$f = __mt$ec6d9aa1.Fe(27, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(26, "n" + __mt$ec6d9aa1.G(25, arguments).length)); } finally { __mt$ec6d9aa1.Fr(28, __mt$f); } }, "n")
+}, "m", 1, 23), o));
+__mt$ec6d9aa1.X(38, __mt$ec6d9aa1.c(37, note, "r1", __mt$ec6d9aa1.m(35, o, __mt$ec6d9aa1.M(36, o, "m"), __mt$ec6d9aa1.c(33, note, "arg1", 1), __mt$ec6d9aa1.c(34, note, "arg2", 2))));
+__mt$ec6d9aa1.X(45, __mt$ec6d9aa1.c(44, note, "r2", __mt$ec6d9aa1.m(42, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.c(39, note, "base", o), __mt$ec6d9aa1.M(43, __mt$ec6d9aa1_1, __mt$ec6d9aa1.c(40, note, "key", "m")), __mt$ec6d9aa1.c(41, note, "arg", 3), 4)));
+// an argument that reassigns the method: the old one is called
+var p = __mt$ec6d9aa1.X(52, __mt$ec6d9aa1.W(51, "p", __mt$ec6d9aa1.T(50, { m: __mt$ec6d9aa1.F(49, 47, function () {const __mt$f = __mt$ec6d9aa1.Fe(47, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(46, "old")); } finally { __mt$ec6d9aa1.Fr(48, __mt$f); } }, "m") }), p));
+__mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c(60, note, __mt$ec6d9aa1.m(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const __mt$f = __mt$ec6d9aa1.Fe(54, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(53, "new")); } finally { __mt$ec6d9aa1.Fr(55, __mt$f); } }), 0))));
+__mt$ec6d9aa1.X(65, __mt$ec6d9aa1.c(64, note, __mt$ec6d9aa1.m(62, p, __mt$ec6d9aa1.M(63, p, "m"))));
+// an argument that reassigns the base: this is the old base
+var q = __mt$ec6d9aa1.X(73, __mt$ec6d9aa1.W(72, "q", __mt$ec6d9aa1.T(71, { who: "q1", m: __mt$ec6d9aa1.F(70, 68, function () {const __mt$f = __mt$ec6d9aa1.Fe(68, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(67, __mt$ec6d9aa1.G(66, this).who)); } finally { __mt$ec6d9aa1.Fr(69, __mt$f); } }, "m") }), q));
+__mt$ec6d9aa1.X(83, __mt$ec6d9aa1.c(82, note, __mt$ec6d9aa1.m(80, q, __mt$ec6d9aa1.M(81, q, "m"), q = __mt$ec6d9aa1.W(79, "q", __mt$ec6d9aa1.T(78, { who: "q2", m: __mt$ec6d9aa1.F(77, 75, function () {const __mt$f = __mt$ec6d9aa1.Fe(75, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(74, "q2!")); } finally { __mt$ec6d9aa1.Fr(76, __mt$f); } }, "m") }), q))));
+// a throwing argument: the lookup (a getter) has run, the call has not
+try {
+  __mt$ec6d9aa1.X(88, __mt$ec6d9aa1.m(86, o, __mt$ec6d9aa1.M(87, o, "m"), __mt$ec6d9aa1.G(85, __mt$ec6d9aa1.c(84, note, "throwing arg", undefined)).x, 0));
+} catch (e) {
+  __mt$ec6d9aa1.X(90, __mt$ec6d9aa1.c(89, note, "caught " + (e instanceof TypeError)));
+}
+// a missing method: the TypeError comes after the arguments
+try {
+  __mt$ec6d9aa1.X(94, __mt$ec6d9aa1.m(92, o, __mt$ec6d9aa1.M(93, o, "missing"), __mt$ec6d9aa1.c(91, note, "arg of missing", 1)));
+} catch (e) {
+  __mt$ec6d9aa1.X(96, __mt$ec6d9aa1.c(95, note, "caught " + (e instanceof TypeError)));
+}
+// a null base throws before the arguments
+try {
+  var nb = __mt$ec6d9aa1.X(98, __mt$ec6d9aa1.W(97, "nb", null, nb));
+  __mt$ec6d9aa1.X(102, __mt$ec6d9aa1.m(100, nb, __mt$ec6d9aa1.M(101, nb, "m"), __mt$ec6d9aa1.c(99, note, "never", 1)));
+} catch (e) {
+  __mt$ec6d9aa1.X(104, __mt$ec6d9aa1.c(103, note, "caught null " + (e instanceof TypeError)));
+}
+// computed keys with a comma, nested calls, new and plain calls
+__mt$ec6d9aa1.X(118, __mt$ec6d9aa1.c(117, note, __mt$ec6d9aa1.m(115, o, __mt$ec6d9aa1.M(116, o, (__mt$ec6d9aa1.X(106, __mt$ec6d9aa1.c(105, note, "k1")), "n")), __mt$ec6d9aa1.m(107, o, __mt$ec6d9aa1.M(108, o, "n"), 1, 2), __mt$ec6d9aa1.m(113, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.m(111, __mt$ec6d9aa1_2 = __mt$ec6d9aa1.T(109, [1, 2]), __mt$ec6d9aa1.M(112, __mt$ec6d9aa1_2, "concat"), __mt$ec6d9aa1.T(110, [3])), __mt$ec6d9aa1.M(114, __mt$ec6d9aa1_1, "join"), "-"))));
+function F(a) {const __mt$f = __mt$ec6d9aa1.Fe(122, F, this, new.target); try { __mt$ec6d9aa1.N(121, "a", a);  __mt$ec6d9aa1.X(120, __mt$ec6d9aa1.P(119, this, "a", a, 0)); } finally { __mt$ec6d9aa1.Fr(123, __mt$f); } }
+__mt$ec6d9aa1.X(129, __mt$ec6d9aa1.c(128, note, __mt$ec6d9aa1.G(127, __mt$ec6d9aa1.n(126, (__mt$ec6d9aa1.c(124, note, "callee", F)), __mt$ec6d9aa1.c(125, note, "new arg", 5))).a));
+__mt$ec6d9aa1.X(133, __mt$ec6d9aa1.c(132, note, __mt$ec6d9aa1.c(131, __mt$ec6d9aa1.c(130, note, "callee2", note), "plain", 6)));
+// default parameters and class fields: no var for a temporary there
+function d(x = ((__mt$b) => __mt$ec6d9aa1.m(135, __mt$b = __mt$ec6d9aa1.c(134, note, "default", o), __mt$ec6d9aa1.M(136, __mt$b, "n"), 1))()) {const __mt$f = __mt$ec6d9aa1.Fe(139, d, this, new.target); try { __mt$ec6d9aa1.N(138, "x", x);  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(137, x)); } finally { __mt$ec6d9aa1.Fr(140, __mt$f); } }
+__mt$ec6d9aa1.X(143, __mt$ec6d9aa1.c(142, note, __mt$ec6d9aa1.c(141, d)));
+let C = __mt$ec6d9aa1.N(153, "C", __mt$ec6d9aa1.F(152, 151, class C { f = ((__mt$b) => __mt$ec6d9aa1.m(145, __mt$b = __mt$ec6d9aa1.c(144, note, "field", o), __mt$ec6d9aa1.M(146, __mt$b, "n"), 1, 2, 3))(); g() {const __mt$f = __mt$ec6d9aa1.Fe(149, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(148, __mt$ec6d9aa1.G(147, this).f)); } finally { __mt$ec6d9aa1.Fr(150, __mt$f); } } }, void 0, "g", 0, 149));
+__mt$ec6d9aa1.X(158, __mt$ec6d9aa1.c(157, note, __mt$ec6d9aa1.m(155, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.n(154, C), __mt$ec6d9aa1.M(156, __mt$ec6d9aa1_1, "g"))));
+__mt$ec6d9aa1.X(163, __mt$ec6d9aa1.m(161, __mt$ec6d9aa1_1 = console, __mt$ec6d9aa1.M(162, __mt$ec6d9aa1_1, "log"), __mt$ec6d9aa1.m(159, log, __mt$ec6d9aa1.M(160, log, "join"), "\n")));
+
+;__mt$ec6d9aa1.Sx();
