@@ -56,6 +56,15 @@ func (r *rewriter) rep(a, b int32, text string) {
 	r.edits = append(r.edits, edit{pos: a, end: b, off: off, n: n, nl: r.newlines(a, b)})
 }
 
+// insParts inserts a + b + c at pos.
+func (r *rewriter) insParts(pos int32, a string, b []byte, c string) {
+	off := int32(len(r.buf))
+	r.buf = append(r.buf, a...)
+	r.buf = append(r.buf, b...)
+	r.buf = append(r.buf, c...)
+	r.edits = append(r.edits, edit{pos: pos, end: pos, off: off, n: int32(len(r.buf)) - off})
+}
+
 // hole reserves an insertion at pos whose text is known later (fill).
 func (r *rewriter) hole(pos int32) int {
 	r.edits = append(r.edits, edit{pos: pos, end: pos})
@@ -192,7 +201,11 @@ type internalError string
 
 // quote returns s as a JavaScript string literal.
 func quote(s string) string {
-	b := make([]byte, 0, len(s)+2)
+	return string(appendQuote(make([]byte, 0, len(s)+2), s))
+}
+
+// appendQuote appends s as a JavaScript string literal to b.
+func appendQuote(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -235,6 +248,5 @@ func quote(s string) string {
 		}
 		i += size
 	}
-	b = append(b, '"')
-	return string(b)
+	return append(b, '"')
 }

@@ -102,7 +102,9 @@ func Instrument(src []byte, opts Options) (res *Result, err error) {
 	if !ok {
 		panic(internalError("overlapping edits"))
 	}
-	return &Result{Code: code, Sites: r.siteList(), Handle: r.h}, nil
+	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h}
+	r.release()
+	return res, nil
 }
 
 func fileName(o Options) string {

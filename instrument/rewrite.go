@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	js "github.com/memtrace/memtrace/instrument/js"
@@ -57,6 +58,8 @@ type rewriter struct {
 	arena     []byte // text of hook openings (hk)
 	buf       []byte // the edits' texts
 	scratch   []byte // scratch for building one edit's text
+	scratch2  []byte
+	hoist     []byte
 }
 
 type selfRef struct {
@@ -81,9 +84,19 @@ func (r *rewriter) fixSelfRefs() {
 func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: handleName(src, opts.Goal),
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool)}
-	r.edits = make([]edit, 0, len(src)/8+16)
-	r.buf = make([]byte, 0, len(src)*2+1024)
-	r.sites = make([]js.Span, 0, len(src)/14+16)
+	if sb, ok := scratchPool.Get().(*scratchBufs); ok {
+		r.edits, r.buf, r.sites, r.arena = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.arena[:0]
+		r.scratch, r.scratch2, r.hoist = sb.scratch, sb.scratch2, sb.hoist
+	}
+	if cap(r.edits) < len(src)/8+16 {
+		r.edits = make([]edit, 0, len(src)/8+16)
+	}
+	if cap(r.buf) < len(src)*3+1024 {
+		r.buf = make([]byte, 0, len(src)*3+1024)
+	}
+	if cap(r.sites) < len(src)/14+16 {
+		r.sites = make([]js.Span, 0, len(src)/14+16)
+	}
 	sorted := true
 	prev := int32(-1)
 	for i := range info.Refs {
@@ -98,6 +111,27 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 	}
 	r.refsSorted = sorted
 	return r
+}
+
+// scratchBufs are the rewriter's buffers, reused from one Instrument call to
+// the next (none of them is part of a Result).
+type scratchBufs struct {
+	edits                    []edit
+	buf, arena               []byte
+	sites                    []js.Span
+	scratch, scratch2, hoist []byte
+}
+
+var scratchPool sync.Pool
+
+// release returns the rewriter's buffers to the pool; r is not used after.
+func (r *rewriter) release() {
+	const max = 64 << 20 // do not keep the buffers of a huge file
+	if cap(r.buf) > max {
+		return
+	}
+	scratchPool.Put(&scratchBufs{edits: r.edits, buf: r.buf, arena: r.arena[:0], sites: r.sites,
+		scratch: r.scratch, scratch2: r.scratch2, hoist: r.hoist})
 }
 
 // site allocates the next local iid with range sp.
@@ -131,7 +165,15 @@ func unparen(e js.Expr) js.Expr {
 	}
 }
 
-func (r *rewriter) text(n js.Node) string { return string(r.src[n.Pos():n.EndPos()]) }
+// text is the source text of n, without a copy (src is not modified
+// while the rewriter lives, and the strings only go into the edits' text).
+func (r *rewriter) text(n js.Node) string {
+	a, b := n.Pos(), n.EndPos()
+	if a == b {
+		return ""
+	}
+	return unsafe.String(&r.src[a], int(b-a))
+}
 
 // str is the string literal naming an identifier (its source text, whose
 // escapes are valid string escapes too).
@@ -193,20 +235,22 @@ func (r *rewriter) allocTemp() string {
 func (r *rewriter) releaseTemps(n int) { r.fn.temps -= n }
 
 func (r *rewriter) tempDecl(f *fnState) string {
+	return string(r.appendTempDecl(nil, f))
+}
+
+func (r *rewriter) appendTempDecl(b []byte, f *fnState) []byte {
 	if f.maxTemps == 0 {
-		return ""
+		return b
 	}
-	var b strings.Builder
-	b.WriteString("var ")
+	b = append(b, "var "...)
 	for i := 1; i <= f.maxTemps; i++ {
 		if i > 1 {
-			b.WriteString(", ")
+			b = append(b, ", "...)
 		}
-		b.WriteString(f.tempPfx)
-		b.WriteString(itoa(i))
+		b = append(b, f.tempPfx...)
+		b = strconv.AppendInt(b, int64(i), 10)
 	}
-	b.WriteString("; ")
-	return b.String()
+	return append(b, "; "...)
 }
 
 // ---------------------------------------------------------------------------
@@ -274,7 +318,7 @@ func (r *rewriter) program(p *js.Program) {
 	h := r.hole(pos)
 	r.stmts(body)
 	r.fixSelfRefs()
-	hoist := r.hoisted(r.info.Root, p.Body, nil)
+	hoist := string(r.hoisted(nil, r.info.Root, p.Body, nil))
 	if r.opts.Eval {
 		// Keep eval's completion value: a hook statement would otherwise
 		// be the value of code made only of declarations.
@@ -357,49 +401,59 @@ func (r *rewriter) appendFree(b []byte) []byte {
 // program scope, in Jalangi's order: the named function expression's own
 // name, then the scope's parameters, vars and function declarations in
 // order of first appearance (function declarations as F then N).
-func (r *rewriter) hoisted(sc *scope.Scope, body []js.Stmt, own *js.Ident) string {
-	var b strings.Builder
-	n := func(name, val string) {
+func (r *rewriter) hoisted(b []byte, sc *scope.Scope, body []js.Stmt, own *js.Ident) []byte {
+	n := func(name, val string, quoted bool) {
 		i := r.site(r.fn.span)
-		b.WriteString(r.h)
-		b.WriteString(".N(")
-		b.WriteString(itoa(i))
-		b.WriteString(", ")
-		b.WriteString(name)
-		b.WriteString(", ")
-		b.WriteString(val)
-		b.WriteString("); ")
+		b = append(b, r.h...)
+		b = append(b, ".N("...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ", "...)
+		if quoted {
+			b = appendQuote(b, name)
+		} else {
+			b = append(b, '"')
+			b = append(b, name...)
+			b = append(b, '"')
+		}
+		b = append(b, ", "...)
+		b = append(b, val...)
+		b = append(b, "); "...)
 	}
 	if own != nil && (sc == nil || sc.Lookup(own.Name) == nil) {
-		n(r.str(own), r.text(own))
+		n(r.text(own), r.text(own), false)
 	}
 	if sc == nil {
-		return b.String()
+		return b
 	}
 	var decls map[string]*js.FuncDecl
 	for _, bd := range sc.Bindings {
 		switch bd.Kind {
 		case scope.Param, scope.Var:
-			n(quote(bd.Name), r.text(bd.Decl))
+			n(bd.Name, r.text(bd.Decl), true)
 		case scope.Function:
 			if decls == nil {
 				decls = topFuncDecls(body)
 			}
 			fd := decls[bd.Name]
 			if fd == nil {
-				n(quote(bd.Name), r.text(bd.Decl))
+				n(bd.Name, r.text(bd.Decl), true)
 				continue
 			}
 			t := r.site(fd.Span)
-			val := r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")"
-			n(quote(bd.Name), val)
+			v := append(r.scratch2[:0], r.hk("F", t)...)
+			v = strconv.AppendInt(v, int64(r.declFe[fd]), 10)
+			v = append(v, ", "...)
+			v = append(v, r.text(fd.Name)...)
+			v = append(v, ')')
+			r.scratch2 = v
+			n(bd.Name, unsafe.String(unsafe.SliceData(v), len(v)), true)
 		case scope.Import:
-			b.WriteString("try { ")
-			n(quote(bd.Name), r.text(bd.Decl))
-			b.WriteString("} catch (" + Prefix + "e) {} ")
+			b = append(b, "try { "...)
+			n(bd.Name, r.text(bd.Decl), true)
+			b = append(b, "} catch ("+Prefix+"e) {} "...)
 		}
 	}
-	return b.String()
+	return b
 }
 
 // topFuncDecls maps names to the last function declaration of a statement
@@ -651,7 +705,8 @@ func (r *rewriter) function(fp funcParts) int {
 	if sf != nil {
 		sc = sf.Scope
 	}
-	hoist := r.hoisted(sc, body, fp.own)
+	hoist := r.hoisted(r.hoist[:0], sc, body, fp.own)
+	r.hoist = hoist
 	fe := r.site(fs.span)
 	fr := fs.frIid
 	if !fs.noTry {
@@ -667,50 +722,54 @@ func (r *rewriter) function(fp funcParts) int {
 			r.selfRefs = append(r.selfRefs, selfRef{edit: h, name: self, key: fp.decl.Name})
 		}
 	}
-	var b strings.Builder
-	b.WriteString(semi)
+	b := r.scratch[:0]
+	b = append(b, semi...)
 	if fp.body == nil {
-		b.WriteString("{ ")
+		b = append(b, "{ "...)
 	}
-	b.WriteString("const ")
-	b.WriteString(fs.self)
-	b.WriteString(" = ")
-	b.WriteString(r.h)
-	b.WriteString(".Fe(")
-	b.WriteString(itoa(fe))
-	b.WriteString(", ")
-	b.WriteString(self)
+	b = append(b, "const "...)
+	b = append(b, fs.self...)
+	b = append(b, " = "...)
+	b = append(b, r.h...)
+	b = append(b, ".Fe("...)
+	b = strconv.AppendInt(b, int64(fe), 10)
+	b = append(b, ", "...)
+	b = append(b, self...)
 	if !fp.arrow {
 		if fp.derived {
-			b.WriteString(", void 0, new.target")
+			b = append(b, ", void 0, new.target"...)
 		} else {
-			b.WriteString(", this, new.target")
+			b = append(b, ", this, new.target"...)
 		}
 	}
-	b.WriteString("); ")
-	b.WriteString(r.tempDecl(fs))
-	frCall := r.hk("Fr", fr) + fs.self
+	b = append(b, "); "...)
+	b = r.appendTempDecl(b, fs)
 	if !fs.noTry {
-		b.WriteString("try { ")
+		b = append(b, "try { "...)
 	}
-	b.WriteString(hoist)
+	b = append(b, hoist...)
+	// Fr's call: H.Fr(fr, __mt$f
+	fc := r.scratch2[:0]
+	fc = append(fc, r.hk("Fr", fr)...)
+	fc = append(fc, fs.self...)
 	if fp.body != nil {
-		r.fill(h, b.String())
+		r.fillBytes(h, b)
 		if fs.noTry {
-			r.ins(fp.body.End-1, ";"+frCall+"); ")
+			r.insParts(fp.body.End-1, ";", fc, "); ")
 		} else {
-			r.ins(fp.body.End-1, "} finally { "+frCall+"); } ")
+			r.insParts(fp.body.End-1, "} finally { ", fc, "); } ")
 		}
 	} else {
-		b.WriteString("return ")
-		b.WriteString(r.h)
-		b.WriteString(".R(")
-		b.WriteString(fs.self)
-		b.WriteString(", ")
-		b.WriteString(r.hk("X", k))
-		r.fill(h, b.String())
-		r.ins(fp.exprBody.EndPos(), ")) } finally { "+frCall+"); } }")
+		b = append(b, "return "...)
+		b = append(b, r.h...)
+		b = append(b, ".R("...)
+		b = append(b, fs.self...)
+		b = append(b, ", "...)
+		b = append(b, r.hk("X", k)...)
+		r.fillBytes(h, b)
+		r.insParts(fp.exprBody.EndPos(), ")) } finally { ", fc, "); } }")
 	}
+	r.scratch, r.scratch2 = b[:0], fc[:0]
 	// FREE_VARS
 	var names []string
 	if sf != nil {
