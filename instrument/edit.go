@@ -24,6 +24,27 @@ func (r *rewriter) hk(name string, i int) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// reserve makes room for n bytes in the arena.
+func (r *rewriter) reserve(n int) {
+	if cap(r.arena)-len(r.arena) < n {
+		r.arena = make([]byte, 0, max(64<<10, n))
+	}
+}
+
+// arenaString returns the arena's bytes from start as a string.
+func (r *rewriter) arenaString(start int) string {
+	b := r.arena[start:]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// num returns i in decimal, from the arena.
+func (r *rewriter) num(i int) string {
+	r.reserve(20)
+	start := len(r.arena)
+	r.arena = strconv.AppendInt(r.arena, int64(i), 10)
+	return r.arenaString(start)
+}
+
 // An edit replaces src[pos:end] (empty for an insertion) by text. The
 // rewriter emits edits in source order: a node's opening insertions before
 // its children's edits, its closing insertions after them, so that equal
@@ -34,25 +55,28 @@ type edit struct {
 	nl       int32 // line terminators of src[pos:end], re-emitted after text
 }
 
-// put stores text in the text buffer and returns its offset and length.
-// Edits hold no pointers, so the garbage collector never scans them.
-func (r *rewriter) put(text string) (int32, int32) {
+// put stores the concatenation of parts in the text buffer and returns
+// its offset and length. Edits hold no pointers, so the garbage collector
+// never scans them.
+func (r *rewriter) put(parts ...string) (int32, int32) {
 	off := int32(len(r.buf))
-	r.buf = append(r.buf, text...)
-	return off, int32(len(text))
+	for _, p := range parts {
+		r.buf = append(r.buf, p...)
+	}
+	return off, int32(len(r.buf)) - off
 }
 
-// ins inserts text at pos.
-func (r *rewriter) ins(pos int32, text string) {
-	off, n := r.put(text)
+// ins inserts the concatenation of parts at pos.
+func (r *rewriter) ins(pos int32, parts ...string) {
+	off, n := r.put(parts...)
 	r.edits = append(r.edits, edit{pos: pos, end: pos, off: off, n: n})
 }
 
 // rep replaces src[a:b] (punctuation, blanks and comments between two
-// children) by text, keeping its line terminators so that line numbers
-// survive.
-func (r *rewriter) rep(a, b int32, text string) {
-	off, n := r.put(text)
+// children) by the concatenation of parts, keeping its line terminators
+// so that line numbers survive.
+func (r *rewriter) rep(a, b int32, parts ...string) {
+	off, n := r.put(parts...)
 	r.edits = append(r.edits, edit{pos: a, end: b, off: off, n: n, nl: r.newlines(a, b)})
 }
 
@@ -77,8 +101,8 @@ func (r *rewriter) holeRep(a, b int32) int {
 	return len(r.edits) - 1
 }
 
-func (r *rewriter) fill(h int, text string) {
-	r.edits[h].off, r.edits[h].n = r.put(text)
+func (r *rewriter) fill(h int, parts ...string) {
+	r.edits[h].off, r.edits[h].n = r.put(parts...)
 }
 
 func (r *rewriter) fillBytes(h int, text []byte) {

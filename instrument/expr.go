@@ -509,8 +509,8 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 		h := r.hole(val.Pos())
 		r.exprNamed(val, str)
 		i := r.site(acorn(val))
-		r.fill(h, r.hk("W", i)+str+", ")
-		r.ins(val.EndPos(), ", "+r.oldValue(t)+")")
+		r.fill(h, r.hk("W", i), str, ", ")
+		r.ins(val.EndPos(), ", ", r.oldValue(t), ")")
 	case "||=", "&&=", "??=":
 		r.ins(e.Start, "(")
 		h := r.holeRep(e.Target.EndPos(), val.Pos())

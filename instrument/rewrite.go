@@ -177,7 +177,15 @@ func (r *rewriter) text(n js.Node) string {
 
 // str is the string literal naming an identifier (its source text, whose
 // escapes are valid string escapes too).
-func (r *rewriter) str(id *js.Ident) string { return `"` + r.text(id) + `"` }
+func (r *rewriter) str(id *js.Ident) string {
+	t := r.text(id)
+	r.reserve(len(t) + 2)
+	start := len(r.arena)
+	r.arena = append(r.arena, '"')
+	r.arena = append(r.arena, t...)
+	r.arena = append(r.arena, '"')
+	return r.arenaString(start)
+}
 
 func (r *rewriter) strictArg() string {
 	if r.strict {
@@ -328,7 +336,9 @@ func (r *rewriter) program(p *js.Program) {
 	sr := r.site(whole)
 
 	sites := r.siteList()
-	b := make([]byte, 0, 128+len(sites)*18+len(hoist)+len(r.free)*32)
+	// The prologue goes straight into the text buffer.
+	start := len(r.buf)
+	b := r.buf
 	b = append(b, semi...)
 	b = append(b, "const "...)
 	b = append(b, r.h...)
@@ -352,7 +362,8 @@ func (r *rewriter) program(p *js.Program) {
 		b = append(b, "try { "...)
 	}
 	b = append(b, hoist...)
-	r.fill(h, unsafe.String(unsafe.SliceData(b), len(b)))
+	r.buf = b
+	r.edits[h].off, r.edits[h].n = int32(start), int32(len(b)-start)
 	switch {
 	case cjs && !r.fn.noTry:
 		r.ins(int32(len(r.src)), "\n} finally { "+r.h+".Sx(); }")
@@ -802,16 +813,16 @@ func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 	h := r.hole(e.Start)
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name})
 	i := r.site(e.Span)
-	r.fill(h, r.hk("F", i)+itoa(fe)+", ")
-	r.ins(e.End, nameArg(name, "")+")")
+	r.fill(h, r.hk("F", i), r.num(fe), ", ")
+	r.ins(e.End, nameArg(name, ""), ")")
 }
 
 func (r *rewriter) arrow(e *js.Arrow, name string) {
 	h := r.hole(e.Start)
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true})
 	i := r.site(e.Span)
-	r.fill(h, r.hk("F", i)+itoa(fe)+", ")
-	r.ins(e.End, nameArg(name, "")+")")
+	r.fill(h, r.hk("F", i), r.num(fe), ", ")
+	r.ins(e.End, nameArg(name, ""), ")")
 }
 
 // nameArg renders the optional arguments after a function value: the name
@@ -1157,16 +1168,14 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 	h := r.hole(e.Pos())
 	r.expr(e)
 	k := r.site(sp)
-	open := r.hk("X", k)
+	pre, post, cl := "", "", ")"
 	if guard {
-		open = ";" + open
+		pre = ";"
 	}
-	cl := ")"
 	if isSeq(e) {
-		open += "("
-		cl = "))"
+		post, cl = "(", "))"
 	}
-	r.fill(h, open)
+	r.fill(h, pre, r.hk("X", k), post)
 	r.ins(e.EndPos(), cl)
 }
 
@@ -1201,19 +1210,17 @@ func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
 		name := r.str(id)
 		r.exprNamed(dc.Init, name)
 		sp := acorn(dc.Init)
-		var open string
 		if d.Kind == js.Var {
 			i := r.site(sp)
 			k := r.site(sp)
-			open = r.hk("X", k) + r.hk("W", i) + name + ", "
-			r.ins(dc.Init.EndPos(), ", "+r.text(id)+"))")
+			r.fill(h, r.hk("X", k), r.hk("W", i), name, ", ")
+			r.ins(dc.Init.EndPos(), ", ", r.text(id), "))")
 		} else {
 			i := r.site(r.fn.span)
 			k := r.site(sp)
-			open = r.hk("X", k) + r.hk("N", i) + name + ", "
+			r.fill(h, r.hk("X", k), r.hk("N", i), name, ", ")
 			r.ins(dc.Init.EndPos(), "))")
 		}
-		r.fill(h, open)
 	}
 }
 
