@@ -5,7 +5,7 @@
 //
 // Node is started as
 //
-//	node --require DIR/preload.cjs SCRIPT ARGS...
+//	node NODEARGS... --require DIR/preload.cjs SCRIPT ARGS...
 //
 // where DIR is a temporary directory holding the preload, the ES module
 // loader hooks and the shim. The preload instruments each module by
@@ -38,6 +38,7 @@ var loader []byte
 type Options struct {
 	Script   string   // the program's entry point
 	Args     []string // its arguments
+	NodeArgs []string // node's own options (e.g. --expose-gc), passed before --require
 	OutDir   string   // the trace directory (created)
 	DebugFun string   // debug function name (MemInsight's tests use jalangiRC)
 	Node     string   // the node binary (default "node" from PATH)
@@ -97,7 +98,8 @@ func Run(opts Options) (int, error) {
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC()}
 
-	cmd := exec.Command(opts.Node, append([]string{"--require", filepath.Join(tmp, "preload.cjs"), opts.Script}, opts.Args...)...)
+	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"), opts.Script)
+	cmd := exec.Command(opts.Node, append(argv, opts.Args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.Stdin, opts.Stdout, opts.Stderr
 	cmd.Dir = opts.Dir
 	cmd.Env = append(append(os.Environ(), opts.Env...),

@@ -1,0 +1,44 @@
+'use strict';
+// Ground-truth program (see README.md). track(SITE, x) keeps a WeakRef to x
+// under SITE and returns x; each track call is on its own line and its
+// argument is the only allocation on that line.
+const refs = Object.create(null);
+// What the program keeps until the end (a global binding in both models).
+const kept = {};
+function track(site, o) { (refs[site] || (refs[site] = [])).push(new WeakRef(o)); return o; }
+
+function natives() {
+  const arr = [];
+  for (let i = 0; i < 4; i++) arr.push(track('pushed', { i }));
+  arr.splice(1, 2);
+  arr.pop();
+  kept.arr = arr;
+  const q = [];
+  q.unshift(track('unshifted', { u: 1 }));
+  q.unshift(track('unshifted-shifted', { u: 2 }));
+  q.shift();
+  kept.q = q;
+  const inserted = [];
+  inserted.splice(0, 0, track('spliced-in', { s: 1 }));
+  kept.inserted = inserted;
+  const one = track('concat-element', { c: 1 });
+  const c = [].concat([one]);
+  kept.c = c;
+}
+
+function main() {
+  natives();
+}
+main();
+// After the main job: collect twice, in later macrotasks (WeakRef targets are
+// kept until the end of the job that created or dereferenced them), then
+// count the survivors per site.
+setImmediate(() => {
+  gc();
+  setImmediate(() => {
+    gc();
+    const out = {};
+    for (const site of Object.keys(refs)) out[site] = refs[site].filter((r) => r.deref() !== undefined).length;
+    console.log(JSON.stringify(out));
+  });
+});

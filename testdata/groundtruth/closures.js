@@ -1,0 +1,85 @@
+'use strict';
+// Ground-truth program (see README.md). track(SITE, x) keeps a WeakRef to x
+// under SITE and returns x; each track call is on its own line and its
+// argument is the only allocation on that line.
+const refs = Object.create(null);
+// What the program keeps until the end (a global binding in both models).
+const kept = {};
+function track(site, o) { (refs[site] || (refs[site] = [])).push(new WeakRef(o)); return o; }
+
+function perIteration() {
+  const fs = [];
+  for (let i = 0; i < 3; i++) {
+    const o = track('per-iteration-capture', { i });
+    fs.push(() => o.i);
+  }
+  return fs;
+}
+
+function perIterationLet() {
+  const fs = [];
+  for (let i = 0; i < 3; i++) {
+    fs.push(track('per-iteration-closure', () => i));
+  }
+  return fs;
+}
+
+class Counter {
+  constructor(keep) {
+    this.n = 0;
+    const inc = track('arrow-this', () => ++this.n);
+    if (keep) kept.inc = inc;
+  }
+}
+
+function uncaptured() {
+  const dead = track('uncaptured-local', { big: true });
+  const small = track('captured-local', { small: true });
+  return () => small.small;
+}
+
+function sharedContext() {
+  const big = track('shared-context', { big: true });
+  const small = 1;
+  const g = () => big.big;
+  g();
+  return () => small;
+}
+
+function sharedContextUncreated() {
+  const big = track('shared-context-uncreated', { big: true });
+  const small = 1;
+  if (small === 2) return () => big.big;
+  return () => small;
+}
+
+function droppedClosure() {
+  const o = track('dropped-closure-capture', { x: 1 });
+  const f = () => o.x;
+  return f();
+}
+
+function main() {
+  kept.iter = perIteration();
+  kept.iterLet = perIterationLet();
+  new Counter(true);
+  new Counter(false);
+  kept.unc = uncaptured();
+  kept.shared = sharedContext();
+  kept.sharedUncreated = sharedContextUncreated();
+  droppedClosure();
+}
+main();
+
+// After the main job: collect twice, in later macrotasks (WeakRef targets are
+// kept until the end of the job that created or dereferenced them), then
+// count the survivors per site.
+setImmediate(() => {
+  gc();
+  setImmediate(() => {
+    gc();
+    const out = {};
+    for (const site of Object.keys(refs)) out[site] = refs[site].filter((r) => r.deref() !== undefined).length;
+    console.log(JSON.stringify(out));
+  });
+});

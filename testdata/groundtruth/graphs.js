@@ -1,0 +1,63 @@
+'use strict';
+// Ground-truth program (see README.md). track(SITE, x) keeps a WeakRef to x
+// under SITE and returns x; each track call is on its own line and its
+// argument is the only allocation on that line.
+const refs = Object.create(null);
+// What the program keeps until the end (a global binding in both models).
+const kept = {};
+function track(site, o) { (refs[site] || (refs[site] = [])).push(new WeakRef(o)); return o; }
+
+function tree(depth) {
+  const n = track('tree-node', { left: null, right: null });
+  if (depth > 0) {
+    n.left = tree(depth - 1);
+    n.right = tree(depth - 1);
+  }
+  return n;
+}
+
+function temporaries() {
+  let sum = 0;
+  for (let i = 0; i < 5; i++) {
+    const p = track('temp-point', { x: i, y: i });
+    sum += p.x + p.y;
+  }
+  return sum;
+}
+
+function replaced() {
+  const holder = {};
+  holder.v = track('replaced-field', { old: true });
+  holder.v = { old: false };
+  kept.holder = holder;
+}
+
+function arrays() {
+  const el = track('array-literal-element', { a: 1 });
+  const arr = [el];
+  kept.arr = arr;
+  const el2 = track('dropped-array-element', { a: 2 });
+  const tmp = [el2];
+  return tmp.length;
+}
+
+function main() {
+  tree(2);
+  kept.tree = tree(1);
+  temporaries();
+  replaced();
+  arrays();
+}
+main();
+// After the main job: collect twice, in later macrotasks (WeakRef targets are
+// kept until the end of the job that created or dereferenced them), then
+// count the survivors per site.
+setImmediate(() => {
+  gc();
+  setImmediate(() => {
+    gc();
+    const out = {};
+    for (const site of Object.keys(refs)) out[site] = refs[site].filter((r) => r.deref() !== undefined).length;
+    console.log(JSON.stringify(out));
+  });
+});

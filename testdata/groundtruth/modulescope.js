@@ -1,0 +1,28 @@
+'use strict';
+// Ground-truth program (see README.md). track(SITE, x) keeps a WeakRef to x
+// under SITE and returns x; each track call is on its own line and its
+// argument is the only allocation on that line.
+const refs = Object.create(null);
+// What the program keeps until the end (a global binding in both models).
+const kept = {};
+function track(site, o) { (refs[site] || (refs[site] = [])).push(new WeakRef(o)); return o; }
+
+// Top-level bindings of a CommonJS module are locals of the module wrapper
+// function: V8 keeps those that a closure captures (in the module's
+// context) and drops the others when the wrapper returns.
+const captured = track('module-local-captured', { c: 1 });
+const uncaptured = track('module-local-uncaptured', { u: 1 });
+function use() { return captured.c; }
+kept.use = use;
+// After the main job: collect twice, in later macrotasks (WeakRef targets are
+// kept until the end of the job that created or dereferenced them), then
+// count the survivors per site.
+setImmediate(() => {
+  gc();
+  setImmediate(() => {
+    gc();
+    const out = {};
+    for (const site of Object.keys(refs)) out[site] = refs[site].filter((r) => r.deref() !== undefined).length;
+    console.log(JSON.stringify(out));
+  });
+});
