@@ -44,11 +44,69 @@ type gtDiff struct {
 // that starts agreeing must be moved out of this list.
 var gtExpectedDiff = map[string]gtDiff{}
 
-// gtKnownFailing lists the sites where the engine disagrees with V8
-// because of a bug or a gap in the instrumenter, the shim or the engine,
-// with the cause and a minimal reproduction. A listed site that starts
-// agreeing fails the test: remove it from the list.
-var gtKnownFailing = map[string]string{}
+// gtKnownFailing lists the sites (PROGRAM/SITE) where the engine disagrees
+// with V8 because of a bug or a gap in the instrumenter, the shim or the
+// engine, with the cause and a minimal reproduction; a key without "/" is
+// a whole program the engine rejects. A listed site that starts agreeing
+// fails the test: remove it from the list.
+var gtKnownFailing = map[string]string{
+	// instrument/: F(i, fe, class C {...}) gets no key/kind/fe triples for
+	// the class's methods, so they have no id; calling one logs
+	// FUNCTION_ENTER with function 0 and the engine stops ("call of
+	// function 0, which was never created"). Repro:
+	//   class C { m() { return 1; } } new C().m();
+	"classes": "instrumenter: class methods are not announced (no F triples), a method call logs FUNCTION_ENTER of function 0",
+
+	// runtime-shim/: Map, Set and WeakMap have no native models (only
+	// push/pop/shift/unshift/splice/concat/defineProperty/timers do), so
+	// entries make no edge. Repro: const m = new Map(); m.set(1, {}); keep(m)
+	// -> the {} is reported unreachable at once.
+	"caches/map-value":              "shim: Map.prototype.set has no model, a Map's values have no edge",
+	"caches/set-member":             "shim: Set.prototype.add has no model, a Set's members have no edge",
+	"caches/weakmap-value-live-key": "shim: WeakMap.prototype.set has no model (the value should be held while the key lives: an ephemeron)",
+
+	// runtime-shim/: arrays and objects built by natives are not modelled:
+	// rest parameters and rest elements/properties (no CREATE_OBJ site, no
+	// PUTFIELDs for their elements), Object.assign and Array.from (no
+	// PUTFIELD for the copied values). Repro:
+	//   function r(...a) { return a; } keep(r({}));  // {} dies at r's exit
+	"spread/rest-argument":       "shim: a rest parameter's array has no PUTFIELDs for its elements",
+	"spread/rest-element":        "shim/instrumenter: const [a, ...rest] = arr logs no PUTFIELDs for rest's elements",
+	"spread/rest-property":       "shim/instrumenter: const {a, ...rest} = obj logs no PUTFIELDs for rest's properties",
+	"spread/object-assign-value": "shim: Object.assign has no model (no PUTFIELD for copied values)",
+	"spread/array-from-element":  "shim: Array.from has no model (no PUTFIELD for copied elements)",
+
+	// engine or shim: a generator object is not linked to its suspended
+	// frame: the argument of a live, suspended generator dies when the
+	// call that made the generator returns. Repro:
+	//   function* g(o) { while (true) yield o; } const it = g({}); it.next(); keep(it);
+	"generators/kept-generator-arg": "model: no edge from a generator object to its suspended frame (arguments and locals)",
+
+	// Engine (with the trace order of return): `return () => x` flushes
+	// the return argument (TOP_LEVEL_FLUSH) before RETURN, while the new
+	// closure has no reference; the engine reclaims it with its
+	// _CONTEXT_ edge, so the sealed context and what the closure captures
+	// die at the function's exit although the closure lives on. Repro:
+	//   function f() { const o = {}; return () => o; } keep(f());
+	// (const g = () => o; return g; is right.)
+	"closures/captured-local": "engine: a directly returned closure loses its context at the return flush",
+
+	// instrument/ + engine: a loop body's const/let is one binding of the
+	// function's context (no per-iteration binding), so the closures of
+	// different iterations share it and only the last value stays; and the
+	// engine then keeps the FIRST value too: in a function whose context
+	// holds a closure, the first object released by re-declaring a loop
+	// body's const is not reclaimed at the next flush (repro:
+	//   function m() { let f = () => 1; for (let i = 0; i < 3; i++) { const t = {i}; } }
+	// reports the first {i} at m's exit, the others at the flush).
+	"closures/per-iteration-capture": "model: no per-iteration bindings for loop-body const/let (plus the first-release bug: engine 2, V8 3)",
+
+	// Engine: CommonJS module scopes are modelled as GLOBAL (lifetime/doc.go:
+	// --nodejs module scopes are not implemented), so a module-level const
+	// no closure captures stays until the end; V8 drops it when the module
+	// wrapper returns. Repro: const x = {}; (a CommonJS module).
+	"modulescope/module-local-uncaptured": "engine: a CommonJS module's scope is GLOBAL, its uncaptured locals live to the end",
+}
 
 var gtSiteRE = regexp.MustCompile(`\btrack\('([A-Za-z0-9_-]+)'`)
 
@@ -136,7 +194,17 @@ func TestGroundTruth(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(dir, "out", "mem-trace"))
 			require.NoError(t, err)
 			l := &gtListener{file: name + ".js", created: map[int32]int32{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
-			require.NoError(t, lifetime.Analyze(bytes.NewReader(data), lifetime.Options{}, l))
+			err = lifetime.Analyze(bytes.NewReader(data), lifetime.Options{}, l)
+			seen[name] = true
+			if why, ok := gtKnownFailing[name]; ok {
+				if err == nil {
+					t.Errorf("%s: the engine reads the trace now: remove it from gtKnownFailing (%s)", name, why)
+				} else {
+					t.Logf("%s: known failing: %v: %s", name, err, why)
+				}
+				return
+			}
+			require.NoError(t, err)
 			engine := map[int32]int{}
 			for id, line := range l.created {
 				if l.last[id] == lifetime.LocEndOfProgram {
