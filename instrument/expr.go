@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"strconv"
 	"strings"
 
 	js "github.com/memtrace/memtrace/instrument/js"
@@ -282,6 +283,17 @@ func (r *rewriter) call(e *js.Call) {
 	callee := unparen(e.Callee)
 	switch c := callee.(type) {
 	case *js.Super:
+		if r.fn.derived && !r.fn.noTemps {
+			// super(a) in a derived constructor's body →
+			// H.Sp(i, __mt$f, super(a)): this, known from here on, is
+			// DECLAREd in the constructor's frame and RETURNed at its exit.
+			h := r.hole(e.Start)
+			r.exprs(e.Args)
+			i := r.site(e.Span)
+			r.fill(h, r.hk("Sp", i), r.fn.self, ", ")
+			r.ins(e.End, ")")
+			return
+		}
 		r.exprs(e.Args)
 		return
 	case *js.Ident:
@@ -474,6 +486,19 @@ func (r *rewriter) assign(e *js.Assign) {
 			return
 		}
 		r.pattern(e.Target)
+		if pn, ok := t.Property.(*js.PrivateName); ok && e.Op == "=" {
+			// o.#x = e → o.#x = H.Q(i, o, "#x", e, 0): the write stays
+			// JavaScript's, Q logs its PUTFIELD (o read twice: stable
+			// bases only).
+			if o := r.stableBase(t.Object); o != "" {
+				h := r.hole(e.Value.Pos())
+				r.expr(e.Value)
+				i := r.site(e.Span)
+				r.fill(h, r.hk("Q", i), o, ", ", strconv.Quote("#"+pn.Name), ", ")
+				r.ins(e.Value.EndPos(), ", 0)")
+				return
+			}
+		}
 		r.expr(e.Value)
 		return
 	}

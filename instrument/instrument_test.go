@@ -150,9 +150,9 @@ func TestModernConstructs(t *testing.T) {
 		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, T_d1 = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
 		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c(4, use, k, v)) }`},
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
-		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, 1, class {}, "x"), (typeof x === "undefined" ? void 0 : x)))`},
-		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(11, "A", H.F(10, 3, class A extends B { constructor(x) {const __mt$f = H.Fe(3, void 0, void 0, new.target); try { H.N(2, "x", x);  H.X(1, super(x)) } finally { H.Fr(4, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, super.m())) } finally { H.Fr(7, __mt$f); } } static s() {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 6, "s", 4, 8));`},
-		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(10, "C", H.F(9, 8, class C { #x = 1; y = H.G(1, o).p; static { H.X(3, H.c(2, f)) } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, H.G(4, this).#x)) } finally { H.Fr(7, __mt$f); } } }, void 0, "m", 0, 6));`},
+		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, class {}, "x"), (typeof x === "undefined" ? void 0 : x)))`},
+		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.X(2, H.Sp(1, __mt$f, super(x))) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.R(__mt$f, H.X(6, super.m())) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
+		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G(2, o).p, 1); static { H.X(5, H.c(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.G(6, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
 		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.T(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(6, "g", H.F(5, 3, g)); async function* g() {const __mt$f = H.Fe(3, g, this, new.target); try {  H.X(2, yield* await H.c(1, h)) } finally { H.Fr(4, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G(1, a)?.b.c)`},
@@ -186,6 +186,21 @@ func TestOptionalChains(t *testing.T) {
 		{`a.b()?.c`, `var T_1; H.X(4, H.G(3, H.m(1, T_1 = a, H.M(2, T_1, "b")))?.c)`},
 		{`f?.()?.()`, `H.X(1, f?.()?.())`},
 		{`a?.[k.p](x.y)`, `H.X(4, H.G(1, a)?.[H.G(2, k).p](H.G(3, x).y))`},
+	} {
+		expectInstrumented(t, c[0], c[1])
+	}
+}
+
+// TestClasses: a class is F of its constructor (Fe negated for the implicit
+// one) plus (key, kind, fe) triples for its methods, getters and setters
+// (kind +4 static, +8 private); field initializers and private field
+// writes go through Q; super() in a derived constructor through Sp.
+func TestClasses(t *testing.T) {
+	for _, c := range [][2]string{
+		{`class C { m() { return 1; } }`, `let C = H.N(6, "C", H.F(5, -4, class C { m() {const __mt$f = H.Fe(2, void 0, this, new.target); try {  return H.R(__mt$f, H.X(1, 1)); } finally { H.Fr(3, __mt$f); } } }, void 0, "m", 0, 2));`},
+		{`class C { get g() {} set g(v) {} static s() {} #p() {} static get #q() {} }`, `let C = H.N(14, "C", H.F(13, -12, class C { get g() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } set g(v) {const __mt$f = H.Fe(4, void 0, this, new.target); try { H.N(3, "v", v); } finally { H.Fr(5, __mt$f); } } static s() {const __mt$f = H.Fe(6, void 0, this, new.target); try { } finally { H.Fr(7, __mt$f); } } #p() {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } } static get #q() {const __mt$f = H.Fe(10, void 0, this, new.target); try { } finally { H.Fr(11, __mt$f); } } }, void 0, "g", 1, 1, "g", 2, 4, "s", 4, 6, "#p", 8, 8, "#q", 13, 10));`},
+		{`class D extends B { x = {}; static y = 1; constructor() { super(); this.#z = o; } #z; }`, `let D = H.N(11, "D", H.F(10, 8, class D extends B { x = H.Q(2, this, "x", H.T(1, {}), 1); static y = H.Q(3, this, "y", 1, 0); constructor() {const __mt$f = H.Fe(8, void 0, void 0, new.target); try {  H.X(5, H.Sp(4, __mt$f, super())); H.X(7, this.#z = H.Q(6, this, "#z", o, 0)); } finally { H.Fr(9, __mt$f); } } #z; }));`},
+		{`(class { [k]() {} "s"() {} 1() {} })`, `H.X(9, (H.F(8, -7, class { [k]() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } "s"() {const __mt$f = H.Fe(3, void 0, this, new.target); try { } finally { H.Fr(4, __mt$f); } } 1() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } }, void 0, "s", 0, 3, 1, 0, 5)))`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}

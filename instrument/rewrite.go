@@ -24,6 +24,7 @@ type fnState struct {
 	noTry    bool   // the body cannot be wrapped in try (see needsNoTry)
 	frIid    int    // Fr's iid, allocated early in noTry mode
 	selfSpan js.Span
+	derived  bool // a derived class's constructor (super() gives this)
 }
 
 type freeEntry struct {
@@ -672,7 +673,7 @@ type funcParts struct {
 func (r *rewriter) function(fp funcParts) int {
 	sf := r.info.FuncOf(fp.node)
 	saveFn, saveStrict := r.fn, r.strict
-	fs := &fnState{parent: saveFn, span: spanOf(fp.node), tempPfx: Prefix, self: Prefix + "f"}
+	fs := &fnState{parent: saveFn, span: spanOf(fp.node), tempPfx: Prefix, self: Prefix + "f", derived: fp.derived}
 	r.fn = fs
 	r.strict = fp.strict
 	if fp.body != nil {
@@ -901,13 +902,20 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 				ctor = fe
 				continue
 			}
-			if k := r.keyText(m.Key, m.Computed); k != "" {
-				kind := 0
+			k := r.keyText(m.Key, m.Computed)
+			kind := 0
+			if pn, ok := m.Key.(*js.PrivateName); ok {
+				// Private methods: the shim cannot read them, it gives
+				// them an id of their own (kind +8).
+				k = strconv.Quote("#" + pn.Name)
+				kind = 8
+			}
+			if k != "" {
 				switch m.Kind {
 				case js.MethodGet:
-					kind = 1
+					kind |= 1
 				case js.MethodSet:
-					kind = 2
+					kind |= 2
 				}
 				if m.Static {
 					kind += 4
@@ -924,7 +932,26 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 			if m.Value != nil {
 				save := r.fn
 				r.fn = &fnState{parent: save, span: spanOf(m), noTemps: true}
+				k := r.keyText(m.Key, m.Computed)
+				if pn, ok := m.Key.(*js.PrivateName); ok {
+					k = strconv.Quote("#" + pn.Name)
+				}
+				h := -1
+				if k != "" {
+					h = r.hole(m.Value.Pos())
+				}
 				r.exprNamed(m.Value, r.nameText(m.Key, m.Computed))
+				if k != "" {
+					// x = e → x = H.Q(i, this, "x", e, instance): the
+					// field's PUTFIELD (the definition itself is not a hook).
+					i := r.site(spanOf(m))
+					r.fill(h, r.hk("Q", i), "this, ", k, ", ")
+					if m.Static {
+						r.ins(m.Value.EndPos(), ", 0)")
+					} else {
+						r.ins(m.Value.EndPos(), ", 1)")
+					}
+				}
 				r.fn = save
 			}
 		case *js.StaticBlock:
@@ -939,8 +966,11 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 	}
 	r.strict = saveStrict
 	if ctor == 0 {
+		// The implicit constructor has no body (no Fe): F gets its Fe
+		// iid negated, so that the shim logs no CALL for it.
 		ctor = r.site(c.Span)
 		r.free = append(r.free, freeEntry{fe: ctor})
+		ctor = -ctor
 	}
 	return ctor, members.String()
 }

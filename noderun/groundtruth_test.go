@@ -50,13 +50,6 @@ var gtExpectedDiff = map[string]gtDiff{}
 // a whole program the engine rejects. A listed site that starts agreeing
 // fails the test: remove it from the list.
 var gtKnownFailing = map[string]string{
-	// instrument/: F(i, fe, class C {...}) gets no key/kind/fe triples for
-	// the class's methods, so they have no id; calling one logs
-	// FUNCTION_ENTER with function 0 and the engine stops ("call of
-	// function 0, which was never created"). Repro:
-	//   class C { m() { return 1; } } new C().m();
-	"classes": "instrumenter: class methods are not announced (no F triples), a method call logs FUNCTION_ENTER of function 0",
-
 	// runtime-shim/: Map, Set and WeakMap have no native models (only
 	// push/pop/shift/unshift/splice/concat/defineProperty/timers do), so
 	// entries make no edge. Repro: const m = new Map(); m.set(1, {}); keep(m)

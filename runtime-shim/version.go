@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "feb0271250ba8f49"
+const Version = "62f766a0bc9d0063"

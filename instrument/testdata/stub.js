@@ -21,7 +21,9 @@
   }
   var H = {
     N: function (i, name, v) { iid(i); return v; },
-    F: function (i, fe, f, name) { iid(i); iid(fe); return named(f, name); },
+    F: function (i, fe, f, name) { iid(i); iid(fe < 0 ? -fe : fe); return named(f, name); },
+    Q: function (i, o, k, v, inst) { iid(i); return v; },
+    Sp: function (i, d, v) { iid(i); return v; },
     T: function (i, v) { iid(i); return v; },
     W: function (i, name, v, old) { iid(i); return v; },
     G: function (i, o) { iid(i); return o; },

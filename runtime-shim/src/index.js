@@ -6,7 +6,7 @@
 // entries and object ids match it exactly for its ES5 test programs.
 
 import {
-  $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, regExpExec,
+  $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, nativeKind } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
@@ -93,6 +93,7 @@ function install() {
   let funFe = new Int32Array(cap); // function-enter iid of instrumented functions, 0 = not one
   let funSid = new Int32Array(cap); // script of the function literal
   let underConstruction = new Uint8Array(cap); // the "this under construction" flag
+  const pendingStatic = []; // (class, key, value) of static fields before the class's F
   let dirty = new Int32Array(1024); // ids with a last use since the last block
   let nDirty = 0;
 
@@ -451,6 +452,14 @@ function install() {
     return m === null ? 0 : +m[1];
   }
 
+  // isClassSource reports whether fn is a class (its source text starts
+  // with "class").
+  function isClassSource(fn) {
+    let src;
+    try { src = apply(fnToString, fn, []); } catch { return false; }
+    return typeof src === 'string' && src.length > 5 && src[0] === 'c' && src[1] === 'l' && src[2] === 'a' && src[3] === 's' && src[4] === 's';
+  }
+
   // literalFun is F for a function the rewriter could not wrap.
   function literalFun(fn, g, h) {
     let id = idOf(fn);
@@ -720,15 +729,115 @@ function install() {
       return v;
     }
 
-    // F: a function literal; fe is its function-enter iid.
-    F(i, fe, fn) {
+    // F: a function literal; fe is its function-enter iid (negated for
+    // a class's implicit constructor, which has no body: no CALL for it).
+    // name: the name named evaluation would give it. A class's members
+    // follow as (key, kind, fe) triples (kind: 0 method, 1 getter, 2
+    // setter, +4 static, +8 private).
+    F(i, fe, fn, name) {
       if (typeof fn === 'function') {
         curSid = this.sid;
+        const g = this.base + i;
         let id = idOf(fn);
-        if (id === 0) id = createFun(fn, this.base + i, this.base + fe);
-        if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
+        if (fe < 0) {
+          if (id === 0) {
+            id = createFun(fn, g, this.base - fe);
+            funFe[id] = 0;
+          }
+        } else {
+          if (id === 0) id = createFun(fn, g, this.base + fe);
+          if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
+        }
+        if (name !== undefined && fn.name === '') {
+          try { defineProperty(fn, 'name', { value: name, configurable: true }); } catch { /* ignore */ }
+        }
+        if (arguments.length > 4 || pendingStatic.length !== 0) this.members(fn, g, id, arguments);
       }
       return fn;
+    }
+
+    // members: a class's methods, getters and setters get their
+    // CREATE_FUN (ids), then PUTFIELDs on the prototype (on the class when
+    // static), accessors under "~get~KEY"/"~set~KEY"; private methods get
+    // an id of their own (the shim cannot read them). Methods with computed
+    // keys are found on the prototype and the class (their Fe iid from
+    // their source text), and static fields initialized before the class
+    // had its id (Q) are logged now.
+    members(fn, g, cid, args) {
+      const proto = fn.prototype;
+      const pid = isObj(proto) ? idOrCreate(proto, g) : 0;
+      for (let k = 4; k + 2 < args.length; k += 3) {
+        const key = args[k], kind = args[k + 1], fe = args[k + 2];
+        const tid = (kind & 4) !== 0 ? cid : pid;
+        if (tid === 0) continue;
+        const acc = kind & 3;
+        const pname = acc === 1 ? '~get~' + key : acc === 2 ? '~set~' + key : $String(key);
+        if ((kind & 8) !== 0) {
+          let mid = this.closures[fe];
+          if (mid === 0) {
+            mid = newId();
+            log4(CREATE_FUN, g, this.base + fe, mid);
+            this.closures[fe] = mid;
+          }
+          logPutfield(g, tid, pname, mid);
+          continue;
+        }
+        const d = getOwnPropertyDescriptor((kind & 4) !== 0 ? fn : proto, key);
+        if (d === undefined) continue;
+        const m = acc === 1 ? d.get : acc === 2 ? d.set : d.value;
+        if (typeof m !== 'function') continue;
+        let mid = idOf(m);
+        if (mid === 0) mid = createFun(m, g, this.base + fe);
+        this.closures[fe] = mid;
+        logPutfield(g, tid, pname, mid);
+      }
+      if (pid !== 0) this.unnamed(proto, pid, g);
+      this.unnamed(fn, cid, g);
+      for (let k = 0; k < pendingStatic.length; k += 3) {
+        if (pendingStatic[k] === fn) {
+          const v = pendingStatic[k + 2];
+          logPutfield(g, cid, pendingStatic[k + 1], isObj(v) ? idOrCreate(v, g) : 0);
+        }
+      }
+      pendingStatic.length = 0;
+    }
+
+    // unnamed: methods and accessors of o (a class or its prototype)
+    // without an id: computed keys.
+    unnamed(o, oid, g) {
+      const ks = ownKeys(o);
+      for (let j = 0; j < ks.length; j++) {
+        const k = ks[j];
+        const d = getOwnPropertyDescriptor(o, k);
+        if (d === undefined) continue;
+        const ks2 = typeof k === 'symbol' ? $String(k) : k;
+        if (typeof d.value === 'function' && idOf(d.value) === 0) logPutfield(g, oid, ks2, literalFun(d.value, g, this));
+        if (typeof d.get === 'function' && idOf(d.get) === 0) logPutfield(g, oid, '~get~' + ks2, literalFun(d.get, g, this));
+        if (typeof d.set === 'function' && idOf(d.set) === 0) logPutfield(g, oid, '~set~' + ks2, literalFun(d.set, g, this));
+      }
+    }
+
+    // Q: a class field's definition (x = e in a class body) or a private
+    // field's write (o.#x = e), which JavaScript performs: the PUTFIELD
+    // only. inst: an instance field's initializer, which may see the new
+    // object before its constructor's Fe; it is then under construction.
+    // A static field runs before F gives the class its id: F logs it.
+    Q(i, o, k, v, inst) {
+      if (!isObj(o)) return v;
+      curSid = this.sid;
+      const g = this.base + i;
+      let id = idOf(o);
+      if (id === 0) {
+        if (!inst) {
+          pendingStatic.push(o, k, v);
+          return v;
+        }
+        id = create(o, g);
+        underConstruction[id] = 1;
+      }
+      logPutfield(g, id, k, isObj(v) ? idOrCreate(v, g) : 0);
+      use(id, g);
+      return v;
     }
 
     // T: object, array and RegExp literals; acc is truthy when an object
@@ -903,6 +1012,14 @@ function install() {
         ctor = pendCtor;
       } else {
         let fid = typeof fn === 'function' ? idOrCreate(fn, fe) : this.closures[i];
+        if (fid === 0) {
+          // A function the shim has not seen created (a method called
+          // while its class is being defined): an id of its own, so that
+          // FUNCTION_ENTER names a created function.
+          fid = newId();
+          log4(CREATE_FUN, fe, fe, fid);
+          this.closures[i] = fid;
+        }
         log3(FUNCTION_ENTER, fe, fid);
         if (fid !== 0) use(fid, fe);
         ctor = nt !== undefined;
@@ -910,16 +1027,34 @@ function install() {
       pendCtor = false;
       if (dis !== GLOBAL && isObj(dis)) {
         let id = idOf(dis);
-        if (id === 0) {
+        if (id === 0 && typeof dis === 'function' && isClassSource(dis)) {
+          // A static method or block run while its class is being
+          // defined: the class gets its id (CREATE_FUN) from F, later.
+        } else if (id === 0) {
           id = create(dis, fe);
           if (ctor) {
             underConstruction[id] = 1;
             frameThis[d] = id;
           }
+        } else if (ctor && underConstruction[id] !== 0) {
+          frameThis[d] = id; // given its id by a field initializer (Q)
         }
         logName(DECLARE, fe, 'this', id);
       }
       return d;
+    }
+
+    // Sp: super(...) in a derived constructor (frame d) returned this.
+    Sp(i, d, v) {
+      if (isObj(v)) {
+        curSid = this.sid;
+        const id = idOf(v);
+        if (id !== 0) {
+          logName(DECLARE, this.base + i, 'this', id);
+          if (underConstruction[id] !== 0) frameThis[d] = id;
+        }
+      }
+      return v;
     }
 
     // R: the value of a return statement.

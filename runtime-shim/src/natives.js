@@ -13,6 +13,7 @@ export const getPrototypeOf = Object.getPrototypeOf;
 export const defineProperty = Object.defineProperty;
 export const hasOwn = Object.hasOwn;
 export const apply = Reflect.apply;
+export const ownKeys = Reflect.ownKeys;
 export const construct = Reflect.construct;
 export const fnToString = Function.prototype.toString;
 export const regExpExec = RegExp.prototype.exec;
