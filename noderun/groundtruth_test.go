@@ -50,14 +50,6 @@ var gtExpectedDiff = map[string]gtDiff{}
 // a whole program the engine rejects. A listed site that starts agreeing
 // fails the test: remove it from the list.
 var gtKnownFailing = map[string]string{
-	// runtime-shim/: Map, Set and WeakMap have no native models (only
-	// push/pop/shift/unshift/splice/concat/defineProperty/timers do), so
-	// entries make no edge. Repro: const m = new Map(); m.set(1, {}); keep(m)
-	// -> the {} is reported unreachable at once.
-	"caches/map-value":              "shim: Map.prototype.set has no model, a Map's values have no edge",
-	"caches/set-member":             "shim: Set.prototype.add has no model, a Set's members have no edge",
-	"caches/weakmap-value-live-key": "shim: WeakMap.prototype.set has no model (the value should be held while the key lives: an ephemeron)",
-
 	// runtime-shim/: arrays and objects built by natives are not modelled:
 	// rest parameters and rest elements/properties (no CREATE_OBJ site, no
 	// PUTFIELDs for their elements), Object.assign and Array.from (no

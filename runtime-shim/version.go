@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "62f766a0bc9d0063"
+const Version = "b109844e5b75fa81"

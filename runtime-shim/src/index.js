@@ -6,7 +6,8 @@
 // entries and object ids match it exactly for its ES5 test programs.
 
 import {
-  $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
+  N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
+  $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, nativeKind } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
@@ -45,6 +46,19 @@ function install() {
   markNative(N_CLEAR_TIMEOUT, K_CLEAR_TIMEOUT);
   markNative(N_SET_INTERVAL, K_SET_INTERVAL);
   markNative(N_CLEAR_INTERVAL, K_CLEAR_INTERVAL);
+  const K_MAP = 12, K_SET = 13, K_WEAK_MAP = 14, K_MAP_SET = 15, K_MAP_DELETE = 16, K_MAP_CLEAR = 17,
+    K_SET_ADD = 18, K_SET_DELETE = 19, K_SET_CLEAR = 20, K_WEAK_MAP_SET = 21, K_WEAK_MAP_DELETE = 22;
+  markNative(N_MAP, K_MAP);
+  markNative(N_SET, K_SET);
+  markNative(N_WEAK_MAP, K_WEAK_MAP);
+  markNative(N_MAP_SET, K_MAP_SET);
+  markNative(N_MAP_DELETE, K_MAP_DELETE);
+  markNative(N_MAP_CLEAR, K_MAP_CLEAR);
+  markNative(N_SET_ADD, K_SET_ADD);
+  markNative(N_SET_DELETE, K_SET_DELETE);
+  markNative(N_SET_CLEAR, K_SET_CLEAR);
+  markNative(N_WEAK_MAP_SET, K_WEAK_MAP_SET);
+  markNative(N_WEAK_MAP_DELETE, K_WEAK_MAP_DELETE);
 
   // ---------------------------------------------------------------- config
   const proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
@@ -509,6 +523,10 @@ function install() {
       spliceOldLen = isObj(base) ? base.length : undefined;
     } else if (kind === K_SET_TIMEOUT) {
       preSetTimeout(ci, args);
+    } else if (kind === K_MAP_CLEAR || kind === K_SET_CLEAR) {
+      clearKeys = collectionKeys(base, kind === K_MAP_CLEAR);
+    } else if (kind === K_MAP_DELETE || kind === K_SET_DELETE || kind === K_WEAK_MAP_DELETE) {
+      deleteHad = collectionHas(base, args[0], kind);
     } else if (kind === 0 && typeof f === 'function') {
       const fid = idOf(f);
       if (fid !== 0 && funFe[fid] !== 0) {
@@ -590,7 +608,126 @@ function install() {
     return isObj(v) ? idOf(v) : 0;
   }
 
+  // Collections. A Map's entry for key k is two PUTFIELDs on the map:
+  // "~map~" + entryName(k) = the value and "~mapkey~" + entryName(k) = the
+  // key (object keys only); a Set's member v is "~set~" + entryName(v).
+  // entryName is "o" + id for objects, "s:" + the string, "n:" + the
+  // number, and so on. A WeakMap's entry is an edge from the key to the
+  // value, "~weakmap~" + id(map) on the key: the map holds nothing (an
+  // ephemeron, approximated: the value lives while the key does). WeakSet
+  // members make no edge. delete and clear write 0 to those names.
+  let clearKeys = null;
+  let deleteHad = false;
+
+  function entryName(k, ci) {
+    if (isObj(k)) return 'o' + idOrCreate(k, ci);
+    const t = typeof k;
+    return (t === 'string' ? 's' : t === 'number' ? 'n' : t === 'symbol' ? 'y' : t === 'bigint' ? 'b' : t === 'boolean' ? 'l' : 'u') + ':' + $String(k);
+  }
+
+  function collectionKeys(c, isMap) {
+    const ks = [];
+    try { apply(isMap ? mapForEach : setForEach, c, [(v, k) => { ks.push(k); }]); } catch { return null; }
+    return ks;
+  }
+
+  function collectionHas(c, k, kind) {
+    try {
+      return kind === K_WEAK_MAP_DELETE ? apply(SafeWeakMap.prototype.has, c, [k]) :
+        kind === K_MAP_DELETE ? apply(SafeMap.prototype.has, c, [k]) : apply(SafeSet.prototype.has, c, [k]);
+    } catch { return false; }
+  }
+
+  function mapEntry(ci, mid, k, v) {
+    const n = entryName(k, ci);
+    logPutfield(ci, mid, '~map~' + n, isObj(v) ? idOrCreate(v, ci) : 0);
+    if (isObj(k)) logPutfield(ci, mid, '~mapkey~' + n, idOf(k));
+  }
+  function weakEntry(ci, mid, k, v) {
+    if (!isObj(k)) return;
+    logPutfield(ci, idOrCreate(k, ci), '~weakmap~' + mid, isObj(v) ? idOrCreate(v, ci) : 0);
+  }
+
+  function modelCollection(kind, ci, base, args, val) {
+    switch (kind) {
+      case K_MAP:
+      case K_SET:
+      case K_WEAK_MAP: {
+        if (!isObj(val) || args.length === 0 || args[0] === undefined || args[0] === null) break;
+        const mid = idOrCreate(val, ci);
+        if (kind === K_MAP) apply(mapForEach, val, [(v, k) => mapEntry(ci, mid, k, v)]);
+        else if (kind === K_SET) apply(setForEach, val, [(v) => { if (isObj(v)) logPutfield(ci, mid, '~set~' + entryName(v, ci), idOf(v)); }]);
+        else {
+          // The WeakMap's entries cannot be listed: take them again from
+          // the iterable when it is an array of pairs.
+          const it = args[0];
+          if (isArray(it)) {
+            for (let j = 0; j < it.length; j++) {
+              const e = it[j];
+              if (isObj(e)) weakEntry(ci, mid, e[0], e[1]);
+            }
+          }
+        }
+        break;
+      }
+      case K_MAP_SET:
+        if (isObj(base) && val === base) mapEntry(ci, idOrCreate(base, ci), args[0], args[1]);
+        break;
+      case K_SET_ADD: {
+        const v = args[0];
+        if (isObj(base) && val === base && isObj(v)) logPutfield(ci, idOrCreate(base, ci), '~set~' + entryName(v, ci), idOf(v));
+        break;
+      }
+      case K_WEAK_MAP_SET:
+        if (isObj(base) && val === base) weakEntry(ci, idOrCreate(base, ci), args[0], args[1]);
+        break;
+      case K_MAP_DELETE:
+      case K_SET_DELETE:
+      case K_WEAK_MAP_DELETE: {
+        const had = deleteHad;
+        deleteHad = false;
+        if (!had || val !== true || !isObj(base)) break;
+        const bid = idOf(base);
+        if (bid === 0) break;
+        const k = args[0];
+        if (kind === K_MAP_DELETE) {
+          const n = entryName(k, ci);
+          logPutfield(ci, bid, '~map~' + n, 0);
+          if (isObj(k)) logPutfield(ci, bid, '~mapkey~' + n, 0);
+        } else if (kind === K_SET_DELETE) {
+          if (isObj(k)) logPutfield(ci, bid, '~set~' + entryName(k, ci), 0);
+        } else if (isObj(k) && idOf(k) !== 0) {
+          logPutfield(ci, idOf(k), '~weakmap~' + bid, 0);
+        }
+        break;
+      }
+      case K_MAP_CLEAR:
+      case K_SET_CLEAR: {
+        const ks = clearKeys;
+        clearKeys = null;
+        if (ks === null || !isObj(base)) break;
+        const bid = idOf(base);
+        if (bid === 0) break;
+        for (let j = 0; j < ks.length; j++) {
+          const k = ks[j];
+          if (kind === K_MAP_CLEAR) {
+            const n = entryName(k, ci);
+            logPutfield(ci, bid, '~map~' + n, 0);
+            if (isObj(k)) logPutfield(ci, bid, '~mapkey~' + n, 0);
+          } else if (isObj(k)) {
+            logPutfield(ci, bid, '~set~' + entryName(k, ci), 0);
+          }
+        }
+        break;
+      }
+    }
+  }
+
   function modelAfter(kind, ci, base, args, val) {
+    if (kind >= K_MAP) {
+      modelCollection(kind, ci, base, args, val);
+      return;
+    }
     switch (kind) {
       case K_PUSH: {
         const len = isObj(base) ? base.length : undefined;

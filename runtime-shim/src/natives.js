@@ -31,6 +31,7 @@ function safe(Base, names) {
 }
 export const SafeWeakMap = safe(WeakMap, ['get', 'set', 'has', 'delete']);
 export const SafeMap = safe(Map, ['get', 'set', 'has', 'delete']);
+export const SafeSet = safe(Set, ['has', 'add', 'delete']);
 
 // Natives with models (spec 3.6), captured by identity.
 const AP = Array.prototype;
@@ -45,3 +46,18 @@ export const N_SET_TIMEOUT = typeof setTimeout === 'function' ? setTimeout : und
 export const N_CLEAR_TIMEOUT = typeof clearTimeout === 'function' ? clearTimeout : undefined;
 export const N_SET_INTERVAL = typeof setInterval === 'function' ? setInterval : undefined;
 export const N_CLEAR_INTERVAL = typeof clearInterval === 'function' ? clearInterval : undefined;
+
+// Keyed collections (docs/instrumentation.md §4, "Collections").
+export const N_MAP = Map;
+export const N_SET = Set;
+export const N_WEAK_MAP = WeakMap;
+export const N_MAP_SET = Map.prototype.set;
+export const N_MAP_DELETE = Map.prototype.delete;
+export const N_MAP_CLEAR = Map.prototype.clear;
+export const N_SET_ADD = Set.prototype.add;
+export const N_SET_DELETE = Set.prototype.delete;
+export const N_SET_CLEAR = Set.prototype.clear;
+export const N_WEAK_MAP_SET = WeakMap.prototype.set;
+export const N_WEAK_MAP_DELETE = WeakMap.prototype.delete;
+export const mapForEach = Map.prototype.forEach;
+export const setForEach = Set.prototype.forEach;
