@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "b109844e5b75fa81"
+const Version = "80012b05eaeb208c"

@@ -6,7 +6,7 @@
 // entries and object ids match it exactly for its ES5 test programs.
 
 import {
-  N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
+  N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, nativeKind } from './ids.js';
@@ -59,6 +59,9 @@ function install() {
   markNative(N_SET_CLEAR, K_SET_CLEAR);
   markNative(N_WEAK_MAP_SET, K_WEAK_MAP_SET);
   markNative(N_WEAK_MAP_DELETE, K_WEAK_MAP_DELETE);
+  const K_OBJECT_ASSIGN = 23, K_ARRAY_FROM = 24;
+  markNative(N_OBJECT_ASSIGN, K_OBJECT_ASSIGN);
+  markNative(N_ARRAY_FROM, K_ARRAY_FROM);
 
   // ---------------------------------------------------------------- config
   const proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
@@ -650,6 +653,36 @@ function install() {
 
   function modelCollection(kind, ci, base, args, val) {
     switch (kind) {
+      case K_OBJECT_ASSIGN: {
+        // Object.assign(target, ...sources): a PUTFIELD per copied
+        // object-valued own enumerable string key.
+        if (!isObj(val)) break;
+        let tid = 0;
+        for (let a = 1; a < args.length; a++) {
+          const src = args[a];
+          if (!isObj(src)) continue;
+          const ks = objectKeys(src);
+          for (let j = 0; j < ks.length; j++) {
+            const v = val[ks[j]];
+            if (isObj(v)) {
+              if (tid === 0) tid = idOrCreate(val, ci);
+              logPutfield(ci, tid, ks[j], idOrCreate(v, ci));
+            }
+          }
+        }
+        break;
+      }
+      case K_ARRAY_FROM: {
+        // Array.from(it): the new array (at the call site) and a PUTFIELD
+        // per object element.
+        if (!isObj(val) || typeof val.length !== 'number') break;
+        const vid = idOrCreate(val, ci);
+        for (let j = 0; j < val.length; j++) {
+          const e = val[j];
+          if (isObj(e)) logPutfield(ci, vid, $String(j), idOrCreate(e, ci));
+        }
+        break;
+      }
       case K_MAP:
       case K_SET:
       case K_WEAK_MAP: {

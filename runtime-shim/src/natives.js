@@ -61,3 +61,5 @@ export const N_WEAK_MAP_SET = WeakMap.prototype.set;
 export const N_WEAK_MAP_DELETE = WeakMap.prototype.delete;
 export const mapForEach = Map.prototype.forEach;
 export const setForEach = Set.prototype.forEach;
+export const N_OBJECT_ASSIGN = Object.assign;
+export const N_ARRAY_FROM = Array.from;
