@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -11,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/instrument"
-	"github.com/memtrace/memtrace/instrument/diag"
 	js "github.com/memtrace/memtrace/instrument/js"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
@@ -75,22 +72,9 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 
 func instrumentRun(opts *instrumentOptions) error {
 	ios := opts.IO
-	name := opts.Input
-	var src []byte
-	var err error
-	goal := js.Script
-	if name == "-" {
-		name = "<stdin>"
-		src, err = io.ReadAll(ios.In)
-	} else {
-		src, err = os.ReadFile(name)
-		goal = js.GoalOf(name)
-	}
+	name, src, goal, err := readJS(ios, opts.Input, opts.Goal)
 	if err != nil {
 		return err
-	}
-	if opts.Goal != "" {
-		goal, _ = js.ParseGoal(opts.Goal)
 	}
 	if opts.Eval {
 		goal, opts.NoShim = js.Script, true
@@ -101,12 +85,8 @@ func instrumentRun(opts *instrumentOptions) error {
 	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval})
 	if err != nil {
-		var list *diag.List
-		if errors.As(err, &list) {
-			if rerr := list.Log.Render(ios.ErrOut, diag.RenderOptions{Color: ios.ColorErr()}); rerr != nil {
-				return rerr
-			}
-			return errSilent
+		if rerr := renderJSError(ios, err); rerr != err {
+			return rerr
 		}
 		return fmt.Errorf("%s: %w", name, err)
 	}

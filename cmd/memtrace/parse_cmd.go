@@ -3,10 +3,8 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"strings"
 
@@ -78,33 +76,13 @@ func newCmdParse(ios *IOStreams, runF func(*parseOptions) error) *cobra.Command 
 
 func parseRun(opts *parseOptions) error {
 	ios := opts.IO
-	name := opts.File
-	var src []byte
-	var err error
-	goal := js.Script
-	if name == "-" {
-		name = "<stdin>"
-		src, err = io.ReadAll(ios.In)
-	} else {
-		src, err = os.ReadFile(name)
-		goal = js.GoalOf(name)
-	}
+	name, src, goal, err := readJS(ios, opts.File, opts.Goal)
 	if err != nil {
 		return err
-	}
-	if opts.Goal != "" {
-		goal, _ = js.ParseGoal(opts.Goal)
 	}
 	prog, err := js.Parse(src, js.Options{Goal: goal, File: name})
 	if err != nil {
-		var list *diag.List
-		if errors.As(err, &list) {
-			if rerr := list.Log.Render(ios.ErrOut, diag.RenderOptions{Color: ios.ColorErr()}); rerr != nil {
-				return rerr
-			}
-			return errSilent
-		}
-		return err
+		return renderJSError(ios, err)
 	}
 	lines := diag.NewLineTable(src)
 	out := bufio.NewWriterSize(ios.Out, 64<<10)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -208,27 +207,7 @@ func sortSpans(s []spanRec) {
 
 // corpusJSFiles lists the JavaScript files of the shared corpora, except
 // test262 (checked by its own test).
-func corpusJSFiles(t *testing.T) []string {
-	root := testcorpus.Dir(t)
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "test262" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && (strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs") || strings.HasSuffix(path, ".cjs")) {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(files)
-	return files
-}
+func corpusJSFiles(t *testing.T) []string { return testcorpus.JSFiles(t) }
 
 // TestSpansAgainstAcorn checks that every node of every corpus file has the
 // span acorn gives the same node.

@@ -3,12 +3,9 @@ package scope
 import (
 	"bufio"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -17,34 +14,12 @@ import (
 	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
-// corpusFiles lists the JavaScript of the shared corpora (lodash, Octane,
-// TodoMVC, MemInsight's programs), without test262.
-func corpusFiles(t *testing.T) []string {
-	root := testcorpus.Dir(t)
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "test262" {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && (strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs") || strings.HasSuffix(path, ".cjs")) {
-			files = append(files, path)
-		}
-		return nil
-	})
-	require.NoError(t, err)
-	sort.Strings(files)
-	return files
-}
-
 // TestCapturedAgainstEslintScope: for every function in the corpora, the
 // captured-name set contains every name eslint-scope says the function (or
 // a function nested in it) reads or writes from an enclosing function,
 // module or CommonJS scope.
 func TestCapturedAgainstEslintScope(t *testing.T) {
-	files := corpusFiles(t)
+	files := testcorpus.JSFiles(t)
 	root := testcorpus.Root()
 	if _, err := os.Stat(filepath.Join(root, "testdata", "npm", "node_modules", "eslint-scope")); err != nil {
 		testcorpus.Missing(t, "eslint-scope not installed; run: npm ci --prefix testdata/npm")

@@ -7,8 +7,11 @@
 package testcorpus
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 )
 
@@ -54,4 +57,29 @@ func Missing(tb testing.TB, what string) {
 		tb.Fatalf("%s (CI=true: a missing prerequisite is a failure)", what)
 	}
 	tb.Skipf("%s (skipped; under CI=true this fails)", what)
+}
+
+// JSFiles lists the JavaScript files (.js, .mjs, .cjs) under the corpora,
+// sorted, leaving out test262 (which has tests of its own).
+func JSFiles(tb testing.TB) []string {
+	tb.Helper()
+	root := Dir(tb)
+	var files []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "test262" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(path, ".js") || strings.HasSuffix(path, ".mjs") || strings.HasSuffix(path, ".cjs")) {
+			files = append(files, path)
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sort.Strings(files)
+	return files
 }

@@ -11,6 +11,7 @@
 'use strict';
 const acorn = require('acorn');
 const fs = require('fs');
+const { byteOffsets } = require('./offsets.js');
 
 // Nodes without a span of their own in instrument/js's AST.
 const skip = new Set(['ClassBody', 'TemplateElement', 'ParenthesizedExpression']);
@@ -23,29 +24,6 @@ function options(goal) {
     allowReturnOutsideFunction: goal === 'commonjs',
     allowAwaitOutsideFunction: false,
   };
-}
-
-function byteOffsets(src) {
-  const map = new Int32Array(src.length + 1);
-  let b = 0;
-  for (let i = 0; i < src.length; i++) {
-    map[i] = b;
-    const c = src.charCodeAt(i);
-    if (c < 0x80) b += 1;
-    else if (c < 0x800) b += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < src.length) {
-      const d = src.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        map[i + 1] = b;
-        b += 4;
-        i++;
-        continue;
-      }
-      b += 3;
-    } else b += 3;
-  }
-  map[src.length] = b;
-  return map;
 }
 
 function collect(ast, map) {
