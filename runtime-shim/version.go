@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "80012b05eaeb208c"
+const Version = "5c2a8cb9f61bff92"

@@ -11,7 +11,6 @@ const (
 	causeArrayIterator = "the shim spreads through the program's Array.prototype[Symbol.iterator] (new SafeWeakMap/SafeMap: a derived class's default constructor), which runs instrumented code that re-enters the hook: stack overflow"
 	// function f() { var x; return x; function x() {} } typeof f():
 	// plain "function", instrumented "undefined".
-	causeFrReturn = "the shim's Fr ignores its third argument (docs: Fr returns it): return values of unwrappable bodies (a var and a function declaration with the same name) are lost"
 	// function* yield() { yield 3; } yield().next().value: plain 3,
 	// instrumented undefined (sloppy scripts only).
 	causeYieldSelfRef = "the Fe self-reference of a generator named yield is the keyword yield inside the generator: Fe(i, yield, ...) yields"
@@ -30,8 +29,6 @@ var knownT262 = map[string]string{
 	"test/language/expressions/class/dstr/async-gen-meth-dflt-ary-ptrn-elem-id-iter-val-array-prototype.js [strict]":            causeArrayIterator,
 	"test/language/expressions/class/dstr/private-gen-meth-static-ary-ptrn-elem-id-iter-val-array-prototype.js [sloppy]":        causeArrayIterator,
 	"test/language/expressions/class/dstr/private-gen-meth-static-ary-ptrn-elem-id-iter-val-array-prototype.js [strict]":        causeArrayIterator,
-	"test/language/function-code/S10.2.1_A4_T2.js [sloppy]":                                                                     causeFrReturn,
-	"test/language/function-code/S10.2.1_A4_T2.js [strict]":                                                                     causeFrReturn,
 	"test/language/statements/class/cpn-class-decl-fields-computed-property-name-from-arrow-function-expression.js [sloppy]":    causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-computed-property-name-from-arrow-function-expression.js [strict]":    causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-methods-computed-property-name-from-function-expression.js [sloppy]":  causeToString,

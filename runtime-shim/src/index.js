@@ -1233,8 +1233,9 @@ function install() {
       return v;
     }
 
-    // Fr: function exit (in the body's finally).
-    Fr(i, d) {
+    // Fr: function exit (in the body's finally, or, for a body that cannot
+    // be wrapped in try, around the returned value v, which it returns).
+    Fr(i, d, v) {
       curSid = this.sid;
       const r = frameRet[d];
       if (r !== 0) log2(RETURN, r);
@@ -1245,6 +1246,7 @@ function install() {
       frameThis[d] = 0;
       if (nFree === freeSlots.length) growFrames();
       freeSlots[nFree++] = d;
+      return v;
     }
 
     // X: end of a statement-level expression: fills the pending-flush slot.
