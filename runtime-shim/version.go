@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "5c2a8cb9f61bff92"
+const Version = "687ce0447956bdb3"

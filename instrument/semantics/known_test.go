@@ -8,7 +8,6 @@ const (
 	causeToString = "Function.prototype.toString shows the inserted hooks: a function's source text (here a computed class key) differs"
 	// Array.prototype[Symbol.iterator] = function* () { yield this[0]; };
 	// var o = Object.create(null); — instrumented: RangeError.
-	causeArrayIterator = "the shim spreads through the program's Array.prototype[Symbol.iterator] (new SafeWeakMap/SafeMap: a derived class's default constructor), which runs instrumented code that re-enters the hook: stack overflow"
 	// function f() { var x; return x; function x() {} } typeof f():
 	// plain "function", instrumented "undefined".
 	// function* yield() { yield 3; } yield().next().value: plain 3,
@@ -23,18 +22,10 @@ var knownT262 = map[string]string{
 	"test/language/expressions/class/cpn-class-expr-fields-computed-property-name-from-arrow-function-expression.js [strict]":   causeToString,
 	"test/language/expressions/class/cpn-class-expr-fields-methods-computed-property-name-from-function-expression.js [sloppy]": causeToString,
 	"test/language/expressions/class/cpn-class-expr-fields-methods-computed-property-name-from-function-expression.js [strict]": causeToString,
-	"test/language/expressions/class/dstr/async-gen-meth-ary-ptrn-elem-id-iter-val-array-prototype.js [sloppy]":                 causeArrayIterator,
-	"test/language/expressions/class/dstr/async-gen-meth-ary-ptrn-elem-id-iter-val-array-prototype.js [strict]":                 causeArrayIterator,
-	"test/language/expressions/class/dstr/async-gen-meth-dflt-ary-ptrn-elem-id-iter-val-array-prototype.js [sloppy]":            causeArrayIterator,
-	"test/language/expressions/class/dstr/async-gen-meth-dflt-ary-ptrn-elem-id-iter-val-array-prototype.js [strict]":            causeArrayIterator,
-	"test/language/expressions/class/dstr/private-gen-meth-static-ary-ptrn-elem-id-iter-val-array-prototype.js [sloppy]":        causeArrayIterator,
-	"test/language/expressions/class/dstr/private-gen-meth-static-ary-ptrn-elem-id-iter-val-array-prototype.js [strict]":        causeArrayIterator,
 	"test/language/statements/class/cpn-class-decl-fields-computed-property-name-from-arrow-function-expression.js [sloppy]":    causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-computed-property-name-from-arrow-function-expression.js [strict]":    causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-methods-computed-property-name-from-function-expression.js [sloppy]":  causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-methods-computed-property-name-from-function-expression.js [strict]":  causeToString,
-	"test/language/statements/class/dstr/private-meth-ary-ptrn-elem-id-iter-val-array-prototype.js [sloppy]":                    causeArrayIterator,
-	"test/language/statements/class/dstr/private-meth-ary-ptrn-elem-id-iter-val-array-prototype.js [strict]":                    causeArrayIterator,
 	"test/language/statements/generators/yield-as-generator-declaration-binding-identifier.js [sloppy]":                         causeYieldSelfRef,
 }
 

@@ -23,7 +23,14 @@ export const arraySort = Array.prototype.sort;
 // prototype: patching WeakMap.prototype or Map.prototype later does not
 // reach them, and calls stay ordinary (monomorphic) method calls.
 function safe(Base, names) {
-  const Safe = class extends Base {};
+  // An explicit constructor: a default derived constructor spreads its
+  // arguments through Array.prototype[Symbol.iterator], which the program
+  // may have replaced (with instrumented code that calls back into us).
+  const Safe = class extends Base {
+    constructor() {
+      super();
+    }
+  };
   for (const n of names) {
     defineProperty(Safe.prototype, n, { value: Base.prototype[n] });
   }
