@@ -205,3 +205,21 @@ func TestClasses(t *testing.T) {
 		expectInstrumented(t, c[0], c[1])
 	}
 }
+
+// A sloppy generator named yield cannot name itself inside its body, where
+// yield is an operator: its self-reference falls back to the shim's lookup.
+func TestSelfReferenceKeywordNames(t *testing.T) {
+	for _, src := range []string{"function* yield() { yield 1; }", "async function await() {}"} {
+		res, err := Instrument([]byte(src), Options{Goal: js.Script})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		code := string(res.Code)
+		if !strings.Contains(code, ".Fe(") || strings.Contains(code, ", yield, this") || strings.Contains(code, ", await, this") {
+			t.Errorf("%s: self-reference not dropped:\n%s", src, code)
+		}
+		if _, err := js.Parse(res.Code, js.Options{Goal: js.Script}); err != nil {
+			t.Errorf("re-parse: %v\n%s", err, code)
+		}
+	}
+}

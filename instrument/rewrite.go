@@ -734,6 +734,12 @@ func (r *rewriter) function(fp funcParts) int {
 			r.selfRefs = append(r.selfRefs, selfRef{edit: h, name: self, key: fp.decl.Name})
 		}
 	}
+	if self == "yield" || self == "await" {
+		// A sloppy generator named yield (or an async function named
+		// await) cannot refer to itself by name inside its own body, where
+		// the name is an operator.
+		self = "void 0"
+	}
 	b := r.scratch[:0]
 	b = append(b, semi...)
 	if fp.body == nil {

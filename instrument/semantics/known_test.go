@@ -12,7 +12,6 @@ const (
 	// plain "function", instrumented "undefined".
 	// function* yield() { yield 3; } yield().next().value: plain 3,
 	// instrumented undefined (sloppy scripts only).
-	causeYieldSelfRef = "the Fe self-reference of a generator named yield is the keyword yield inside the generator: Fe(i, yield, ...) yields"
 )
 
 // knownT262 lists test262 scenarios ("path [scenario]") that pass under
@@ -26,7 +25,6 @@ var knownT262 = map[string]string{
 	"test/language/statements/class/cpn-class-decl-fields-computed-property-name-from-arrow-function-expression.js [strict]":    causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-methods-computed-property-name-from-function-expression.js [sloppy]":  causeToString,
 	"test/language/statements/class/cpn-class-decl-fields-methods-computed-property-name-from-function-expression.js [strict]":  causeToString,
-	"test/language/statements/generators/yield-as-generator-declaration-binding-identifier.js [sloppy]":                         causeYieldSelfRef,
 }
 
 // knownT262Trace lists the sampled test262 runs whose trace fails
