@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,18 +35,20 @@ import (
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
 	"github.com/memtrace/memtrace/lifetime"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/trace/tracegen"
 )
 
 var (
-	flagSize  = flag.Int("size", 200, "size of the large synthetic trace, in MB")
-	flagSmall = flag.Int("small", 20, "size of the small synthetic trace (memory comparison), in MB")
-	flagRuns  = flag.Int("runs", 5, "runs per figure; the median is reported")
-	flagDir   = flag.String("dir", "", "directory for generated inputs (default: $TMPDIR/memtrace-bench)")
-	flagOnly  = flag.String("only", "", "run only the groups whose name contains this")
-	flagChild = flag.String("child", "", "internal: run one job in this process")
-	flagFile  = flag.String("file", "", "internal: the child's input")
+	flagSize   = flag.Int("size", 200, "size of the large synthetic trace, in MB")
+	flagSmall  = flag.Int("small", 20, "size of the small synthetic trace (memory comparison), in MB")
+	flagRuns   = flag.Int("runs", 5, "runs per figure; the median is reported")
+	flagDir    = flag.String("dir", "", "directory for generated inputs (default: $TMPDIR/memtrace-bench)")
+	flagOnly   = flag.String("only", "", "run only the groups whose name contains this")
+	flagOctane = flag.String("octane", "RegExp,Splay", "Octane benchmarks for the run-time overhead group (comma-separated names, or all)")
+	flagChild  = flag.String("child", "", "internal: run one job in this process")
+	flagFile   = flag.String("file", "", "internal: the child's input")
 )
 
 func main() {
@@ -411,6 +414,7 @@ func runAll() error {
 		{"lifetime", benchLifetime},
 		{"frontend", benchFrontEnd},
 		{"instrument", benchInstrument},
+		{"overhead", benchOverhead},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {
@@ -633,5 +637,119 @@ func benchInstrument() error {
 	}
 	t.print()
 	fmt.Println("  reference: MemInsight's instrumenter (Jalangi 2) is about 0.3 MB/s (issue 5)")
+	return nil
+}
+
+// octaneBenchmarks are Octane's benchmarks and their files, in run.js's
+// order; base.js comes first in every run.
+var octaneBenchmarks = []struct {
+	name  string
+	files []string
+}{
+	{"Richards", []string{"richards.js"}},
+	{"DeltaBlue", []string{"deltablue.js"}},
+	{"Crypto", []string{"crypto.js"}},
+	{"RayTrace", []string{"raytrace.js"}},
+	{"EarleyBoyer", []string{"earley-boyer.js"}},
+	{"RegExp", []string{"regexp.js"}},
+	{"Splay", []string{"splay.js"}},
+	{"NavierStokes", []string{"navier-stokes.js"}},
+	{"PdfJS", []string{"pdfjs.js"}},
+	{"Gameboy", []string{"gbemu-part1.js", "gbemu-part2.js"}},
+	{"CodeLoad", []string{"code-load.js"}},
+	{"Box2D", []string{"box2d.js"}},
+	{"zlib", []string{"zlib.js", "zlib-data.js"}},
+	{"Typescript", []string{"typescript.js", "typescript-input.js", "typescript-compiler.js"}},
+}
+
+// benchOverhead: issue 5, Octane with fixed iteration counts
+// (doDeterministic, no warm-up), instrumented with the trace written to a
+// file, against plain Node in the same run: CPU time (node start-up
+// included on both sides), peak RSS, trace bytes per entry. Instrumented
+// runs are slow today, so the default is a subset (-octane).
+func benchOverhead() error {
+	root := repoRoot()
+	corpus := filepath.Join(root, "..", "shared", "corpora", "octane")
+	runner := filepath.Join(root, "instrument", "semantics", "testdata", "octane.js")
+	dir, err := os.MkdirTemp("", "memtrace-octane-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	entries, err := os.ReadDir(corpus)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".js") || e.Name() == "run.js" {
+			continue
+		}
+		src, err := os.ReadFile(filepath.Join(corpus, e.Name()))
+		if err != nil {
+			return err
+		}
+		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: e.Name()})
+		if err != nil {
+			return fmt.Errorf("instrument %s: %w", e.Name(), err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), res.Code, 0o644); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "shim.js"), []byte(runtimeshim.Source()), 0o644); err != nil {
+		return err
+	}
+	tracePath := filepath.Join(dir, "mem-trace")
+	t := &table{title: "run-time overhead: Octane, fixed iterations, one process each, CPU time; instrumented writes its trace to a file"}
+	t.add("benchmark", "plain", "instrumented", "slowdown", "RSS ratio", "trace", "bytes/entry", "target")
+	var logSum float64
+	n := 0
+	for _, b := range octaneBenchmarks {
+		if *flagOctane != "all" && !strings.Contains(","+*flagOctane+",", ","+b.name+",") {
+			continue
+		}
+		files := append([]string{"base.js"}, b.files...)
+		plain, err := measureCmd("octane "+b.name, filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+			return exec.Command("node", append([]string{runner, corpus}, files...)...)
+		})
+		if err != nil {
+			return err
+		}
+		inst, err := measureCmd("octane "+b.name+" instrumented", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+			cmd := exec.Command("node", append([]string{runner, dir, "shim.js"}, files...)...)
+			cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath)
+			return cmd
+		})
+		if err != nil {
+			return err
+		}
+		var size, entries int64
+		if f, err := os.Open(tracePath); err == nil {
+			r := trace.NewReader(f)
+			for {
+				if _, err := r.Next(); err != nil {
+					break
+				}
+			}
+			size, entries = r.End(), r.Index()+1
+			f.Close()
+		}
+		os.Remove(tracePath)
+		slow := inst.cpu.Seconds() / plain.cpu.Seconds()
+		logSum += math.Log(slow)
+		n++
+		perEntry := "-"
+		if entries > 0 {
+			perEntry = fmt.Sprintf("%.1f", float64(size)/float64(entries))
+		}
+		t.add(b.name, plain.cpu.Round(time.Millisecond).String(), inst.cpu.Round(time.Millisecond).String(),
+			fmt.Sprintf("%.1fx", slow), fmt.Sprintf("%.2fx", float64(inst.maxRSS)/float64(plain.maxRSS)), mb(size), perEntry,
+			fmt.Sprintf("<= 25x: %s", verdict(slow <= 25)))
+	}
+	t.print()
+	if n > 0 {
+		geo := math.Exp(logSum / float64(n))
+		fmt.Printf("  geometric-mean slowdown over %d benchmarks: %.1fx (target <= 10x: %s); -octane all runs the 14\n", n, geo, verdict(geo <= 10))
+	}
 	return nil
 }
