@@ -34,6 +34,7 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
+	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/lifetime"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 	"github.com/memtrace/memtrace/trace"
@@ -640,28 +641,6 @@ func benchInstrument() error {
 	return nil
 }
 
-// octaneBenchmarks are Octane's benchmarks and their files, in run.js's
-// order; base.js comes first in every run.
-var octaneBenchmarks = []struct {
-	name  string
-	files []string
-}{
-	{"Richards", []string{"richards.js"}},
-	{"DeltaBlue", []string{"deltablue.js"}},
-	{"Crypto", []string{"crypto.js"}},
-	{"RayTrace", []string{"raytrace.js"}},
-	{"EarleyBoyer", []string{"earley-boyer.js"}},
-	{"RegExp", []string{"regexp.js"}},
-	{"Splay", []string{"splay.js"}},
-	{"NavierStokes", []string{"navier-stokes.js"}},
-	{"PdfJS", []string{"pdfjs.js"}},
-	{"Gameboy", []string{"gbemu-part1.js", "gbemu-part2.js"}},
-	{"CodeLoad", []string{"code-load.js"}},
-	{"Box2D", []string{"box2d.js"}},
-	{"zlib", []string{"zlib.js", "zlib-data.js"}},
-	{"Typescript", []string{"typescript.js", "typescript-input.js", "typescript-compiler.js"}},
-}
-
 // benchOverhead: issue 5, Octane with fixed iteration counts
 // (doDeterministic, no warm-up), instrumented with the trace written to a
 // file, against plain Node in the same run: CPU time (node start-up
@@ -704,18 +683,18 @@ func benchOverhead() error {
 	t.add("benchmark", "plain", "instrumented", "slowdown", "RSS ratio", "trace", "bytes/entry", "target")
 	var logSum float64
 	n := 0
-	for _, b := range octaneBenchmarks {
-		if *flagOctane != "all" && !strings.Contains(","+*flagOctane+",", ","+b.name+",") {
+	for _, b := range testcorpus.Octane {
+		if *flagOctane != "all" && !strings.Contains(","+*flagOctane+",", ","+b.Name+",") {
 			continue
 		}
-		files := append([]string{"base.js"}, b.files...)
-		plain, err := measureCmd("octane "+b.name, filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+		files := append([]string{"base.js"}, b.Files...)
+		plain, err := measureCmd("octane "+b.Name, filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
 			return exec.Command("node", append([]string{runner, corpus}, files...)...)
 		})
 		if err != nil {
 			return err
 		}
-		inst, err := measureCmd("octane "+b.name+" instrumented", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+		inst, err := measureCmd("octane "+b.Name+" instrumented", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
 			cmd := exec.Command("node", append([]string{runner, dir, "shim.js"}, files...)...)
 			cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath)
 			return cmd
@@ -742,7 +721,7 @@ func benchOverhead() error {
 		if entries > 0 {
 			perEntry = fmt.Sprintf("%.1f", float64(size)/float64(entries))
 		}
-		t.add(b.name, plain.cpu.Round(time.Millisecond).String(), inst.cpu.Round(time.Millisecond).String(),
+		t.add(b.Name, plain.cpu.Round(time.Millisecond).String(), inst.cpu.Round(time.Millisecond).String(),
 			fmt.Sprintf("%.1fx", slow), fmt.Sprintf("%.2fx", float64(inst.maxRSS)/float64(plain.maxRSS)), mb(size), perEntry,
 			fmt.Sprintf("<= 25x: %s", verdict(slow <= 25)))
 	}

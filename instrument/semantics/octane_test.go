@@ -17,28 +17,6 @@ import (
 	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
-// octaneBenchmarks are the 14 Octane benchmarks of the corpus with their
-// files, in run.js's order (base.js comes first in every run).
-var octaneBenchmarks = []struct {
-	name  string
-	files []string
-}{
-	{"Richards", []string{"richards.js"}},
-	{"DeltaBlue", []string{"deltablue.js"}},
-	{"Crypto", []string{"crypto.js"}},
-	{"RayTrace", []string{"raytrace.js"}},
-	{"EarleyBoyer", []string{"earley-boyer.js"}},
-	{"RegExp", []string{"regexp.js"}},
-	{"Splay", []string{"splay.js"}},
-	{"NavierStokes", []string{"navier-stokes.js"}},
-	{"PdfJS", []string{"pdfjs.js"}},
-	{"Gameboy", []string{"gbemu-part1.js", "gbemu-part2.js"}},
-	{"CodeLoad", []string{"code-load.js"}},
-	{"Box2D", []string{"box2d.js"}},
-	{"zlib", []string{"zlib.js", "zlib-data.js"}},
-	{"Typescript", []string{"typescript.js", "typescript-input.js", "typescript-compiler.js"}},
-}
-
 // knownOctane lists benchmarks that pass plain and fail (not time out)
 // instrumented, with the cause.
 var knownOctane = map[string]string{}
@@ -137,13 +115,13 @@ func TestOctane(t *testing.T) {
 	shim := writeShim(t, dir)
 	var mu sync.Mutex
 	var summary []string
-	for _, b := range octaneBenchmarks {
-		t.Run(b.name, func(t *testing.T) {
+	for _, b := range testcorpus.Octane {
+		t.Run(b.Name, func(t *testing.T) {
 			t.Parallel()
-			files := append([]string{"base.js"}, b.files...)
+			files := append([]string{"base.js"}, b.Files...)
 			plain := runOctane(node, corpus, files, 5*time.Minute, nil)
 			inst := runOctane(node, dir, append([]string{filepath.Base(shim)}, files...), budget, []string{"MEMTRACE_OUT=/dev/null"})
-			line := fmt.Sprintf("%-12s plain %s; instrumented %s", b.name, plain.describe(), inst.describe())
+			line := fmt.Sprintf("%-12s plain %s; instrumented %s", b.Name, plain.describe(), inst.describe())
 			t.Log(line)
 			mu.Lock()
 			summary = append(summary, line)
@@ -153,12 +131,12 @@ func TestOctane(t *testing.T) {
 			}
 			failing := map[string]string{}
 			if !inst.ok && !inst.timedOut {
-				failing[b.name] = inst.describe()
-				addReport("octane "+b.name, tail(inst.out, 5000))
+				failing[b.Name] = inst.describe()
+				addReport("octane "+b.Name, tail(inst.out, 5000))
 			}
 			known := map[string]string{}
-			if c, ok := knownOctane[b.name]; ok {
-				known[b.name] = c
+			if c, ok := knownOctane[b.Name]; ok {
+				known[b.Name] = c
 			}
 			checkKnown(t, "octane", known, failing, func(string) bool { return true })
 		})
