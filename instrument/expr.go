@@ -335,7 +335,30 @@ func (r *rewriter) call(e *js.Call) {
 	}
 	r.exprs(e.Args)
 	i := r.site(e.Span)
-	r.fill(h, r.hk("c", i))
+	r.fill(h, r.hk(arity("c", e.Args), i))
+}
+
+// arityNames are the call hooks for 0..4 arguments without spread
+// (docs/instrumentation.md §4): c0..c4, m0..m4, n0..n4.
+var arityNames = map[string][5]string{
+	"c": {"c0", "c1", "c2", "c3", "c4"},
+	"m": {"m0", "m1", "m2", "m3", "m4"},
+	"n": {"n0", "n1", "n2", "n3", "n4"},
+}
+
+// arity returns the call hook for a call with these arguments: hook plus
+// the argument count when there are at most 4 and none is a spread, else
+// hook itself (which takes any number).
+func arity(hook string, args []js.Expr) string {
+	if len(args) > 4 {
+		return hook
+	}
+	for _, a := range args {
+		if _, ok := a.(*js.Spread); ok {
+			return hook
+		}
+	}
+	return arityNames[hook][len(args)]
 }
 
 // methodCall: o.m(a) → H.m(i, t = o, H.M(i+1, t, "m"), a), so that the
@@ -391,7 +414,7 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		b = append(b, temp...)
 		b = append(b, ") => "...)
 	}
-	b = append(b, r.hk("m", i)...)
+	b = append(b, r.hk(arity("m", e.Args), i)...)
 	if temp != "" {
 		b = append(b, temp...)
 		b = append(b, " = "...)
@@ -459,7 +482,7 @@ func (r *rewriter) newExpr(e *js.New) {
 		r.ins(e.End, ")")
 	}
 	i := r.site(e.Span)
-	r.fill(h, r.hk("n", i))
+	r.fill(h, r.hk(arity("n", e.Args), i))
 }
 
 // del: delete o.p → H.D(i, o, "p", strict).

@@ -70,34 +70,34 @@ func TestES5Constructs(t *testing.T) {
 		// property reads, writes, delete
 		{`a.b.c`, `H.X(3, H.G(2, H.G(1, a).b).c)`},
 		{`a[b]`, `H.X(2, H.G(1, a)[b])`},
-		{`o.p = f(x)`, `H.X(3, H.P(2, o, "p", H.c(1, f, x), 0))`},
+		{`o.p = f(x)`, `H.X(3, H.P(2, o, "p", H.c1(1, f, x), 0))`},
 		{`o[k] = v`, `H.X(2, H.P(1, o, k, v, 0))`},
 		{`(o.p) = 1`, `H.X(2, H.P(1, o, "p", 1, 0))`},
 		{`o[a, b] = 1`, `H.X(2, H.P(1, o, (a, b), 1, 0))`},
-		{`o[f(), b] = 1`, `H.X(4, H.P(3, o, (H.X(2, H.c(1, f)), b), 1, 0))`},
+		{`o[f(), b] = 1`, `H.X(4, H.P(3, o, (H.X(2, H.c0(1, f)), b), 1, 0))`},
 		{`"use strict"; o.p = 1`, `"use strict"; H.X(2, H.P(1, o, "p", 1, 1))`},
 		{`delete o.p`, `H.X(2, H.D(1, o, "p", 0))`},
 		{`delete o[k]`, `H.X(2, H.D(1, o, k, 0))`},
 		{`delete x`, `H.X(1, delete x)`},
 		// calls
-		{`f()`, `H.X(2, H.c(1, f))`},
+		{`f()`, `H.X(2, H.c0(1, f))`},
 		{`f(a, ...b)`, `H.X(2, H.c(1, f, a, ...b))`},
-		{`o.m(1, 2)`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, "m"), 1, 2))`},
-		{`o[k]()`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, k)))`},
-		{`o[a, b](c)`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, (a, b)), c))`},
+		{`o.m(1, 2)`, `var T_1; H.X(3, H.m2(1, T_1 = o, H.M(2, T_1, "m"), 1, 2))`},
+		{`o[k]()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M(2, T_1, k)))`},
+		{`o[a, b](c)`, `var T_1; H.X(3, H.m1(1, T_1 = o, H.M(2, T_1, (a, b)), c))`},
 		// method calls: base, key, lookup (M), arguments, call; a base that
 		// reads the same twice needs no temporary
-		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m(1, o, H.M(2, o, "m"), a))`},
-		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.R(__mt$f, H.X(4, H.m(2, this, H.M(3, this, "m"), H.G(1, a).b))) } finally { H.Fr(6, __mt$f); } }`},
-		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m(1, __mt$b = o, H.M(2, __mt$b, "m")))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
-		{`(o.m)()`, `var T_1; H.X(3, H.m(1, T_1 = o, H.M(2, T_1, "m")))`},
-		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m(3, T_1 = H.m(1, T_2 = o, H.M(2, T_2, \"m\")\n), H.M(4, T_1, \"n\")\n))"},
-		{`(0, o.m)()`, `H.X(3, H.c(2, (0, H.G(1, o).m)))`},
-		{`new F`, `H.X(2, H.n(1, F))`},
-		{`new F(a, b)`, `H.X(2, H.n(1, F, a, b))`},
-		{`new a.B()`, `H.X(3, H.n(2, H.G(1, a).B))`},
+		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m1(1, o, H.M(2, o, "m"), a))`},
+		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.R(__mt$f, H.X(4, H.m1(2, this, H.M(3, this, "m"), H.G(1, a).b))) } finally { H.Fr(6, __mt$f); } }`},
+		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m0(1, __mt$b = o, H.M(2, __mt$b, "m")))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
+		{`(o.m)()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M(2, T_1, "m")))`},
+		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m0(3, T_1 = H.m0(1, T_2 = o, H.M(2, T_2, \"m\")\n), H.M(4, T_1, \"n\")\n))"},
+		{`(0, o.m)()`, `H.X(3, H.c0(2, (0, H.G(1, o).m)))`},
+		{`new F`, `H.X(2, H.n0(1, F))`},
+		{`new F(a, b)`, `H.X(2, H.n2(1, F, a, b))`},
+		{`new a.B()`, `H.X(3, H.n0(2, H.G(1, a).B))`},
 		{`eval(s)`, `H.X(2, eval(H.E(1, s)))`},
-		{`function f(eval) { eval(s) }`, `H.N(7, "f", H.F(6, 4, f)); function f(eval) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "eval", eval);  H.X(2, H.c(1, eval, s)) } finally { H.Fr(5, __mt$f); } }`},
+		{`function f(eval) { eval(s) }`, `H.N(7, "f", H.F(6, 4, f)); function f(eval) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "eval", eval);  H.X(2, H.c1(1, eval, s)) } finally { H.Fr(5, __mt$f); } }`},
 		// variables
 		{`var x = 1, y`, `H.N(3, "x", x); H.N(4, "y", y); var x = H.X(2, H.W(1, "x", 1, x)), y`},
 		{`x += 1`, `H.X(2, x = H.W(1, "x", x + (1), x))`},
@@ -113,27 +113,27 @@ func TestES5Constructs(t *testing.T) {
 		{`x ||= {}`, `H.X(3, (x || (x = H.W(2, "x", H.T(1, {}), x))))`},
 		{`o.p ??= []`, `var T_1; H.X(4, (H.G(2, T_1 = o).p ?? H.P(1, T_1, "p", H.T(3, []), 0)))`},
 		// flushes
-		{`a, b(), c`, `H.X(3, (a, H.X(2, H.c(1, b)), c))`},
+		{`a, b(), c`, `H.X(3, (a, H.X(2, H.c0(1, b)), c))`},
 		{`x; 1; "s"; (y)`, `x; 1; "s"; (y)`},
-		{`if (a.b) c()`, `if (H.X(2, H.G(1, a).b)) H.X(4, H.c(3, c))`},
-		{`while (x < f()) {}`, `while (H.X(2, x < H.c(1, f))) {}`},
-		{`do ; while (f())`, `do ; while (H.X(2, H.c(1, f)))`},
-		{`for (var i = 0; i < n; i++) g(i)`, `H.N(7, "i", i); for (var i = H.X(2, H.W(1, "i", 0, i)); H.X(3, i < n); H.X(4, i++)) H.X(6, H.c(5, g, i))`},
+		{`if (a.b) c()`, `if (H.X(2, H.G(1, a).b)) H.X(4, H.c0(3, c))`},
+		{`while (x < f()) {}`, `while (H.X(2, x < H.c0(1, f))) {}`},
+		{`do ; while (f())`, `do ; while (H.X(2, H.c0(1, f)))`},
+		{`for (var i = 0; i < n; i++) g(i)`, `H.N(7, "i", i); for (var i = H.X(2, H.W(1, "i", 0, i)); H.X(3, i < n); H.X(4, i++)) H.X(6, H.c1(5, g, i))`},
 		{`t ? a : b`, `H.X(1, t ? a : b)`},
-		{`x = t() ? a : b`, `H.X(4, x = H.W(3, "x", H.X(2, H.c(1, t)) ? a : b, (typeof x === "undefined" ? void 0 : x)))`},
-		{`switch (f()) { case g(): break }`, `switch (H.X(2, H.c(1, f))) { case H.X(4, H.c(3, g)): break }`},
+		{`x = t() ? a : b`, `H.X(4, x = H.W(3, "x", H.X(2, H.c0(1, t)) ? a : b, (typeof x === "undefined" ? void 0 : x)))`},
+		{`switch (f()) { case g(): break }`, `switch (H.X(2, H.c0(1, f))) { case H.X(4, H.c0(3, g)): break }`},
 		{`throw e`, `throw e`},
-		{`throw new Error(m)`, `throw H.X(2, H.n(1, Error, m))`},
+		{`throw new Error(m)`, `throw H.X(2, H.n1(1, Error, m))`},
 		// for-in
-		{`for (k in o) f(k)`, `var T_1; for (T_1 in o) { k = H.X(2, H.W(1, "k", T_1, (typeof k === "undefined" ? void 0 : k))); H.X(4, H.c(3, f, k)) }`},
-		{`for (var k in o) f(k)`, `var T_1; H.N(5, "k", k); for (T_1 in o) { var k = H.X(2, H.W(1, "k", T_1, k)); H.X(4, H.c(3, f, k)) }`},
+		{`for (k in o) f(k)`, `var T_1; for (T_1 in o) { k = H.X(2, H.W(1, "k", T_1, (typeof k === "undefined" ? void 0 : k))); H.X(4, H.c1(3, f, k)) }`},
+		{`for (var k in o) f(k)`, `var T_1; H.N(5, "k", k); for (T_1 in o) { var k = H.X(2, H.W(1, "k", T_1, k)); H.X(4, H.c1(3, f, k)) }`},
 		{`for (o.p in q) ;`, `for (o.p in q) ;`},
 		// functions
 		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.N(5, "b", b);  var b = H.X(2, H.W(1, "b", a, b)); return H.R(__mt$f, H.X(3, b)) } finally { H.Fr(7, __mt$f); } }`},
 		{`var g = function h() { return h }`, `H.N(8, "g", g); var g = H.X(7, H.W(6, "g", H.F(5, 3, function h() {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "h", h);  return H.R(__mt$f, H.X(1, h)) } finally { H.Fr(4, __mt$f); } }), g))`},
 		{`function f() { "use strict"; return }`, `H.N(4, "f", H.F(3, 1, f)); function f() { "use strict";const __mt$f = H.Fe(1, f, this, new.target); try {  return } finally { H.Fr(2, __mt$f); } }`},
 		{`function f() { f = 1 }`, `H.N(6, "f", H.F(5, 3, f)); function f() {const __mt$f = H.Fe(3, void 0, this, new.target); try {  H.X(2, f = H.W(1, "f", 1, f)) } finally { H.Fr(4, __mt$f); } }`},
-		{`function f() { g(); function g() {} }`, `H.N(10, "f", H.F(9, 7, f)); function f() {const __mt$f = H.Fe(7, f, this, new.target); try { H.N(6, "g", H.F(5, 3, g));  H.X(2, H.c(1, g)); function g() {const __mt$f = H.Fe(3, g, this, new.target); try { } finally { H.Fr(4, __mt$f); } } } finally { H.Fr(8, __mt$f); } }`},
+		{`function f() { g(); function g() {} }`, `H.N(10, "f", H.F(9, 7, f)); function f() {const __mt$f = H.Fe(7, f, this, new.target); try { H.N(6, "g", H.F(5, 3, g));  H.X(2, H.c0(1, g)); function g() {const __mt$f = H.Fe(3, g, this, new.target); try { } finally { H.Fr(4, __mt$f); } } } finally { H.Fr(8, __mt$f); } }`},
 		// a var repeating a function declaration: no try wrapper, Fr on each exit
 		{`function f() { var g = 1; return g; function g() {} }`, `H.N(11, "f", H.F(10, 9, f)); function f() {const __mt$f = H.Fe(9, f, this, new.target); H.N(8, "g", H.F(7, 5, g));  var g = H.X(3, H.W(2, "g", 1, g)); return H.Fr(1, __mt$f, H.R(__mt$f, H.X(4, g))); function g() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } ;H.Fr(1, __mt$f); }`},
 		{`with (o) { f(); x = 1 }`, `with (o) { H.X(1, f()); H.X(3, x = H.W(2, "x", 1, (typeof x === "undefined" ? void 0 : x))) }`},
@@ -145,16 +145,16 @@ func TestES5Constructs(t *testing.T) {
 func TestModernConstructs(t *testing.T) {
 	for _, c := range [][2]string{
 		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.R(__mt$f, H.X(1, a + b)) } finally { H.Fr(5, __mt$f); } }, "f")))`},
-		{`f(() => ({}))`, `H.X(7, H.c(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.R(__mt$f, H.X(2, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
+		{`f(() => ({}))`, `H.X(7, H.c1(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.R(__mt$f, H.X(2, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
 		{`let x`, `let x = H.N(1, "x", void 0)`},
 		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, T_d1 = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
-		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c(4, use, k, v)) }`},
+		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c2(4, use, k, v)) }`},
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
 		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, class {}, "x"), (typeof x === "undefined" ? void 0 : x)))`},
 		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.X(2, H.Sp(1, __mt$f, super(x))) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.R(__mt$f, H.X(6, super.m())) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
-		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G(2, o).p, 1); static { H.X(5, H.c(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.G(6, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
+		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G(2, o).p, 1); static { H.X(5, H.c0(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.G(6, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
 		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.T(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
-		{`async function* g() { yield* await h() }`, `H.N(6, "g", H.F(5, 3, g)); async function* g() {const __mt$f = H.Fe(3, g, this, new.target); try {  H.X(2, yield* await H.c(1, h)) } finally { H.Fr(4, __mt$f); } }`},
+		{`async function* g() { yield* await h() }`, `H.N(6, "g", H.F(5, 3, g)); async function* g() {const __mt$f = H.Fe(3, g, this, new.target); try {  H.X(2, yield* await H.c0(1, h)) } finally { H.Fr(4, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G(1, a)?.b.c)`},
 		{`a?.b?.(c.d)`, `H.X(3, H.G(1, a)?.b?.(H.G(2, c).d))`},
 		{`o.p?.m()`, `H.X(3, H.G(2, H.G(1, o).p)?.m())`},
@@ -174,7 +174,7 @@ func TestGoals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "'use strict';try { H.N(4, \"a\", a); \nvar a = H.X(3, H.W(2, \"a\", H.c(1, f), a)); return a\n} finally { H.Sx(); }"
+	want := "'use strict';try { H.N(4, \"a\", a); \nvar a = H.X(3, H.W(2, \"a\", H.c0(1, f), a)); return a\n} finally { H.Sx(); }"
 	if got != want {
 		t.Errorf("commonjs:\n got: %q\nwant: %q", got, want)
 	}
@@ -183,7 +183,7 @@ func TestGoals(t *testing.T) {
 func TestOptionalChains(t *testing.T) {
 	for _, c := range [][2]string{
 		{`a?.b.c?.d`, `H.X(2, H.G(1, a)?.b.c?.d)`},
-		{`a.b()?.c`, `var T_1; H.X(4, H.G(3, H.m(1, T_1 = a, H.M(2, T_1, "b")))?.c)`},
+		{`a.b()?.c`, `var T_1; H.X(4, H.G(3, H.m0(1, T_1 = a, H.M(2, T_1, "b")))?.c)`},
 		{`f?.()?.()`, `H.X(1, f?.()?.())`},
 		{`a?.[k.p](x.y)`, `H.X(4, H.G(1, a)?.[H.G(2, k).p](H.G(3, x).y))`},
 	} {

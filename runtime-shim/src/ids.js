@@ -4,64 +4,97 @@
 // Reflect.ownKeys, proxies, JSON.stringify and for-in, and reading it costs
 // about as much as an ordinary property read. Objects that refuse the field
 // fall back to a WeakMap.
+//
+// The same field marks the natives the shim models (Array.prototype.push,
+// Map.prototype.set, ...): it holds -kind until such a native gets an id of
+// its own (rare: a native used as a value), when the kind moves to a side
+// table. A call hook thus learns both the callee's id and whether it is a
+// modelled native from one field read (fieldOf).
 
-import { SafeWeakMap } from './natives.js';
+import { SafeWeakMap, SafeMap } from './natives.js';
 
 const Return = function (o) { return o; };
 
 class Stamp extends Return {
   #id;
-  constructor(o, id) {
+  constructor(o, v) {
     super(o);
-    this.#id = id;
+    this.#id = v;
   }
-  static id(o) {
+  static get(o) {
     return #id in o ? o.#id : 0;
   }
-  // useId is id for the use hooks only: a separate function keeps their
+  // useGet is get for the use hooks only: a separate function keeps their
   // type feedback apart from the shim's own lookups (functions, the global
   // object, literals being created), so that a monomorphic read loop stays
   // monomorphic in the hook too.
-  static useId(o) {
+  static useGet(o) {
     return #id in o ? o.#id : 0;
   }
-}
-
-// Marks the natives the shim models, with a private field too, so that
-// recognising one costs a field check per call.
-class Mark extends Return {
-  #kind;
-  constructor(o, kind) {
-    super(o);
-    this.#kind = kind;
+  // callGet is get for the call hooks' callee.
+  static callGet(o) {
+    return #id in o ? o.#id : 0;
   }
-  static kind(o) {
-    return #kind in o ? o.#kind : 0;
+  static has(o) {
+    return #id in o;
+  }
+  static set(o, v) {
+    o.#id = v;
   }
 }
 
 const fallback = new SafeWeakMap();
 let fallbackCount = 0;
+const kindById = new SafeMap(); // modelled natives that also have an id
+let kindCount = 0;
 
 // idOf returns the id of object o (typeof object, non-null, or function),
 // or 0 if it has none.
 export function idOf(o) {
-  const id = Stamp.id(o);
-  if (id !== 0 || fallbackCount === 0) return id;
-  const v = fallback.get(o);
-  return v === undefined ? 0 : v;
+  const v = Stamp.get(o);
+  if (v > 0) return v;
+  if (v < 0 || fallbackCount === 0) return 0;
+  const f = fallback.get(o);
+  return f === undefined ? 0 : f;
 }
 
 // useIdOf is idOf for G and method lookups.
 export function useIdOf(o) {
-  const id = Stamp.useId(o);
-  if (id !== 0 || fallbackCount === 0) return id;
-  const v = fallback.get(o);
-  return v === undefined ? 0 : v;
+  const v = Stamp.useGet(o);
+  if (v > 0) return v;
+  if (v < 0 || fallbackCount === 0) return 0;
+  const f = fallback.get(o);
+  return f === undefined ? 0 : f;
+}
+
+// fieldOf returns a callee's field: its id (> 0), -kind for a modelled
+// native without an id, or 0. Ids kept in the fallback map are returned
+// too; kindOf gives the kind of a positive result.
+export function fieldOf(f) {
+  const v = Stamp.callGet(f);
+  if (v !== 0 || fallbackCount === 0) return v;
+  const x = fallback.get(f);
+  return x === undefined ? 0 : x;
+}
+
+// kindOf is the model kind of the object with id id (0: none).
+export function kindOf(id) {
+  if (kindCount === 0) return 0;
+  const k = kindById.get(id);
+  return k === undefined ? 0 : k;
 }
 
 // setId gives o the id; o must not have one.
 export function setId(o, id) {
+  if (Stamp.has(o)) {
+    const v = Stamp.get(o);
+    if (v < 0) {
+      kindById.set(id, -v);
+      kindCount++;
+    }
+    Stamp.set(o, id);
+    return;
+  }
   try {
     new Stamp(o, id);
   } catch {
@@ -72,10 +105,12 @@ export function setId(o, id) {
 
 export function markNative(f, kind) {
   if (typeof f === 'function') {
-    try { new Mark(f, kind); } catch { /* leave it unmodelled */ }
+    try { new Stamp(f, -kind); } catch { /* leave it unmodelled */ }
   }
 }
 
+// nativeKind is the model kind of function f (0: none).
 export function nativeKind(f) {
-  return Mark.kind(f);
+  const v = fieldOf(f);
+  return v < 0 ? -v : v > 0 ? kindOf(v) : 0;
 }

@@ -7,9 +7,9 @@
 
 import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $String, G, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
+  $String, G, callWith, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
-import { idOf, useIdOf, setId, markNative, nativeKind } from './ids.js';
+import { idOf, useIdOf, setId, markNative, fieldOf, kindOf } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -521,7 +521,8 @@ function install() {
       const a = args[0];
       if (isObj(a)) log3(DEBUG, ci, idOrCreate(a, ci));
     }
-    const kind = typeof f === 'function' ? nativeKind(f) : 0;
+    const fv = typeof f === 'function' ? fieldOf(f) : 0;
+    const kind = fv < 0 ? -fv : fv > 0 ? kindOf(fv) : 0;
     if (kind === K_SPLICE) {
       spliceOldLen = isObj(base) ? base.length : undefined;
     } else if (kind === K_SET_TIMEOUT) {
@@ -530,9 +531,9 @@ function install() {
       clearKeys = collectionKeys(base, kind === K_MAP_CLEAR);
     } else if (kind === K_MAP_DELETE || kind === K_SET_DELETE || kind === K_WEAK_MAP_DELETE) {
       deleteHad = collectionHas(base, args[0], kind);
-    } else if (kind === 0 && typeof f === 'function') {
-      const fid = idOf(f);
-      if (fid !== 0 && funFe[fid] !== 0) {
+    } else if (kind === 0 && fv > 0) {
+      const fid = fv;
+      if (funFe[fid] !== 0) {
         logCall(ci, fid, funFe[fid], funSid[fid]);
         callPending = true;
         pendFe = funFe[fid];
@@ -563,6 +564,51 @@ function install() {
       const fid = idOf(f);
       if (fid !== 0) use(fid, ci);
     }
+    return val;
+  }
+
+  // The call hooks' fast path (c0..c4, m0..m4, n0..n4: calls with that
+  // many arguments and no spread), for a callee without a model: callStart
+  // does what invoke does before the call and returns the callee's id, or
+  // -1 when the callee is a modelled native (then invoke does everything,
+  // with an arguments array); callEnd does what invoke does after it.
+  function callStart(h, i, f, isNew, n, a0) {
+    const fv = fieldOf(f);
+    if (fv < 0 || (fv > 0 && kindOf(fv) !== 0)) return -1;
+    curSid = h.sid;
+    const ci = h.base + i;
+    if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
+    if (fv > 0 && funFe[fv] !== 0) {
+      logCall(ci, fv, funFe[fv], funSid[fv]);
+      callPending = true;
+      pendFe = funFe[fv];
+      pendCtor = isNew;
+    }
+    return fv;
+  }
+
+  function callEnd(h, i, f, fid, val, isNew) {
+    callPending = false;
+    curSid = h.sid;
+    const ci = h.base + i;
+    if ((typeof val === 'object' && val !== null) || typeof val === 'function') {
+      const vid = idOf(val);
+      if (vid !== 0) {
+        if (underConstruction[vid] !== 0) {
+          if (isNew) {
+            log3(UPDATE_IID, vid, ci);
+            const proto = f.prototype;
+            if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
+          }
+          underConstruction[vid] = 0;
+        }
+      } else {
+        nativeSite.set(val, ci);
+        nativeCount++;
+      }
+    }
+    if (fid === 0) fid = idOf(f);
+    if (fid !== 0) use(fid, ci);
     return val;
   }
 
@@ -1165,6 +1211,84 @@ function install() {
     // n: new F(...args).
     n(i, f, ...args) {
       return invoke(this, i, f, undefined, args, true);
+    }
+
+    // c0..c4, m0..m4, n0..n4: c, m and n for calls with 0..4 arguments and
+    // no spread (no arguments array when the callee has no model).
+    c0(i, f) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [], false);
+      return callEnd(this, i, f, fid, f(), false);
+    }
+    c1(i, f, a) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 1, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a], false);
+      return callEnd(this, i, f, fid, f(a), false);
+    }
+    c2(i, f, a, b) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 2, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b], false);
+      return callEnd(this, i, f, fid, f(a, b), false);
+    }
+    c3(i, f, a, b, c) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 3, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], false);
+      return callEnd(this, i, f, fid, f(a, b, c), false);
+    }
+    c4(i, f, a, b, c, d) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], false);
+      return callEnd(this, i, f, fid, f(a, b, c, d), false);
+    }
+    m0(i, o, f) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [], false);
+      return callEnd(this, i, f, fid, callWith(f, o), false);
+    }
+    m1(i, o, f, a) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 1, a) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [a], false);
+      return callEnd(this, i, f, fid, callWith(f, o, a), false);
+    }
+    m2(i, o, f, a, b) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 2, a) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [a, b], false);
+      return callEnd(this, i, f, fid, callWith(f, o, a, b), false);
+    }
+    m3(i, o, f, a, b, c) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 3, a) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [a, b, c], false);
+      return callEnd(this, i, f, fid, callWith(f, o, a, b, c), false);
+    }
+    m4(i, o, f, a, b, c, d) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [a, b, c, d], false);
+      return callEnd(this, i, f, fid, callWith(f, o, a, b, c, d), false);
+    }
+    n0(i, f) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 0) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [], true);
+      return callEnd(this, i, f, fid, new f(), true);
+    }
+    n1(i, f, a) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 1, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a], true);
+      return callEnd(this, i, f, fid, new f(a), true);
+    }
+    n2(i, f, a, b) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 2, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b], true);
+      return callEnd(this, i, f, fid, new f(a, b), true);
+    }
+    n3(i, f, a, b, c) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 3, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], true);
+      return callEnd(this, i, f, fid, new f(a, b, c), true);
+    }
+    n4(i, f, a, b, c, d) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 4, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], true);
+      return callEnd(this, i, f, fid, new f(a, b, c, d), true);
     }
 
     // Fe: function entry; returns the frame for R and Fr.

@@ -18,6 +18,9 @@ export const construct = Reflect.construct;
 export const fnToString = Function.prototype.toString;
 export const regExpExec = RegExp.prototype.exec;
 export const arraySort = Array.prototype.sort;
+// callWith(f, thisArg, ...args) is f.call(thisArg, ...args) without an
+// arguments array (Function.prototype.call, uncurried).
+export const callWith = Function.prototype.call.bind(Function.prototype.call);
 
 // Collections whose methods are own properties of a private subclass'
 // prototype: patching WeakMap.prototype or Map.prototype later does not
