@@ -98,6 +98,7 @@ func Run(opts Options) (int, error) {
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC()}
 
+	statusFile := filepath.Join(tmp, "status.json")
 	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"), opts.Script)
 	cmd := exec.Command(opts.Node, append(argv, opts.Args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.Stdin, opts.Stdout, opts.Stderr
@@ -106,6 +107,7 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_OUT="+absOut,
 		"MEMTRACE_BIN="+opts.Memtrace,
 		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
+		"MEMTRACE_STATUS="+statusFile,
 	)
 	runErr := cmd.Run()
 	sess.End = time.Now().UTC()
@@ -141,6 +143,15 @@ func Run(opts Options) (int, error) {
 				sess.Status = "incomplete"
 				sess.Reason = fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
 			}
+		}
+	}
+	if st, err := os.ReadFile(statusFile); err == nil && sess.Status == "complete" {
+		// The shim stopped tracing early (its logical-time limit).
+		var v struct {
+			Stopped string `json:"stopped"`
+		}
+		if json.Unmarshal(st, &v) == nil && v.Stopped != "" {
+			sess.Status, sess.Reason = "incomplete", v.Stopped
 		}
 	}
 	if err := writeSession(opts.OutDir, &sess); err != nil {

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "7c202983b9bad1ab"
+const Version = "d9d0429523f30a8a"

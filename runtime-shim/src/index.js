@@ -30,6 +30,9 @@ function install() {
     RETURN = 11, CALL = 18, SCRIPT_ENTER = 19, SCRIPT_EXIT = 20, FREE_VARS = 21,
     SOURCE_MAPPING = 22, UPDATE_CURRENT_SCRIPT = 23, END_LAST_USE = 24;
   const LAST_USE_FLUSH_PERIOD = 10000;
+  // The last logical time at which a periodic block may start: the entries
+  // up to the next check stay below 2^31.
+  let timeLimit = 2147483647 - 4 * LAST_USE_FLUSH_PERIOD;
 
   // Native models (spec 3.6).
   const K_PUSH = 1, K_POP = 2, K_SHIFT = 3, K_UNSHIFT = 4, K_SPLICE = 5, K_CONCAT = 6,
@@ -69,6 +72,7 @@ function install() {
   let debugFun = typeof env.MEMTRACE_DEBUG_FUN === 'string' ? env.MEMTRACE_DEBUG_FUN : '';
   let allPutfields = env.MEMTRACE_ALL_PUTFIELDS === '1';
   let allUses = env.MEMTRACE_ALL_USES === '1';
+  if (+env.MEMTRACE_TIME_LIMIT > 0) timeLimit = +env.MEMTRACE_TIME_LIMIT; // tests
 
   // ---------------------------------------------------------------- sink
   let fs;
@@ -193,14 +197,35 @@ function install() {
 
   // ---------------------------------------------------------------- logging
 
-  // before is beforeLog() of Loggers.ts for a counted entry.
+  // before is beforeLog() of Loggers.ts for a counted entry. It returns
+  // false when the trace has reached its logical-time limit and stopped.
   function before() {
     if (time - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
       flushLastUse();
       lastUseFlushTime = time;
+      if (time >= timeLimit) {
+        stopAtLimit();
+        return false;
+      }
     }
     meta();
     time++;
+    return true;
+  }
+
+  // stopAtLimit ends the trace when logical time approaches 2^31 (times are
+  // int32 in the format): the block just written is the final one, and
+  // the reason goes to MEMTRACE_STATUS (session.json) and standard error.
+  function stopAtLimit() {
+    stopped = true;
+    w.flush();
+    const reason = 'the trace reached the format\'s logical-time limit (' + time + ' entries); the rest of the run was not traced';
+    if (fs !== undefined && env.MEMTRACE_STATUS) {
+      try { fs.writeFileSync(env.MEMTRACE_STATUS, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
+    }
+    if (GLOBAL.console) {
+      try { GLOBAL.console.error('memtrace: ' + reason); } catch { /* ignore */ }
+    }
   }
 
   // meta is steps 3 and 4 of beforeLog().
@@ -221,16 +246,14 @@ function install() {
   }
 
   function log2(type, a) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(5);
     w.u8(type);
     w.i32(a);
   }
 
   function log3(type, a, b) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(9);
     w.u8(type);
     w.i32(a);
@@ -238,8 +261,7 @@ function install() {
   }
 
   function log4(type, a, b, c) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(13);
     w.u8(type);
     w.i32(a);
@@ -249,8 +271,7 @@ function install() {
 
   // DECLARE and WRITE: iid, name, id.
   function logName(type, iid, name, id) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(13 + 2 * name.length);
     w.u8(type);
     w.i32(iid);
@@ -259,8 +280,7 @@ function install() {
   }
 
   function logPutfield(iid, base, prop, val) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(17 + 2 * prop.length);
     w.u8(PUTFIELD);
     w.i32(iid);
@@ -270,8 +290,7 @@ function install() {
   }
 
   function logCall(iid, fid, fe, fsid) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(17);
     w.u8(CALL);
     w.i32(iid);
@@ -281,8 +300,7 @@ function install() {
   }
 
   function logCreateObjDiffScript(sid, iid, id) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(19);
     w.u8(UPDATE_CURRENT_SCRIPT);
     w.i32(sid);
@@ -294,8 +312,7 @@ function install() {
   }
 
   function logScriptEnter(iid, sid, file) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(13 + 2 * file.length);
     w.u8(SCRIPT_ENTER);
     w.i32(iid);
@@ -304,8 +321,7 @@ function install() {
   }
 
   function logSourceMapping(iid, a, b, c, d) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     w.need(21);
     w.u8(SOURCE_MAPPING);
     w.i32(iid);
@@ -317,8 +333,7 @@ function install() {
   }
 
   function logFreeVars(iid, names) {
-    if (stopped) return;
-    before();
+    if (stopped || !before()) return;
     if (typeof names === 'string') {
       w.need(13 + 2 * names.length);
       w.u8(FREE_VARS);
