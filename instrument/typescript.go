@@ -313,6 +313,10 @@ func (m *siteMapper) mapSite(s Site) Site {
 		if o, exact, ok := m.mapOffset(lastOff); ok {
 			if r, _ := utf8.DecodeRune(m.orig[o:]); exact && r == last {
 				end = o + int32(n)
+			} else if o == start {
+				// The whole range maps to one position: code esbuild
+				// wrote for the token there.
+				end = m.wordEnd(start)
 			} else if f, found := m.search(o, m.limit(lastOff, o), last); found {
 				end = f + int32(n)
 			} else {
@@ -330,9 +334,70 @@ func (m *siteMapper) mapSite(s Site) Site {
 	if end <= start {
 		end = m.wordEnd(start)
 	}
+	start, end = m.balance(start, end)
 	l1, c1 := m.ot.Position(start)
 	l2, c2 := m.ot.Position(end)
 	return Site{l1, c1 + 1, l2, c2 + 1}
+}
+
+// balance widens [start, end) of the original so that its brackets
+// match, when esbuild dropped parentheses at its edges: (o as T).p = v
+// prints as o.p = v, whose site would otherwise begin inside "(".
+func (m *siteMapper) balance(start, end int32) (int32, int32) {
+	depth, low := 0, 0
+	for i := start; i < end; i++ {
+		switch m.orig[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+			low = min(low, depth)
+		case '"', '\'', '`':
+			q := m.orig[i]
+			for i++; i < end && m.orig[i] != q; i++ {
+				if m.orig[i] == '\\' {
+					i++
+				}
+			}
+		}
+	}
+	const reach = 256
+	// Unmatched closers: find as many openers before start.
+	if need := -low; need > 0 {
+		d := 0
+		for i := start - 1; i >= 0 && i >= start-reach; i-- {
+			switch m.orig[i] {
+			case ')', ']', '}':
+				d++
+			case '(', '[', '{':
+				if d > 0 {
+					d--
+				} else if need--; need == 0 {
+					start = i
+					i = -1
+				}
+			}
+		}
+		depth -= low
+	}
+	// Unmatched openers: find as many closers after end.
+	if depth > 0 {
+		d := 0
+		for i := end; i < int32(len(m.orig)) && i < end+reach; i++ {
+			switch m.orig[i] {
+			case '(', '[', '{':
+				d++
+			case ')', ']', '}':
+				if d > 0 {
+					d--
+				} else if depth--; depth == 0 {
+					end = i + 1
+					i = int32(len(m.orig))
+				}
+			}
+		}
+	}
+	return start, end
 }
 
 // wordEnd returns the end of the identifier-like word at o, or the end of
