@@ -16,6 +16,8 @@ function scriptName(filename) {
 }
 
 let bin = process.env.MEMTRACE_BIN;
+// memtrace's own files (beside this one) run as they are.
+const ownDir = path.dirname(fileURLToPath(import.meta.url)) + path.sep;
 
 export async function initialize(data) {
   if (data && data.bin) bin = data.bin;
@@ -46,7 +48,7 @@ export async function load(url, context, nextLoad) {
     }
   }
   const result = await nextLoad(url, context);
-  if (result.format !== 'module' || result.source == null || !url.startsWith('file:')) {
+  if (result.format !== 'module' || result.source == null || !url.startsWith('file:') || fileURLToPath(url).startsWith(ownDir)) {
     return result;
   }
   const source = typeof result.source === 'string' ? result.source : Buffer.from(result.source).toString('utf8');
