@@ -43,6 +43,14 @@ type Options struct {
 	// AllUses and AllPutFields select MemInsight's all-uses and
 	// all-putfields modes; passed to the shim in the prologue.
 	AllUses, AllPutFields bool
+	// Loader selects the source language: JS (the default) is
+	// instrumented as it is; TS, TSX and JSX go through esbuild first,
+	// and the sites are mapped back to the original text (typescript.go).
+	Loader Loader
+	// Tsconfig is the text of a tsconfig.json whose compilerOptions
+	// esbuild honours (jsx, jsxFactory, experimentalDecorators, …) for the
+	// TS, TSX and JSX loaders; empty: esbuild's defaults.
+	Tsconfig string
 	// Eval instruments code that runs through eval or the Function
 	// constructor: a script whose completion value is the program's result.
 	// Its body is wrapped in try/finally (the script exit is logged on
@@ -67,13 +75,26 @@ type Result struct {
 	// Unchanged reports that the source was already instrumented and is
 	// returned as it was (Sites is then nil).
 	Unchanged bool
+	// JS is, for the TS, TSX and JSX loaders, the JavaScript esbuild made
+	// of the source, which Code instruments: Code inserts nothing before
+	// JS's hashbang line and directive prologue. Nil for JS.
+	JS []byte
 }
 
 // Prefix is the reserved name prefix of the instrumentation.
 const Prefix = "__mt$"
 
 // Instrument rewrites src. See the package documentation.
-func Instrument(src []byte, opts Options) (res *Result, err error) {
+func Instrument(src []byte, opts Options) (*Result, error) {
+	if opts.Loader != JS {
+		return instrumentTransformed(src, opts)
+	}
+	return instrumentJS(src, opts, nil)
+}
+
+// instrumentJS instruments JavaScript; remap, if not nil, rewrites the
+// site table (positions in src) before it is used.
+func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Result, err error) {
 	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File})
 	if err != nil {
 		return nil, err
@@ -86,6 +107,7 @@ func Instrument(src []byte, opts Options) (res *Result, err error) {
 		return nil, err
 	}
 	r := newRewriter(src, prog, info, opts)
+	r.remap = remap
 	defer func() {
 		if x := recover(); x != nil {
 			ie, ok := x.(internalError)
@@ -195,6 +217,9 @@ func (r *rewriter) siteList() []Site {
 		l1, c1 := pos(s.Start)
 		l2, c2 := pos(s.End)
 		out[i] = Site{l1, c1 + 1, l2, c2 + 1}
+	}
+	if r.remap != nil {
+		out = r.remap(out)
 	}
 	r.siteCache = out
 	return out

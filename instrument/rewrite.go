@@ -56,9 +56,10 @@ type rewriter struct {
 	varInit   map[string]bool
 	selfRefs  []selfRef
 	siteCache []Site
-	arena     []byte // text of hook openings (hk)
-	buf       []byte // the edits' texts
-	scratch   []byte // scratch for building one edit's text
+	remap     func([]Site) []Site // see instrumentJS
+	arena     []byte              // text of hook openings (hk)
+	buf       []byte              // the edits' texts
+	scratch   []byte              // scratch for building one edit's text
 	scratch2  []byte
 	hoist     []byte
 }

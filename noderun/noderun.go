@@ -20,11 +20,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
 
+	"github.com/memtrace/memtrace/instrument"
+	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/trace"
 )
 
@@ -99,7 +102,18 @@ func Run(opts Options) (int, error) {
 		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC()}
 
 	statusFile := filepath.Join(tmp, "status.json")
-	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"), opts.Script)
+	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"))
+	if tsModule(opts.Script, opts.Dir) {
+		// Node 20 runs a main file through its ES module loader (where the
+		// loader hooks give .ts files a format) only for .mjs, a .js file of
+		// a "type": "module" package, or when --import is given: an empty
+		// --import makes it do so for .mts and module .ts/.tsx/.jsx files.
+		if err := os.WriteFile(filepath.Join(tmp, "esm.mjs"), nil, 0o644); err != nil {
+			return -1, err
+		}
+		argv = append(argv, "--import", (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(tmp, "esm.mjs"))}).String())
+	}
+	argv = append(argv, opts.Script)
 	cmd := exec.Command(opts.Node, append(argv, opts.Args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.Stdin, opts.Stdout, opts.Stderr
 	cmd.Dir = opts.Dir
@@ -158,6 +172,18 @@ func Run(opts Options) (int, error) {
 		return code, err
 	}
 	return code, nil
+}
+
+// tsModule: the script is TypeScript, TSX or JSX that Node must run as an
+// ES module (the script's path is relative to dir, when given).
+func tsModule(script, dir string) bool {
+	if instrument.LoaderOf(script) == instrument.JS {
+		return false
+	}
+	if dir != "" && !filepath.IsAbs(script) {
+		script = filepath.Join(dir, script)
+	}
+	return js.GoalOf(script) == js.Module
 }
 
 func writeSession(dir string, s *Session) error {

@@ -33,13 +33,24 @@ function scriptName(filename) {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : filename;
 }
 
+// TypeScript, TSX and JSX go through esbuild inside memtrace (--loader);
+// --path lets it find the file's tsconfig.json.
+const loaders = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.jsx': 'jsx' };
+function loaderOf(filename) {
+  return loaders[path.extname(filename).toLowerCase()] || 'js';
+}
+
 function instrument(source, filename, goal) {
   const key = goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   let out = source;
+  const args = ['instrument', '--no-shim', '--goal', goal, '--name', scriptName(filename)];
+  const loader = loaderOf(filename);
+  if (loader !== 'js') args.push('--loader', loader, '--path', filename);
+  args.push('-');
   try {
-    out = execFileSync(bin, ['instrument', '--no-shim', '--goal', goal, '--name', scriptName(filename), '-'], {
+    out = execFileSync(bin, args, {
       input: source,
       encoding: 'utf8',
       maxBuffer: 1 << 30,
@@ -62,6 +73,13 @@ Module.prototype._compile = function (content, filename) {
   }
   return origCompile.call(this, content, filename);
 };
+
+// require() finds .ts, .cts, .tsx and .jsx files without their extension
+// too; Node 20 compiles them with the .js handler, whose _compile is the
+// one above. (.mts is an ES module: the loader hooks take it.)
+for (const ext of ['.ts', '.cts', '.tsx', '.jsx']) {
+  if (!Module._extensions[ext]) Module._extensions[ext] = Module._extensions['.js'];
+}
 
 // ES modules: loader hooks in their own thread.
 if (typeof Module.register === 'function') {

@@ -18,6 +18,8 @@ type instrumentOptions struct {
 	Input    string
 	Output   string
 	Goal     string
+	Loader   string
+	Path     string
 	Name     string
 	NoShim   bool
 	DebugFun string
@@ -27,8 +29,8 @@ type instrumentOptions struct {
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
 	opts := &instrumentOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "instrument [--goal G] [--name NAME] [-o OUT] FILE",
-		Short: "Rewrite a JavaScript file so that running it writes a memory trace",
+		Use:   "instrument [--goal G] [--loader L] [--name NAME] [-o OUT] FILE",
+		Short: "Rewrite a JavaScript or TypeScript file so that running it writes a memory trace",
 		Long: heredoc.Doc(`
 			Instrument one JavaScript file: hook calls are spliced into the original
 			text (comments, formatting and line numbers survive), and the runtime
@@ -38,12 +40,22 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 
 			The goal defaults from the file as for 'memtrace parse'. --name sets the
 			script name recorded in the trace (default: the path as given).
+
+			TypeScript, TSX and JSX (.ts, .mts, .cts, .tsx, .jsx, or --loader) are
+			turned into JavaScript by esbuild first (types and JSX removed, nothing
+			else lowered, the nearest tsconfig.json honoured); the output is the
+			instrumented JavaScript, and the sites in the trace point into the
+			original file. .mts is a module, .cts CommonJS, and .ts, .tsx and .jsx
+			follow package.json like .js. For standard input, --path names the file
+			the text comes from (for its loader, goal and tsconfig.json).
 			Instrumenting instrumented code changes nothing. A syntax error is
 			reported as FILE:LINE:COL with a code frame, exit status 1, and no
 			output is written.
 		`),
 		Example: heredoc.Doc(`
 			$ memtrace instrument app.js -o app.inst.js
+			$ memtrace instrument src/main.ts -o main.inst.js
+			$ memtrace instrument --loader tsx --name view.tsx - < view.tsx
 			$ MEMTRACE_OUT=out/mem-trace node app.inst.js
 			$ memtrace trace check out/mem-trace
 		`),
@@ -55,6 +67,11 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 					return flagErrorf("unknown --goal %q (choose script, module or commonjs)", opts.Goal)
 				}
 			}
+			if opts.Loader != "" {
+				if _, ok := instrument.ParseLoader(opts.Loader); !ok {
+					return flagErrorf("unknown --loader %q (choose js, ts, tsx or jsx)", opts.Loader)
+				}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -63,6 +80,8 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	}
 	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` (default: standard output)")
 	cmd.Flags().StringVar(&opts.Goal, "goal", "", "parse as `GOAL`: script, module or commonjs (default: from the file)")
+	cmd.Flags().StringVar(&opts.Loader, "loader", "", "the language: `L` is js, ts, tsx or jsx (default: from the file's extension)")
+	cmd.Flags().StringVar(&opts.Path, "path", "", "with FILE -, the `PATH` the text comes from: its extension, package.json and tsconfig.json decide loader, goal and compiler options")
 	cmd.Flags().StringVar(&opts.Name, "name", "", "the script's `NAME` in the trace (default: the path)")
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
@@ -76,14 +95,30 @@ func instrumentRun(opts *instrumentOptions) error {
 	if err != nil {
 		return err
 	}
+	path := opts.Input
+	if opts.Input == "-" {
+		path = opts.Path
+		if path != "" && opts.Goal == "" {
+			goal = js.GoalOf(path)
+		}
+	}
+	loader := instrument.LoaderOf(path)
+	if opts.Loader != "" {
+		loader, _ = instrument.ParseLoader(opts.Loader)
+	}
+	var tsconfig string
+	if loader != instrument.JS && path != "" {
+		_, tsconfig = instrument.FindTsconfig(path)
+	}
 	if opts.Eval {
-		goal, opts.NoShim = js.Script, true
+		goal, opts.NoShim, loader = js.Script, true, instrument.JS
 	}
 	scriptName := opts.Name
 	if scriptName == "" {
 		scriptName = name
 	}
-	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval})
+	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
+		Loader: loader, Tsconfig: tsconfig})
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr
@@ -92,7 +127,11 @@ func instrumentRun(opts *instrumentOptions) error {
 	}
 	out := res.Code
 	if !opts.NoShim && !res.Unchanged {
-		out = withShim(src, res.Code, goal)
+		orig := src
+		if res.JS != nil { // what Code instruments
+			orig = res.JS
+		}
+		out = withShim(orig, res.Code, goal)
 	}
 	if opts.Output == "" {
 		_, err := ios.Out.Write(out)

@@ -20,18 +20,19 @@ func ParseGoal(s string) (Goal, bool) {
 	return Script, false
 }
 
-// GoalOf decides the goal of a file the way Node.js does: .mjs is a
-// module, .cjs is CommonJS, and a .js file follows the "type" field of the
-// nearest package.json ("module" makes it a module, anything else
-// CommonJS). A .js file with no package.json above it is a classic script,
-// as a browser would load it. Other extensions are scripts.
+// GoalOf decides the goal of a file the way Node.js does: .mjs (and
+// TypeScript's .mts) is a module, .cjs (.cts) is CommonJS, and a .js file
+// (or .ts, .tsx, .jsx) follows the "type" field of the nearest
+// package.json ("module" makes it a module, anything else CommonJS). Such
+// a file with no package.json above it is a classic script, as a browser
+// would load it. Other extensions are scripts.
 func GoalOf(path string) Goal {
 	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mjs":
+	case ".mjs", ".mts":
 		return Module
-	case ".cjs":
+	case ".cjs", ".cts":
 		return CommonJS
-	case ".js":
+	case ".js", ".ts", ".tsx", ".jsx":
 	default:
 		return Script
 	}

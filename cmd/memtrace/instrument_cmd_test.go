@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/testcorpus"
+)
+
+// TestInstrumentTSMalformed: a TypeScript syntax error is reported at its
+// position in the .ts file with a code frame, exit status 1, and no output
+// file.
+func TestInstrumentTSMalformed(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.ts")
+	require.NoError(t, os.WriteFile(bad, []byte("const ok: number = 1;\nfunction f(a: number {\n  return a;\n}\n"), 0o644))
+	out := filepath.Join(dir, "bad.js")
+	code, stdout, stderr := runCmd(t, "", "instrument", bad, "-o", out)
+	assert.Equal(t, ExitFailure, code)
+	assert.Empty(t, stdout)
+	assert.True(t, strings.HasPrefix(stderr, bad+":2:22: error: expected \")\" but found \"{\"\n"), stderr)
+	assert.Contains(t, stderr, "\n    function f(a: number {\n                         ^\n")
+	_, err := os.Stat(out)
+	assert.True(t, os.IsNotExist(err), "an output file was written")
+
+	// The same from standard input, with --loader: --name names the file.
+	code, _, stderr = runCmd(t, "function f(a: number {}\n", "instrument", "--loader", "ts", "--name", "in.ts", "-")
+	assert.Equal(t, ExitFailure, code)
+	assert.True(t, strings.HasPrefix(stderr, "in.ts:1:22: error: "), stderr)
+
+	code, _, stderr = runCmd(t, "", "instrument", "--loader", "coffee", bad)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "unknown --loader")
+}
+
+// TestInstrumentTS: memtrace instrument on a .ts file writes JavaScript
+// that runs under plain node (the shim in front, after the hashbang) and
+// names the .ts file in its site table; JSX in a .ts file needs --loader
+// tsx.
+func TestInstrumentTS(t *testing.T) {
+	dir := t.TempDir()
+	src := "#!/usr/bin/env node\n\"use strict\";\ninterface P { x: number }\nconst ps: P[] = [{ x: 1 }, { x: 2 }];\nconsole.log(ps.map((p: P): number => p.x * 2).join());\n"
+	in := filepath.Join(dir, "prog.ts")
+	require.NoError(t, os.WriteFile(in, []byte(src), 0o644))
+	out := filepath.Join(dir, "prog.js")
+	code, _, stderr := runCmd(t, "", "instrument", "--name", "prog.ts", in, "-o", out)
+	require.Equal(t, ExitOK, code, stderr)
+	js, err := os.ReadFile(out)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";\n"), "%.80s", js)
+	assert.Contains(t, string(js), `__mt.S("prog.ts", [`)
+	if _, err := exec.LookPath("node"); err != nil {
+		testcorpus.Missing(t, "node not found")
+		return
+	}
+	cmd := exec.Command("node", out)
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(dir, "mem-trace"))
+	got, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", got)
+	assert.Equal(t, "2,4\n", string(got))
+	code, _, stderr = runCmd(t, "", "trace", "check", filepath.Join(dir, "mem-trace"))
+	assert.Equal(t, ExitOK, code, stderr)
+
+	// TSX from standard input.
+	code, stdout, stderr := runCmd(t, "const e = <b>{1}</b>;\n", "instrument", "--no-shim", "--loader", "tsx", "--goal", "commonjs", "--name", "v.tsx", "-")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stdout, `"createElement"`)
+}

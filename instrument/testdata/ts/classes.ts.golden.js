@@ -1,0 +1,28 @@
+const __mt$ = __mt.S("classes.ts", [4,13,4,23,4,13,4,19,4,13,4,19,4,25,4,31,4,25,4,31,4,25,4,31,4,6,4,10,4,1,4,6,4,1,4,6,4,1,4,6,4,1,4,6,4,11,4,33,4,1,4,11,4,1,4,11,4,1,4,11,7,22,7,23,7,22,7,23,7,41,7,44,7,41,7,44,7,14,7,57,7,14,7,57,7,14,7,57,7,14,7,57,6,12,6,37,8,27,8,34,8,37,8,43,8,20,8,49,8,7,8,51,8,7,8,51,5,1,9,2,1,1,17,1,10,54,10,60,10,47,10,61,10,1,10,63,10,1,10,63,10,1,10,63,10,1,10,63,11,25,11,27,1,1,17,1,11,25,11,27,12,13,12,26,12,1,12,36,12,1,12,12,12,1,12,37,13,11,13,39,1,1,17,1,13,11,13,39,1,1,17,1,14,13,14,14,1,1,17,1,15,1,15,43,15,34,15,42,15,34,15,40,15,34,15,42,15,25,15,43,16,13,16,29,16,13,16,26,16,31,16,35,16,37,16,44,16,1,16,45,16,1,16,12,16,1,16,46,1,1,17,1,10,1,10,63,1,1,17,1,1,1,17,1,1,1,17,1], {9:[],22:[],28:["Math"],36:[]}, 66, 67); var __mt$1; try { __mt$.N(63, "Kind", Kind); __mt$.N(65, "pair", __mt$.F(64, 36, pair)); var Kind = /* @__PURE__ */ __mt$.X(15, __mt$.W(14, "Kind", __mt$.c(13, (__mt$.F(11, 9, (Kind2) => {const __mt$f = __mt$.Fe(9, void 0); try { __mt$.N(8, "Kind2", Kind2); 
+  __mt$.X(3, __mt$.P(2, Kind2, __mt$.P(1, Kind2, "Circle", 1, 0), "Circle", 0));
+  __mt$.X(6, __mt$.P(5, Kind2, __mt$.P(4, Kind2, "Square", 2, 0), "Square", 0));
+  return __mt$.R(__mt$f, __mt$.X(7, Kind2));
+} finally { __mt$.Fr(10, __mt$f); } })), Kind || __mt$.T(12, {})), Kind));
+let Circle = __mt$.N(31, "Circle", __mt$.F(30, 22, class Circle {
+  constructor(r, tag) {const __mt$f = __mt$.Fe(22, void 0, this, new.target); try { __mt$.N(20, "r", r); __mt$.N(21, "tag", tag); 
+    __mt$.X(17, __mt$.P(16, this, "r", r, 1));
+    __mt$.X(19, __mt$.P(18, this, "tag", tag, 1));
+  } finally { __mt$.Fr(23, __mt$f); } }
+  r;
+  tag;
+  kind = __mt$.Q(24, this, "kind", 1, 1) /* Circle */;
+  area() {const __mt$f = __mt$.Fe(28, void 0, this, new.target); try { 
+    return __mt$.R(__mt$f, __mt$.X(27, __mt$.G(25, Math).PI * __mt$.G(26, this).r ** 2));
+  } finally { __mt$.Fr(29, __mt$f); } }
+}, void 0, "area", 0, 28));
+function pair(a, b) {const __mt$f = __mt$.Fe(36, pair, this, new.target); try { __mt$.N(34, "a", a); __mt$.N(35, "b", b); 
+  return __mt$.R(__mt$f, __mt$.X(33, __mt$.T(32, [a, b])));
+} finally { __mt$.Fr(37, __mt$f); } }
+const shapes = __mt$.X(40, __mt$.N(39, "shapes", __mt$.T(38, [])));
+__mt$.X(44, __mt$.m(42, shapes, __mt$.M(43, shapes, "push"), __mt$.n(41, Circle, 2)));
+const p = __mt$.X(47, __mt$.N(46, "p", __mt$.c(45, pair, "x", 1)));
+let total = __mt$.X(49, __mt$.N(48, "total", 0));
+for (const s of shapes) { __mt$.N(50, "s", s); __mt$.X(51); __mt$.X(55, total = __mt$.W(54, "total", total + (__mt$.m(52, s, __mt$.M(53, s, "area"))), total)); }
+__mt$.X(62, __mt$.m(60, __mt$1 = console, __mt$.M(61, __mt$1, "log"), __mt$.m(56, total, __mt$.M(57, total, "toFixed"), 2), __mt$.G(58, p)[0], __mt$.G(59, Kind)[2]));
+
+} finally { __mt$.Sx(); }
