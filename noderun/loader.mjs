@@ -12,6 +12,15 @@ function scriptName(filename) {
 
 let bin = process.env.MEMTRACE_BIN;
 
+// The modes and exclusion globs memtrace node was given (as preload.cjs).
+const extraArgs = [];
+if (process.env.MEMTRACE_ALL_USES === '1') extraArgs.push('--all-uses');
+if (process.env.MEMTRACE_ALL_PUTFIELDS === '1') extraArgs.push('--all-putfields');
+try {
+  const ex = JSON.parse(process.env.MEMTRACE_EXCLUDE || '[]');
+  if (Array.isArray(ex)) for (const g of ex) extraArgs.push('--exclude=' + g);
+} catch { /* no exclusions */ }
+
 export async function initialize(data) {
   if (data && data.bin) bin = data.bin;
 }
@@ -24,7 +33,7 @@ export async function load(url, context, nextLoad) {
   const source = typeof result.source === 'string' ? result.source : Buffer.from(result.source).toString('utf8');
   const filename = fileURLToPath(url);
   try {
-    const out = execFileSync(bin, ['instrument', '--no-shim', '--goal', 'module', '--name', scriptName(filename), '-'], {
+    const out = execFileSync(bin, ['instrument', '--no-shim', ...extraArgs, '--goal', 'module', '--name', scriptName(filename), '-'], {
       input: source,
       encoding: 'utf8',
       maxBuffer: 1 << 30,

@@ -352,6 +352,12 @@ function install() {
   // END_LAST_USE (LastUseManager.flushLastUse).
   function flushLastUse() {
     if (stopped) return;
+    if (eagerSinceBlock) {
+      // all-uses mode: normal mode's block would hold a LAST_USE, whose
+      // beforeLog writes the pending flush.
+      eagerSinceBlock = false;
+      meta();
+    }
     const n = nDirty;
     if (n > 0) {
       sortInts(dirty, n);
@@ -389,12 +395,39 @@ function install() {
   // counted entry (LastUseManager.updateLastUse).
   function use(id, g) {
     if (allUses) {
-      logLastUse(id, time, g);
+      eagerUse(id, g);
       return;
     }
     if (luTime[id] === -1) markDirty(id);
     luTime[id] = time;
     luIid[id] = g;
+  }
+
+  // eagerUse is a use in all-uses mode (MemInsight's eagerFlush): written
+  // at once, as a block of its own (LAST_USE, END_LAST_USE), so that the
+  // trace keeps spec 1.4a's block structure. Its time is that of the last
+  // counted entry, as in a block. Unlike MemInsight's, it does not write
+  // the pending flush (only UPDATE_CURRENT_SCRIPT): the counted entries,
+  // hence every time and every engine result, are those of the normal
+  // mode. The block that normal mode would write next writes the flush
+  // (flushLastUse).
+  let eagerSinceBlock = false;
+  function eagerUse(id, g) {
+    if (stopped) return;
+    if (curSid !== emittedSid) {
+      emittedSid = curSid;
+      w.need(5);
+      w.u8(UPDATE_CURRENT_SCRIPT);
+      w.i32(curSid);
+    }
+    const sid = sidOfIid(g);
+    w.need(10 + siteBytes(sid, g));
+    w.u8(LAST_USE);
+    w.i32(id);
+    w.i32(time);
+    w.site(sid, g);
+    w.u8(END_LAST_USE);
+    eagerSinceBlock = true;
   }
 
   function markDirty(id) {
@@ -406,10 +439,14 @@ function install() {
     dirty[nDirty++] = id;
   }
 
+  // useG is G in all-uses mode (configure installs it).
   function useG(i, o) {
     if (isObj(o)) {
       const id = useIdOf(o);
-      if (id !== 0) use(id, this.base + i);
+      if (id !== 0) {
+        curSid = this.sid;
+        use(id, this.base + i);
+      }
     }
     return o;
   }
@@ -1087,13 +1124,15 @@ function install() {
       return o;
     }
 
-    // L: all-uses mode.
+    // L: the instrumenter's all-uses mode: an operand whose object an
+    // operation reads without another hook (spread, for-in/of, in,
+    // instanceof); a use.
     L(i, o) {
       if (isObj(o)) {
-        const id = idOf(o);
+        const id = useIdOf(o);
         if (id !== 0) {
           curSid = this.sid;
-          logLastUse(id, time, this.base + i);
+          use(id, this.base + i);
         }
       }
       return o;
@@ -1152,7 +1191,10 @@ function install() {
       const f = o[k];
       if (isObj(o)) {
         const id = useIdOf(o);
-        if (id !== 0) use(id, this.base + j);
+        if (id !== 0) {
+          if (allUses) curSid = this.sid;
+          use(id, this.base + j);
+        }
       }
       return f;
     }
@@ -1285,7 +1327,8 @@ function install() {
   }
 
   // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
-  function S(file, sites, freeVars, seIid, srIid) {
+  function S(file, sites, freeVars, seIid, srIid, modes) {
+    if (modes) configure(modes);
     const sid = ++sidCounter;
     const n = sites.length >> 2;
     const base = nextBase;
@@ -1364,6 +1407,22 @@ function install() {
     }
   }
 
+  // configure sets the modes: debugFun (a name), allUses, allPutFields
+  // (booleans; allPutfields, MemInsight's spelling, is accepted too). An
+  // instrumented script's prologue passes the modes it was instrumented
+  // with (S).
+  const fastG = Script.prototype.G;
+  function configure(o) {
+    if (!o) return;
+    if (typeof o.debugFun === 'string') debugFun = o.debugFun;
+    if (typeof o.allPutFields === 'boolean') allPutfields = o.allPutFields;
+    else if (typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
+    if (typeof o.allUses === 'boolean') {
+      if (o.allUses && !allUses && nDirty > 0) flushLastUse(); // uses recorded so far
+      allUses = o.allUses;
+      Script.prototype.G = allUses ? useG : fastG;
+    }
+  }
   if (allUses) Script.prototype.G = useG;
 
   // ---------------------------------------------------------------- api
@@ -1371,14 +1430,7 @@ function install() {
   const api = {
     version: VERSION,
     S,
-    configure(o) {
-      if (o && typeof o.debugFun === 'string') debugFun = o.debugFun;
-      if (o && typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
-      if (o && typeof o.allUses === 'boolean') {
-        allUses = o.allUses;
-        if (allUses) Script.prototype.G = useG;
-      }
-    },
+    configure,
     end,
     // stats reports the writer's figures (for session.json and tests).
     stats() {
