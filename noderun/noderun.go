@@ -52,12 +52,12 @@ type Options struct {
 	// Exclude lists glob patterns (internal/glob) of modules that load
 	// uninstrumented, matched against the name the trace would give them
 	// (the path relative to the working directory, or the absolute path).
-	Exclude []string
-	Node     string   // the node binary (default "node" from PATH)
-	Memtrace string   // this memtrace binary, used to instrument modules
-	Shim     string   // the runtime shim's source
-	Version  string   // memtrace's version, for session.json
-	ShimVer  string   // the shim's version, for session.json
+	Exclude  []string
+	Node     string // the node binary (default "node" from PATH)
+	Memtrace string // this memtrace binary, used to instrument modules
+	Shim     string // the runtime shim's source
+	Version  string // memtrace's version, for session.json
+	ShimVer  string // the shim's version, for session.json
 	Stdin    io.Reader
 	Stdout   io.Writer
 	Stderr   io.Writer

@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/instrument"
-	"github.com/memtrace/memtrace/internal/glob"
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/glob"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 

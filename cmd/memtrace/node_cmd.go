@@ -21,9 +21,9 @@ type nodeOptions struct {
 	AllUses      bool
 	AllPutFields bool
 	Exclude      []string
-	Script   string
-	Args     []string
-	exitCode int
+	Script       string
+	Args         []string
+	exitCode     int
 }
 
 // exitCodeError passes the program's exit status through.

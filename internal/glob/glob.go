@@ -4,11 +4,11 @@
 //
 // Pattern syntax:
 //
-//	*        any run of characters except '/'
-//	?        one character except '/'
-//	[abc]    one character of the class; ranges [a-z]; negated [!a-z] or [^a-z]
-//	**       as a whole segment: zero or more segments ("**/x.js", "a/**", "a/**/b")
-//	\c       the character c itself
+//   - any run of characters except '/'
+//     ?        one character except '/'
+//     [abc]    one character of the class; ranges [a-z]; negated [!a-z] or [^a-z]
+//     **       as a whole segment: zero or more segments ("**/x.js", "a/**", "a/**/b")
+//     \c       the character c itself
 //
 // A pattern without '/' matches the last segment at any depth ("*.min.js"
 // is "**/*.min.js"). A leading "./" is ignored; a leading '/' anchors the
