@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "750cf32c6964ec7c"
+const Version = "8a27667d230a1772"

@@ -18,6 +18,7 @@ export const construct = Reflect.construct;
 export const fnToString = Function.prototype.toString;
 export const regExpExec = RegExp.prototype.exec;
 export const arraySort = Array.prototype.sort;
+export const arraySlice = Array.prototype.slice;
 
 // Collections whose methods are own properties of a private subclass'
 // prototype: patching WeakMap.prototype or Map.prototype later does not
@@ -70,3 +71,20 @@ export const mapForEach = Map.prototype.forEach;
 export const setForEach = Set.prototype.forEach;
 export const N_OBJECT_ASSIGN = Object.assign;
 export const N_ARRAY_FROM = Array.from;
+
+// Weak references, finalization registries, promises, reflection
+// (docs/instrumentation.md §4, "Weak references and promises").
+export const N_WEAK_REF_DEREF = typeof WeakRef === 'function' ? WeakRef.prototype.deref : undefined;
+export const N_FIN_REG = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
+export const N_FIN_REGISTER = N_FIN_REG !== undefined ? N_FIN_REG.prototype.register : undefined;
+export const N_FIN_UNREGISTER = N_FIN_REG !== undefined ? N_FIN_REG.prototype.unregister : undefined;
+export const N_PROMISE = Promise;
+export const N_PROMISE_THEN = Promise.prototype.then;
+export const N_PROMISE_CATCH = Promise.prototype.catch;
+export const N_PROMISE_FINALLY = Promise.prototype.finally;
+export const N_PROMISE_RESOLVE = Promise.resolve;
+export const N_PROMISE_REJECT = Promise.reject;
+export const N_REFLECT_APPLY = Reflect.apply;
+export const N_REFLECT_CONSTRUCT = Reflect.construct;
+export const N_CALL = Function.prototype.call;
+export const N_APPLY = Function.prototype.apply;
