@@ -858,7 +858,8 @@ function install() {
   // promise after it. A promise holds its settled value: "~value~" is
   // written by Promise.resolve(v)/reject(v), and by the resolve and reject
   // functions new Promise(executor) passes (wrapped likewise), when v is
-  // an object.
+  // an object. Those resolving functions hold their promise ("~promise~"
+  // on each, while it is pending when the constructor returns).
   let finCounter = 0;
   let reactionCounter = 0;
   const finTokens = new SafeWeakMap();
@@ -910,9 +911,11 @@ function install() {
     if (kind === K_PROMISE) {
       const ex = args[0];
       if (!isNew || typeof ex !== 'function') return false;
-      const holder = { p: undefined, settled: false, early: undefined };
+      const holder = { p: undefined, settled: false, early: undefined, res: undefined, rej: undefined };
       args[0] = function (res, rej) {
-        return apply(ex, this, [wrapSettle(ci, holder, res), wrapSettle(ci, holder, rej)]);
+        holder.res = wrapSettle(ci, holder, res);
+        holder.rej = wrapSettle(ci, holder, rej);
+        return apply(ex, this, [holder.res, holder.rej]);
       };
       promiseHolder = holder;
       return false;
@@ -1002,8 +1005,16 @@ function install() {
         promiseHolder = null;
         if (holder === null || !isObj(val)) break;
         holder.p = val;
-        if (holder.settled && isObj(holder.early)) promiseValue(ci, idOrCreate(val, ci), holder.early);
+        const pid = idOrCreate(val, ci);
+        if (holder.settled && isObj(holder.early)) promiseValue(ci, pid, holder.early);
         holder.early = undefined;
+        // The resolving functions hold their promise: whoever keeps
+        // resolve keeps the promise and its reactions.
+        if (!holder.settled && holder.res !== undefined) {
+          logPutfield(ci, idOrCreate(holder.res, ci), '~promise~', pid);
+          logPutfield(ci, idOrCreate(holder.rej, ci), '~promise~', pid);
+        }
+        holder.res = holder.rej = undefined;
         break;
       }
       case K_THEN:
