@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9dd6494865d9e9b1"
+const Version = "181c85fabce06b59"

@@ -224,12 +224,7 @@ function install() {
 
   // meta is steps 3 and 4 of beforeLog().
   function meta() {
-    if (curSid !== emittedSid) {
-      emittedSid = curSid;
-      w.need(5);
-      w.u8(UPDATE_CURRENT_SCRIPT);
-      w.i32(curSid);
-    }
+    writeSid();
     if (pending) {
       pending = false;
       w.need(1 + siteBytes(pendSid, pendIid));
@@ -431,14 +426,17 @@ function install() {
   // mode. The block that normal mode would write next writes the flush
   // (flushLastUse).
   let eagerSinceBlock = false;
-  function eagerUse(id, g) {
-    if (stopped) return;
+  function writeSid() {
     if (curSid !== emittedSid) {
       emittedSid = curSid;
       w.need(5);
       w.u8(UPDATE_CURRENT_SCRIPT);
       w.i32(curSid);
     }
+  }
+  function eagerUse(id, g) {
+    if (stopped) return;
+    writeSid();
     const sid = sidOfIid(g);
     w.need(10 + siteBytes(sid, g));
     w.u8(LAST_USE);
@@ -860,11 +858,11 @@ function install() {
   // functions new Promise(executor) passes (wrapped likewise), when v is
   // an object. Those resolving functions hold their promise ("~promise~"
   // on each, while it is pending when the constructor returns).
-  let finCounter = 0;
-  let reactionCounter = 0;
+  let nFin = 0;
+  let nReact = 0;
   const finTokens = new SafeWeakMap();
   let promiseHolder = null; // new Promise: the promise, once constructed
-  let reactionNames = null; // then/catch/finally: the names for modelAfter
+  let reactNames = null; // then/catch/finally: the names for modelAfter
 
   function siteOf(ci) {
     const saved = curSid;
@@ -923,16 +921,14 @@ function install() {
     if (!isObj(base)) return false;
     let swap = false;
     if (kind === K_CATCH) {
-      let t;
-      try { t = base.then; } catch { return false; }
-      if (t !== N_PROMISE_THEN) return false;
+      if (base.then !== N_PROMISE_THEN) return false;
       catchArgs = [undefined, args[0]];
       args = catchArgs;
       swap = true;
     }
     // finally's derived promise takes p's value, not the callback's.
     const st = { pid: 0, names: [], derived: 0, ran: false, fin: kind === K_FINALLY };
-    const n = ++reactionCounter;
+    const n = ++nReact;
     const names = [];
     const which = kind === K_FINALLY ? ['~finally~'] : ['~then~', '~catch~'];
     for (let k = 0; k < which.length; k++) {
@@ -951,7 +947,7 @@ function install() {
       args[k] = wrapReaction(ci, st, fn);
     }
     st.names.push('~derived~' + n);
-    reactionNames = { st, names, n };
+    reactNames = { st, names, n };
     return swap;
   }
   let catchArgs = null;
@@ -973,14 +969,11 @@ function install() {
         const held = args[1], token = args[2];
         if (!isObj(base) || !isObj(held)) break;
         const rid = idOrCreate(base, ci);
-        const name = '~finreg~' + ++finCounter;
+        const name = '~finreg~' + ++nFin;
         logPutfield(ci, rid, name, idOrCreate(held, ci));
         if (isObj(token)) {
-          let l = finTokens.get(token);
-          if (l === undefined) {
-            l = [];
-            finTokens.set(token, l);
-          }
+          const l = finTokens.get(token) || [];
+          finTokens.set(token, l);
           l.push(rid, name);
         }
         break;
@@ -988,16 +981,14 @@ function install() {
       case K_FIN_UNREGISTER: {
         const token = args[0];
         if (val !== true || !isObj(token) || !isObj(base)) break;
-        const l = finTokens.get(token);
-        if (l === undefined) break;
+        const l = finTokens.get(token) || [];
         const rid = idOf(base);
-        const rest = [];
         for (let k = 0; k < l.length; k += 2) {
-          if (l[k] === rid) logPutfield(ci, rid, l[k + 1], 0);
-          else rest.push(l[k], l[k + 1]);
+          if (l[k] === rid) {
+            logPutfield(ci, rid, l[k + 1], 0);
+            l[k] = 0;
+          }
         }
-        if (rest.length === 0) finTokens.delete(token);
-        else finTokens.set(token, rest);
         break;
       }
       case K_PROMISE: {
@@ -1020,8 +1011,8 @@ function install() {
       case K_THEN:
       case K_CATCH:
       case K_FINALLY: {
-        const rn = reactionNames;
-        reactionNames = null;
+        const rn = reactNames;
+        reactNames = null;
         if (rn === null || !isObj(base)) break;
         const st = rn.st;
         if (st.ran) break; // cannot happen: reactions run later
