@@ -39,6 +39,26 @@ func (r *rewriter) exprs(list []js.Expr) {
 	}
 }
 
+// used instruments e, an operand whose object the operation reads without
+// a G, M, P or D hook (spread, for-in/of, in, instanceof): in all-uses mode
+// it is wrapped in H.L(i, e), a use at site sp (docs/instrumentation.md §4).
+func (r *rewriter) used(e js.Expr, sp js.Span) {
+	if !r.opts.AllUses {
+		r.expr(e)
+		return
+	}
+	h := r.hole(e.Pos())
+	r.expr(e)
+	i := r.site(sp)
+	if isSeq(e) {
+		r.fill(h, r.hk("L", i), "(")
+		r.ins(e.EndPos(), "))")
+		return
+	}
+	r.fill(h, r.hk("L", i))
+	r.ins(e.EndPos(), ")")
+}
+
 // literal wraps an object-valued literal: H.T(i, lit[, members]).
 func (r *rewriter) literal(e js.Expr) {
 	sp := spanOf(e)
@@ -67,7 +87,7 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Object:
 		r.object(e)
 	case *js.Spread:
-		r.expr(e.Arg)
+		r.used(e.Arg, e.Span)
 	case *js.FuncExpr:
 		r.funcExpr(e, "")
 	case *js.Arrow:
@@ -82,8 +102,17 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Update:
 		r.update(e)
 	case *js.Binary:
-		r.expr(e.X)
-		r.expr(e.Y)
+		switch {
+		case e.Op == "instanceof":
+			r.used(e.X, e.Span)
+			r.used(e.Y, e.Span)
+		case e.Op == "in":
+			r.expr(e.X)
+			r.used(e.Y, e.Span)
+		default:
+			r.expr(e.X)
+			r.expr(e.Y)
+		}
 	case *js.Assign:
 		r.assign(e)
 	case *js.Cond:
@@ -155,7 +184,7 @@ func (r *rewriter) object(e *js.Object) {
 				r.exprNamed(v, r.nameText(p.Key, p.Computed))
 			}
 		case *js.Spread:
-			r.expr(p.Arg)
+			r.used(p.Arg, p.Span)
 		}
 	}
 	i := r.site(e.Span)

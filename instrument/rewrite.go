@@ -1340,7 +1340,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			pre = b.String()
 		}
 	}
-	r.expr(right)
+	r.used(right, spanOf(right))
 	if pre != "" {
 		r.ins(body.Pos(), "{ "+pre)
 		r.stmt(body, false)

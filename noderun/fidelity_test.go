@@ -27,7 +27,7 @@ var knownFailing = map[string]string{}
 // runProgram runs one of MemInsight's test programs with `memtrace node`
 // semantics from a directory where its path is test/testdata/NAME.js, the
 // path MemInsight recorded, and returns the trace.
-func runProgram(t *testing.T, bin, name string) []byte {
+func runProgram(t *testing.T, bin, name string, modes ...func(*noderun.Options)) []byte {
 	t.Helper()
 	dir := t.TempDir()
 	src, err := os.ReadFile(filepath.Join(testcorpus.Dir(t, "meminsight", "programs"), name+".js"))
@@ -36,10 +36,14 @@ func runProgram(t *testing.T, bin, name string) []byte {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "test", "testdata", name+".js"), src, 0o644))
 	var stderr bytes.Buffer
-	code, err := noderun.Run(noderun.Options{
+	opts := noderun.Options{
 		Script: "test/testdata/" + name + ".js", OutDir: filepath.Join(dir, "out"), DebugFun: "jalangiRC",
 		Memtrace: bin, Shim: runtimeshim.Source(), Dir: dir, Stdout: &bytes.Buffer{}, Stderr: &stderr,
-	})
+	}
+	for _, m := range modes {
+		m(&opts)
+	}
+	code, err := noderun.Run(opts)
 	require.NoError(t, err)
 	// The instrumented program ends as the original does (some of
 	// MemInsight's programs throw on purpose).

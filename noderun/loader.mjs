@@ -19,6 +19,15 @@ let bin = process.env.MEMTRACE_BIN;
 // memtrace's own files (beside this one) run as they are.
 const ownDir = path.dirname(fileURLToPath(import.meta.url)) + path.sep;
 
+// The modes and exclusion globs memtrace node was given (as preload.cjs).
+const extraArgs = [];
+if (process.env.MEMTRACE_ALL_USES === '1') extraArgs.push('--all-uses');
+if (process.env.MEMTRACE_ALL_PUTFIELDS === '1') extraArgs.push('--all-putfields');
+try {
+  const ex = JSON.parse(process.env.MEMTRACE_EXCLUDE || '[]');
+  if (Array.isArray(ex)) for (const g of ex) extraArgs.push('--exclude=' + g);
+} catch { /* no exclusions */ }
+
 export async function initialize(data) {
   if (data && data.bin) bin = data.bin;
 }
@@ -53,7 +62,7 @@ export async function load(url, context, nextLoad) {
   }
   const source = typeof result.source === 'string' ? result.source : Buffer.from(result.source).toString('utf8');
   const filename = fileURLToPath(url);
-  const args = ['instrument', '--no-shim', '--goal', 'module', '--name', scriptName(filename)];
+  const args = ['instrument', '--no-shim', ...extraArgs, '--goal', 'module', '--name', scriptName(filename)];
   if (loader !== 'js') args.push('--loader', loader, '--path', filename);
   args.push('-');
   try {

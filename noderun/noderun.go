@@ -10,7 +10,11 @@
 // where DIR is a temporary directory holding the preload, the ES module
 // loader hooks and the shim. The preload instruments each module by
 // running this memtrace binary (`memtrace instrument --no-shim`)
-// synchronously; the trace goes to the file MEMTRACE_OUT names.
+// synchronously; the trace goes to the file MEMTRACE_OUT names. The modes
+// (MEMTRACE_ALL_USES, MEMTRACE_ALL_PUTFIELDS) and the exclusion globs
+// (MEMTRACE_EXCLUDE, a JSON array) reach the preload, the loader and the
+// shim through the environment; an excluded module is passed to
+// `memtrace instrument --exclude`, which returns it unchanged.
 package noderun
 
 import (
@@ -28,6 +32,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/glob"
 	"github.com/memtrace/memtrace/trace"
 )
 
@@ -44,11 +49,18 @@ type Options struct {
 	NodeArgs []string // node's own options (e.g. --expose-gc), passed before --require
 	OutDir   string   // the trace directory (created)
 	DebugFun string   // debug function name (MemInsight's tests use jalangiRC)
-	Node     string   // the node binary (default "node" from PATH)
-	Memtrace string   // this memtrace binary, used to instrument modules
-	Shim     string   // the runtime shim's source
-	Version  string   // memtrace's version, for session.json
-	ShimVer  string   // the shim's version, for session.json
+	// AllUses and AllPutFields select MemInsight's all-uses and
+	// all-putfields modes (instrumenter and shim).
+	AllUses, AllPutFields bool
+	// Exclude lists glob patterns (internal/glob) of modules that load
+	// uninstrumented, matched against the name the trace would give them
+	// (the path relative to the working directory, or the absolute path).
+	Exclude  []string
+	Node     string // the node binary (default "node" from PATH)
+	Memtrace string // this memtrace binary, used to instrument modules
+	Shim     string // the runtime shim's source
+	Version  string // memtrace's version, for session.json
+	ShimVer  string // the shim's version, for session.json
 	Stdin    io.Reader
 	Stdout   io.Writer
 	Stderr   io.Writer
@@ -71,6 +83,11 @@ type Session struct {
 	Reason      string    `json:"reason,omitempty"` // why incomplete
 	Bytes       int64     `json:"bytes"`
 	Entries     int64     `json:"entries"`
+	// The options the trace was recorded with.
+	DebugFun     string   `json:"debugFun,omitempty"`
+	AllUses      bool     `json:"allUses"`
+	AllPutFields bool     `json:"allPutFields"`
+	Exclude      []string `json:"exclude,omitempty"`
 }
 
 // Run runs the program and returns its exit code (or -1 with an error when
@@ -78,6 +95,13 @@ type Session struct {
 func Run(opts Options) (int, error) {
 	if opts.Node == "" {
 		opts.Node = "node"
+	}
+	if _, err := glob.Excludes(opts.Exclude); err != nil {
+		return -1, err
+	}
+	excl, err := json.Marshal(append([]string{}, opts.Exclude...))
+	if err != nil {
+		return -1, err
 	}
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return -1, err
@@ -99,7 +123,8 @@ func Run(opts Options) (int, error) {
 		return -1, err
 	}
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
-		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC()}
+		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC(),
+		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Exclude: opts.Exclude}
 
 	statusFile := filepath.Join(tmp, "status.json")
 	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"))
@@ -122,6 +147,9 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_BIN="+opts.Memtrace,
 		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
 		"MEMTRACE_STATUS="+statusFile,
+		"MEMTRACE_ALL_USES="+flag01(opts.AllUses),
+		"MEMTRACE_ALL_PUTFIELDS="+flag01(opts.AllPutFields),
+		"MEMTRACE_EXCLUDE="+string(excl),
 	)
 	runErr := cmd.Run()
 	sess.End = time.Now().UTC()
@@ -184,6 +212,13 @@ func tsModule(script, dir string) bool {
 		script = filepath.Join(dir, script)
 	}
 	return js.GoalOf(script) == js.Module
+}
+
+func flag01(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
 }
 
 func writeSession(dir string, s *Session) error {

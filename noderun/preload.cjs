@@ -23,6 +23,19 @@ require(shimFile);
 
 const cache = new Map();
 
+// instrumentArgs: the modes and exclusion globs memtrace node was given.
+function instrumentArgs(env) {
+  const a = [];
+  if (env.MEMTRACE_ALL_USES === '1') a.push('--all-uses');
+  if (env.MEMTRACE_ALL_PUTFIELDS === '1') a.push('--all-putfields');
+  let ex = [];
+  try { ex = JSON.parse(env.MEMTRACE_EXCLUDE || '[]'); } catch { ex = []; }
+  if (!Array.isArray(ex)) ex = [];
+  for (const g of ex) a.push('--exclude=' + g);
+  return a;
+}
+const extraArgs = instrumentArgs(process.env);
+
 // instrument returns the instrumented source, or the original source with a
 // warning on standard error if memtrace cannot instrument it.
 // scriptName is the name recorded in SCRIPT_ENTER: the path relative to the
@@ -45,7 +58,7 @@ function instrument(source, filename, goal) {
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   let out = source;
-  const args = ['instrument', '--no-shim', '--goal', goal, '--name', scriptName(filename)];
+  const args = ['instrument', '--no-shim', ...extraArgs, '--goal', goal, '--name', scriptName(filename)];
   const loader = loaderOf(filename);
   if (loader !== 'js') args.push('--loader', loader, '--path', filename);
   args.push('-');

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d9d0429523f30a8a"
+const Version = "8d5b58505d87f034"

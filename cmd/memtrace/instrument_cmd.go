@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/glob"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
@@ -24,6 +25,12 @@ type instrumentOptions struct {
 	NoShim   bool
 	DebugFun string
 	Eval     bool
+	// AllUses and AllPutFields select MemInsight's modes.
+	AllUses      bool
+	AllPutFields bool
+	// Exclude lists glob patterns (internal/glob); a file whose name
+	// matches is copied unchanged.
+	Exclude []string
 }
 
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
@@ -86,7 +93,15 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
+	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
+	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "copy the file unchanged when its name (--name, else the path) matches `GLOB` (repeatable; a later !GLOB re-includes; see docs/instrumentation.md)")
 	return cmd
+}
+
+// addModeFlags adds MemInsight's all-uses and all-putfields modes.
+func addModeFlags(cmd *cobra.Command, allUses, allPutFields *bool) {
+	cmd.Flags().BoolVar(allUses, "all-uses", false, "write every use of an object as a LAST_USE at once, and log the uses normal mode leaves out (spread, for-in/of, in, instanceof)")
+	cmd.Flags().BoolVar(allPutFields, "all-putfields", false, "log every property write, also primitive over primitive (no PUTFIELD elision)")
 }
 
 func instrumentRun(opts *instrumentOptions) error {
@@ -117,8 +132,17 @@ func instrumentRun(opts *instrumentOptions) error {
 	if scriptName == "" {
 		scriptName = name
 	}
+	if len(opts.Exclude) > 0 {
+		excl, err := glob.Excludes(opts.Exclude)
+		if err != nil {
+			return flagErrorf("--exclude: %v", err)
+		}
+		if !excl.Match(scriptName) {
+			return writeOutput(ios, opts.Output, src)
+		}
+	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
-		Loader: loader, Tsconfig: tsconfig})
+		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr
@@ -133,16 +157,22 @@ func instrumentRun(opts *instrumentOptions) error {
 		}
 		out = withShim(orig, res.Code, goal)
 	}
-	if opts.Output == "" {
+	return writeOutput(ios, opts.Output, out)
+}
+
+// writeOutput writes out to the file output, or to standard output when
+// output is "".
+func writeOutput(ios *IOStreams, output string, out []byte) error {
+	if output == "" {
 		_, err := ios.Out.Write(out)
 		return err
 	}
-	if dir := filepath.Dir(opts.Output); dir != "" {
+	if dir := filepath.Dir(output); dir != "" {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
 	}
-	return writeFileAtomic(opts.Output, out)
+	return writeFileAtomic(output, out)
 }
 
 // withShim puts the runtime shim into instrumented code where the

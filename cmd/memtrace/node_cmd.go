@@ -16,9 +16,14 @@ type nodeOptions struct {
 	Out      string
 	DebugFun string
 	Node     string
-	Script   string
-	Args     []string
-	exitCode int
+	// AllUses and AllPutFields select MemInsight's modes; Exclude lists
+	// globs of modules that load uninstrumented.
+	AllUses      bool
+	AllPutFields bool
+	Exclude      []string
+	Script       string
+	Args         []string
+	exitCode     int
 }
 
 // exitCodeError passes the program's exit status through.
@@ -29,7 +34,7 @@ func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.
 func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	opts := &nodeOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "node [--out DIR] [--debug-fun NAME] SCRIPT [ARGS...]",
+		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--exclude GLOB]... SCRIPT [ARGS...]",
 		Short: "Run a Node.js program with every module instrumented, and record its trace",
 		Long: heredoc.Doc(`
 			Run SCRIPT with Node.js, the runtime shim loaded first and every module
@@ -44,6 +49,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 		`),
 		Example: heredoc.Doc(`
 			$ memtrace node --out out app.js --port 8080
+			$ memtrace node --exclude 'node_modules' --exclude '!node_modules/mylib' app.js
 			$ memtrace lifetime --format json out
 		`),
 		Args: minArgs(1),
@@ -59,6 +65,8 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.Out, "out", "memtrace-out", "the trace `DIR`")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
+	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
+	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "load modules whose path (relative to the working directory) matches `GLOB` uninstrumented (repeatable; a later !GLOB re-includes)")
 	return cmd
 }
 
@@ -69,6 +77,7 @@ func nodeRun(opts *nodeOptions) error {
 	}
 	code, err := noderun.Run(noderun.Options{
 		Script: opts.Script, Args: opts.Args, OutDir: opts.Out, DebugFun: opts.DebugFun,
+		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Exclude: opts.Exclude,
 		Node: opts.Node, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
 		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,

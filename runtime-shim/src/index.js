@@ -6,10 +6,11 @@
 // entries and object ids match it exactly for its ES5 test programs.
 
 import {
+  N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $String, G, callWith, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
+  $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
-import { idOf, useIdOf, setId, markNative, fieldOf, kindOf } from './ids.js';
+import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -65,6 +66,24 @@ function install() {
   const K_OBJECT_ASSIGN = 23, K_ARRAY_FROM = 24;
   markNative(N_OBJECT_ASSIGN, K_OBJECT_ASSIGN);
   markNative(N_ARRAY_FROM, K_ARRAY_FROM);
+  const K_WEAK_REF_DEREF = 25, K_FIN_REG = 26, K_FIN_REGISTER = 27, K_FIN_UNREGISTER = 28, K_PROMISE = 29,
+    K_THEN = 30, K_CATCH = 31, K_FINALLY = 32, K_PROMISE_RESOLVE = 33, K_PROMISE_REJECT = 34;
+  markNative(N_WEAK_REF_DEREF, K_WEAK_REF_DEREF);
+  markNative(N_FIN_REG, K_FIN_REG);
+  markNative(N_FIN_REGISTER, K_FIN_REGISTER);
+  markNative(N_FIN_UNREGISTER, K_FIN_UNREGISTER);
+  markNative(N_PROMISE, K_PROMISE);
+  markNative(N_PROMISE_THEN, K_THEN);
+  markNative(N_PROMISE_CATCH, K_CATCH);
+  markNative(N_PROMISE_FINALLY, K_FINALLY);
+  markNative(N_PROMISE_RESOLVE, K_PROMISE_RESOLVE);
+  markNative(N_PROMISE_REJECT, K_PROMISE_REJECT);
+  // Calls through reflection are calls of their target (invoke).
+  const K_REFLECT_APPLY = 40, K_REFLECT_CONSTRUCT = 41, K_CALL = 42, K_APPLY = 43;
+  markNative(N_REFLECT_APPLY, K_REFLECT_APPLY);
+  markNative(N_REFLECT_CONSTRUCT, K_REFLECT_CONSTRUCT);
+  markNative(N_CALL, K_CALL);
+  markNative(N_APPLY, K_APPLY);
 
   // ---------------------------------------------------------------- config
   const proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
@@ -230,12 +249,7 @@ function install() {
 
   // meta is steps 3 and 4 of beforeLog().
   function meta() {
-    if (curSid !== emittedSid) {
-      emittedSid = curSid;
-      w.need(5);
-      w.u8(UPDATE_CURRENT_SCRIPT);
-      w.i32(curSid);
-    }
+    writeSid();
     if (pending) {
       pending = false;
       w.need(1 + siteBytes(pendSid, pendIid));
@@ -367,6 +381,12 @@ function install() {
   // END_LAST_USE (LastUseManager.flushLastUse).
   function flushLastUse() {
     if (stopped) return;
+    if (eagerSinceBlock) {
+      // all-uses mode: normal mode's block would hold a LAST_USE, whose
+      // beforeLog writes the pending flush.
+      eagerSinceBlock = false;
+      meta();
+    }
     const n = nDirty;
     if (n > 0) {
       sortInts(dirty, n);
@@ -404,12 +424,42 @@ function install() {
   // counted entry (LastUseManager.updateLastUse).
   function use(id, g) {
     if (allUses) {
-      logLastUse(id, time, g);
+      eagerUse(id, g);
       return;
     }
     if (luTime[id] === -1) markDirty(id);
     luTime[id] = time;
     luIid[id] = g;
+  }
+
+  // eagerUse is a use in all-uses mode (MemInsight's eagerFlush): written
+  // at once, as a block of its own (LAST_USE, END_LAST_USE), so that the
+  // trace keeps spec 1.4a's block structure. Its time is that of the last
+  // counted entry, as in a block. Unlike MemInsight's, it does not write
+  // the pending flush (only UPDATE_CURRENT_SCRIPT): the counted entries,
+  // hence every time and every engine result, are those of the normal
+  // mode. The block that normal mode would write next writes the flush
+  // (flushLastUse).
+  let eagerSinceBlock = false;
+  function writeSid() {
+    if (curSid !== emittedSid) {
+      emittedSid = curSid;
+      w.need(5);
+      w.u8(UPDATE_CURRENT_SCRIPT);
+      w.i32(curSid);
+    }
+  }
+  function eagerUse(id, g) {
+    if (stopped) return;
+    writeSid();
+    const sid = sidOfIid(g);
+    w.need(10 + siteBytes(sid, g));
+    w.u8(LAST_USE);
+    w.i32(id);
+    w.i32(time);
+    w.site(sid, g);
+    w.u8(END_LAST_USE);
+    eagerSinceBlock = true;
   }
 
   function markDirty(id) {
@@ -421,10 +471,14 @@ function install() {
     dirty[nDirty++] = id;
   }
 
+  // useG is G in all-uses mode (configure installs it).
   function useG(i, o) {
     if (isObj(o)) {
       const id = useIdOf(o);
-      if (id !== 0) use(id, this.base + i);
+      if (id !== 0) {
+        curSid = this.sid;
+        use(id, this.base + i);
+      }
     }
     return o;
   }
@@ -532,6 +586,27 @@ function install() {
   function invoke(h, i, f, base, args, isNew) {
     curSid = h.sid;
     const ci = h.base + i;
+    if (typeof f === 'function' && !isNew) {
+      // Reflection: the call of its target, as if written directly (the
+      // target's CALL, models and use); the reflective function itself is
+      // native and unused.
+      const rk = nativeKind(f);
+      if (rk >= K_REFLECT_APPLY) {
+        if (rk === K_CALL && typeof base === 'function') {
+          return invoke(h, i, base, args[0], apply(arraySlice, args, [1]), false);
+        }
+        if (rk === K_APPLY && typeof base === 'function') {
+          const a = args[1];
+          return invoke(h, i, base, args[0], a === undefined || a === null ? [] : a, false);
+        }
+        if (rk === K_REFLECT_APPLY && typeof args[0] === 'function' && isObj(args[2])) {
+          return invoke(h, i, args[0], args[1], args[2], false);
+        }
+        if (rk === K_REFLECT_CONSTRUCT && typeof args[0] === 'function' && isObj(args[1]) && (args.length < 3 || args[2] === args[0])) {
+          return invoke(h, i, args[0], undefined, args[1], true);
+        }
+      }
+    }
     if (debugFun !== '' && typeof f === 'function' && f.name === debugFun) {
       const a = args[0];
       if (isObj(a)) log3(DEBUG, ci, idOrCreate(a, ci));
@@ -546,6 +621,14 @@ function install() {
       clearKeys = collectionKeys(base, kind === K_MAP_CLEAR);
     } else if (kind === K_MAP_DELETE || kind === K_SET_DELETE || kind === K_WEAK_MAP_DELETE) {
       deleteHad = collectionHas(base, args[0], kind);
+    } else if (kind >= K_PROMISE && kind <= K_FINALLY) {
+      if (prePromise(kind, ci, base, args, isNew)) {
+        // p.catch(r) as p.then(fulfilled, r), its definition, so that a
+        // wrapper runs however p settles (when p.then is the native one).
+        f = N_PROMISE_THEN;
+        args = catchArgs;
+        catchArgs = null;
+      }
     } else if (kind === 0 && fv > 0) {
       const fid = fv;
       if (funFe[fid] !== 0) {
@@ -817,7 +900,203 @@ function install() {
     }
   }
 
+  // ------------------------------------------------ weak refs, promises
+  //
+  // WeakRef: no edge to its target; deref() is a use of the target.
+  // FinalizationRegistry: the registry holds its cleanup callback
+  // ("~finreg~cleanup") and each registration's held value
+  // ("~finreg~N"), never the target; unregister(token) writes 0 to the
+  // names registered with that token (remembered in a WeakMap keyed by
+  // the token, which holds no object).
+  // Promises: p.then(f, r) / p.catch(r) / p.finally(f) give p edges
+  // "~then~N", "~catch~N", "~finally~N" to the callbacks and "~derived~N"
+  // to the promise the call returns, until the reaction runs: the shim
+  // passes a wrapper, which writes 0 to them before calling the callback
+  // (V8 drops them all when p settles), with p's settled value as
+  // "~value~" on p, and the callback's result as "~value~" on the derived
+  // promise after it. A promise holds its settled value: "~value~" is
+  // written by Promise.resolve(v)/reject(v), and by the resolve and reject
+  // functions new Promise(executor) passes (wrapped likewise), when v is
+  // an object. Those resolving functions hold their promise ("~promise~"
+  // on each, while it is pending when the constructor returns).
+  let nFin = 0;
+  let nReact = 0;
+  const finTokens = new SafeWeakMap();
+  let promiseHolder = null; // new Promise: the promise, once constructed
+  let reactNames = null; // then/catch/finally: the names for modelAfter
+
+  function siteOf(ci) {
+    const saved = curSid;
+    curSid = sidOfIid(ci);
+    return saved;
+  }
+
+  function promiseValue(ci, pid, v) {
+    if (pid !== 0 && isObj(v)) {
+      const saved = siteOf(ci);
+      logPutfield(ci, pid, '~value~', idOrCreate(v, ci));
+      curSid = saved;
+    }
+  }
+
+  function wrapSettle(ci, holder, fn) {
+    return function (v) {
+      if (!holder.settled) {
+        holder.settled = true;
+        if (holder.p !== undefined) promiseValue(ci, idOf(holder.p), v);
+        else holder.early = v;
+      }
+      return apply(fn, undefined, [v]);
+    };
+  }
+
+  function wrapReaction(ci, st, fn) {
+    return function (...a) {
+      if (!st.ran) {
+        st.ran = true;
+        const saved = siteOf(ci);
+        for (let k = 0; k < st.names.length; k++) logPutfield(ci, st.pid, st.names[k], 0);
+        if (a.length > 0) promiseValue(ci, st.pid, a[0]);
+        if (!pending) setPending(curSid, ci);
+        curSid = saved;
+      }
+      const r = apply(fn, undefined, a);
+      if (st.derived !== 0 && !st.fin) promiseValue(ci, st.derived, r);
+      return r;
+    };
+  }
+
+  function prePromise(kind, ci, base, args, isNew) {
+    if (kind === K_PROMISE) {
+      const ex = args[0];
+      if (!isNew || typeof ex !== 'function') return false;
+      const holder = { p: undefined, settled: false, early: undefined, res: undefined, rej: undefined };
+      args[0] = function (res, rej) {
+        holder.res = wrapSettle(ci, holder, res);
+        holder.rej = wrapSettle(ci, holder, rej);
+        return apply(ex, this, [holder.res, holder.rej]);
+      };
+      promiseHolder = holder;
+      return false;
+    }
+    if (!isObj(base)) return false;
+    let swap = false;
+    if (kind === K_CATCH) {
+      if (base.then !== N_PROMISE_THEN) return false;
+      catchArgs = [undefined, args[0]];
+      args = catchArgs;
+      swap = true;
+    }
+    // finally's derived promise takes p's value, not the callback's.
+    const st = { pid: 0, names: [], derived: 0, ran: false, fin: kind === K_FINALLY };
+    const n = ++nReact;
+    const names = [];
+    const which = kind === K_FINALLY ? ['~finally~'] : ['~then~', '~catch~'];
+    for (let k = 0; k < which.length; k++) {
+      const fn = args[k];
+      if (typeof fn !== 'function') {
+        // The default handler (identity, thrower), so that a wrapper runs
+        // however the promise settles: its reactions are dropped then.
+        if (kind !== K_FINALLY) {
+          while (args.length <= k) args.push(undefined);
+          args[k] = wrapReaction(ci, st, k === 0 ? identity : thrower);
+        }
+        continue;
+      }
+      names.push(which[k] + n, fn);
+      st.names.push(which[k] + n);
+      args[k] = wrapReaction(ci, st, fn);
+    }
+    st.names.push('~derived~' + n);
+    reactNames = { st, names, n };
+    return swap;
+  }
+  let catchArgs = null;
+  function identity(v) { return v; }
+  function thrower(e) { throw e; }
+
+  function modelPromise(kind, ci, base, args, val) {
+    switch (kind) {
+      case K_WEAK_REF_DEREF:
+        if (isObj(val)) {
+          const id = idOf(val);
+          if (id !== 0) use(id, ci);
+        }
+        break;
+      case K_FIN_REG:
+        if (isObj(val) && typeof args[0] === 'function') logPutfield(ci, idOrCreate(val, ci), '~finreg~cleanup', idOrCreate(args[0], ci));
+        break;
+      case K_FIN_REGISTER: {
+        const held = args[1], token = args[2];
+        if (!isObj(base) || !isObj(held)) break;
+        const rid = idOrCreate(base, ci);
+        const name = '~finreg~' + ++nFin;
+        logPutfield(ci, rid, name, idOrCreate(held, ci));
+        if (isObj(token)) {
+          const l = finTokens.get(token) || [];
+          finTokens.set(token, l);
+          l.push(rid, name);
+        }
+        break;
+      }
+      case K_FIN_UNREGISTER: {
+        const token = args[0];
+        if (val !== true || !isObj(token) || !isObj(base)) break;
+        const l = finTokens.get(token) || [];
+        const rid = idOf(base);
+        for (let k = 0; k < l.length; k += 2) {
+          if (l[k] === rid) {
+            logPutfield(ci, rid, l[k + 1], 0);
+            l[k] = 0;
+          }
+        }
+        break;
+      }
+      case K_PROMISE: {
+        const holder = promiseHolder;
+        promiseHolder = null;
+        if (holder === null || !isObj(val)) break;
+        holder.p = val;
+        const pid = idOrCreate(val, ci);
+        if (holder.settled && isObj(holder.early)) promiseValue(ci, pid, holder.early);
+        holder.early = undefined;
+        // The resolving functions hold their promise: whoever keeps
+        // resolve keeps the promise and its reactions.
+        if (!holder.settled && holder.res !== undefined) {
+          logPutfield(ci, idOrCreate(holder.res, ci), '~promise~', pid);
+          logPutfield(ci, idOrCreate(holder.rej, ci), '~promise~', pid);
+        }
+        holder.res = holder.rej = undefined;
+        break;
+      }
+      case K_THEN:
+      case K_CATCH:
+      case K_FINALLY: {
+        const rn = reactNames;
+        reactNames = null;
+        if (rn === null || !isObj(base)) break;
+        const st = rn.st;
+        if (st.ran) break; // cannot happen: reactions run later
+        st.pid = idOrCreate(base, ci);
+        for (let k = 0; k < rn.names.length; k += 2) logPutfield(ci, st.pid, rn.names[k], idOrCreate(rn.names[k + 1], ci));
+        if (isObj(val)) {
+          st.derived = idOrCreate(val, ci);
+          logPutfield(ci, st.pid, '~derived~' + rn.n, st.derived);
+        }
+        break;
+      }
+      case K_PROMISE_RESOLVE:
+      case K_PROMISE_REJECT:
+        if (isObj(val) && val !== args[0]) promiseValue(ci, idOrCreate(val, ci), args[0]);
+        break;
+    }
+  }
+
   function modelAfter(kind, ci, base, args, val) {
+    if (kind >= K_WEAK_REF_DEREF) {
+      modelPromise(kind, ci, base, args, val);
+      return;
+    }
     if (kind >= K_MAP) {
       modelCollection(kind, ci, base, args, val);
       return;
@@ -1148,13 +1427,15 @@ function install() {
       return o;
     }
 
-    // L: all-uses mode.
+    // L: the instrumenter's all-uses mode: an operand whose object an
+    // operation reads without another hook (spread, for-in/of, in,
+    // instanceof); a use.
     L(i, o) {
       if (isObj(o)) {
-        const id = idOf(o);
+        const id = useIdOf(o);
         if (id !== 0) {
           curSid = this.sid;
-          logLastUse(id, time, this.base + i);
+          use(id, this.base + i);
         }
       }
       return o;
@@ -1213,7 +1494,10 @@ function install() {
       const f = o[k];
       if (isObj(o)) {
         const id = useIdOf(o);
-        if (id !== 0) use(id, this.base + j);
+        if (id !== 0) {
+          if (allUses) curSid = this.sid;
+          use(id, this.base + j);
+        }
       }
       return f;
     }
@@ -1424,7 +1708,8 @@ function install() {
   }
 
   // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
-  function S(file, sites, freeVars, seIid, srIid) {
+  function S(file, sites, freeVars, seIid, srIid, modes) {
+    if (modes) configure(modes);
     const sid = ++sidCounter;
     const n = sites.length >> 2;
     const base = nextBase;
@@ -1503,6 +1788,22 @@ function install() {
     }
   }
 
+  // configure sets the modes: debugFun (a name), allUses, allPutFields
+  // (booleans; allPutfields, MemInsight's spelling, is accepted too). An
+  // instrumented script's prologue passes the modes it was instrumented
+  // with (S).
+  const fastG = Script.prototype.G;
+  function configure(o) {
+    if (!o) return;
+    if (typeof o.debugFun === 'string') debugFun = o.debugFun;
+    if (typeof o.allPutFields === 'boolean') allPutfields = o.allPutFields;
+    else if (typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
+    if (typeof o.allUses === 'boolean') {
+      if (o.allUses && !allUses && nDirty > 0) flushLastUse(); // uses recorded so far
+      allUses = o.allUses;
+      Script.prototype.G = allUses ? useG : fastG;
+    }
+  }
   if (allUses) Script.prototype.G = useG;
 
   // ---------------------------------------------------------------- api
@@ -1510,14 +1811,7 @@ function install() {
   const api = {
     version: VERSION,
     S,
-    configure(o) {
-      if (o && typeof o.debugFun === 'string') debugFun = o.debugFun;
-      if (o && typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
-      if (o && typeof o.allUses === 'boolean') {
-        allUses = o.allUses;
-        if (allUses) Script.prototype.G = useG;
-      }
-    },
+    configure,
     end,
     // stats reports the writer's figures (for session.json and tests).
     stats() {

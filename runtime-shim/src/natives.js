@@ -21,6 +21,7 @@ export const arraySort = Array.prototype.sort;
 // callWith(f, thisArg, ...args) is f.call(thisArg, ...args) without an
 // arguments array (Function.prototype.call, uncurried).
 export const callWith = Function.prototype.call.bind(Function.prototype.call);
+export const arraySlice = Array.prototype.slice;
 
 // Collections whose methods are own properties of a private subclass'
 // prototype: patching WeakMap.prototype or Map.prototype later does not
@@ -73,3 +74,20 @@ export const mapForEach = Map.prototype.forEach;
 export const setForEach = Set.prototype.forEach;
 export const N_OBJECT_ASSIGN = Object.assign;
 export const N_ARRAY_FROM = Array.from;
+
+// Weak references, finalization registries, promises, reflection
+// (docs/instrumentation.md §4, "Weak references and promises").
+export const N_WEAK_REF_DEREF = typeof WeakRef === 'function' ? WeakRef.prototype.deref : undefined;
+export const N_FIN_REG = typeof FinalizationRegistry === 'function' ? FinalizationRegistry : undefined;
+export const N_FIN_REGISTER = N_FIN_REG !== undefined ? N_FIN_REG.prototype.register : undefined;
+export const N_FIN_UNREGISTER = N_FIN_REG !== undefined ? N_FIN_REG.prototype.unregister : undefined;
+export const N_PROMISE = Promise;
+export const N_PROMISE_THEN = Promise.prototype.then;
+export const N_PROMISE_CATCH = Promise.prototype.catch;
+export const N_PROMISE_FINALLY = Promise.prototype.finally;
+export const N_PROMISE_RESOLVE = Promise.resolve;
+export const N_PROMISE_REJECT = Promise.reject;
+export const N_REFLECT_APPLY = Reflect.apply;
+export const N_REFLECT_CONSTRUCT = Reflect.construct;
+export const N_CALL = Function.prototype.call;
+export const N_APPLY = Function.prototype.apply;

@@ -4,24 +4,24 @@ function O(p) {const __mt$f = __mt$3006054a.Fe(7, O, this, new.target); try { __
     __mt$3006054a.X(5, __mt$3006054a.P(4, this, "list", __mt$3006054a.T(3, []), 0));
 } finally { __mt$3006054a.Fr(8, __mt$f); } }
 __mt$3006054a.X(20, __mt$3006054a.P(19, __mt$3006054a.G(9, O).prototype, "add", __mt$3006054a.F(18, 16, function (x) {const __mt$f = __mt$3006054a.Fe(16, void 0, this, new.target); var __mt$1; try { __mt$3006054a.N(15, "x", x); 
-    __mt$3006054a.X(13, __mt$3006054a.m(11, __mt$1 = __mt$3006054a.G(10, this).list, __mt$3006054a.M(12, __mt$1, "push"), x));
+    __mt$3006054a.X(13, __mt$3006054a.m1(11, __mt$1 = __mt$3006054a.G(10, this).list, __mt$3006054a.M(12, __mt$1, "push"), x));
     return __mt$3006054a.R(__mt$f, __mt$3006054a.X(14, this));
 } finally { __mt$3006054a.Fr(17, __mt$f); } }), 0));
-var o = __mt$3006054a.X(24, __mt$3006054a.W(23, "o", __mt$3006054a.n(22, O, __mt$3006054a.T(21, {n: 1})), o));
-__mt$3006054a.X(31, __mt$3006054a.m(29, __mt$3006054a_1 = __mt$3006054a.m(25, o, __mt$3006054a.M(26, o, "add"), 1), __mt$3006054a.M(30, __mt$3006054a_1, "add"), __mt$3006054a.T(28, {k: __mt$3006054a.T(27, [2, 3])})));
-__mt$3006054a.X(38, __mt$3006054a.m(36, __mt$3006054a_1 = console, __mt$3006054a.M(37, __mt$3006054a_1, "log"), __mt$3006054a.m(32, __mt$3006054a_2 = JSON, __mt$3006054a.M(33, __mt$3006054a_2, "stringify"), o), __mt$3006054a.G(35, __mt$3006054a.G(34, o).list).length));
+var o = __mt$3006054a.X(24, __mt$3006054a.W(23, "o", __mt$3006054a.n1(22, O, __mt$3006054a.T(21, {n: 1})), o));
+__mt$3006054a.X(31, __mt$3006054a.m1(29, __mt$3006054a_1 = __mt$3006054a.m1(25, o, __mt$3006054a.M(26, o, "add"), 1), __mt$3006054a.M(30, __mt$3006054a_1, "add"), __mt$3006054a.T(28, {k: __mt$3006054a.T(27, [2, 3])})));
+__mt$3006054a.X(38, __mt$3006054a.m2(36, __mt$3006054a_1 = console, __mt$3006054a.M(37, __mt$3006054a_1, "log"), __mt$3006054a.m1(32, __mt$3006054a_2 = JSON, __mt$3006054a.M(33, __mt$3006054a_2, "stringify"), o), __mt$3006054a.G(35, __mt$3006054a.G(34, o).list).length));
 function counter() {const __mt$f = __mt$3006054a.Fe(47, counter, this, new.target); try { __mt$3006054a.N(46, "c", c); 
     var c = __mt$3006054a.X(40, __mt$3006054a.W(39, "c", 0, c));
     return __mt$3006054a.R(__mt$f, __mt$3006054a.X(45, __mt$3006054a.F(44, 42, function () {const __mt$f = __mt$3006054a.Fe(42, void 0, this, new.target); try {  return __mt$3006054a.R(__mt$f, __mt$3006054a.X(41, ++c)); } finally { __mt$3006054a.Fr(43, __mt$f); } })));
 } finally { __mt$3006054a.Fr(48, __mt$f); } }
-var next = __mt$3006054a.X(51, __mt$3006054a.W(50, "next", __mt$3006054a.c(49, counter), next));
-__mt$3006054a.X(53, __mt$3006054a.c(52, next)); __mt$3006054a.X(55, __mt$3006054a.c(54, next));
-__mt$3006054a.X(59, __mt$3006054a.m(57, __mt$3006054a_1 = console, __mt$3006054a.M(58, __mt$3006054a_1, "log"), __mt$3006054a.c(56, next)));
+var next = __mt$3006054a.X(51, __mt$3006054a.W(50, "next", __mt$3006054a.c0(49, counter), next));
+__mt$3006054a.X(53, __mt$3006054a.c0(52, next)); __mt$3006054a.X(55, __mt$3006054a.c0(54, next));
+__mt$3006054a.X(59, __mt$3006054a.m1(57, __mt$3006054a_1 = console, __mt$3006054a.M(58, __mt$3006054a_1, "log"), __mt$3006054a.c0(56, next)));
 var re = __mt$3006054a.X(62, __mt$3006054a.W(61, "re", __mt$3006054a.T(60, /a(b)?/g), re));
-__mt$3006054a.X(67, __mt$3006054a.m(65, __mt$3006054a_1 = console, __mt$3006054a.M(66, __mt$3006054a_1, "log"), __mt$3006054a.m(63, __mt$3006054a_2 = "xab", __mt$3006054a.M(64, __mt$3006054a_2, "replace"), re, "-")));
+__mt$3006054a.X(67, __mt$3006054a.m1(65, __mt$3006054a_1 = console, __mt$3006054a.M(66, __mt$3006054a_1, "log"), __mt$3006054a.m2(63, __mt$3006054a_2 = "xab", __mt$3006054a.M(64, __mt$3006054a_2, "replace"), re, "-")));
 __mt$3006054a.X(69, __mt$3006054a.D(68, o, "p", 0));
-__mt$3006054a.X(73, __mt$3006054a.m(71, __mt$3006054a_1 = console, __mt$3006054a.M(72, __mt$3006054a_1, "log"), "p" in o, typeof __mt$3006054a.G(70, o).add));
+__mt$3006054a.X(73, __mt$3006054a.m2(71, __mt$3006054a_1 = console, __mt$3006054a.M(72, __mt$3006054a_1, "log"), "p" in o, typeof __mt$3006054a.G(70, o).add));
 var s = __mt$3006054a.X(75, __mt$3006054a.W(74, "s", "abc", s));
-__mt$3006054a.X(82, __mt$3006054a.m(80, __mt$3006054a_1 = console, __mt$3006054a.M(81, __mt$3006054a_1, "log"), __mt$3006054a.m(76, s, __mt$3006054a.M(77, s, "toUpperCase")), __mt$3006054a.G(78, s).length, __mt$3006054a.G(79, s)[1]));
+__mt$3006054a.X(82, __mt$3006054a.m3(80, __mt$3006054a_1 = console, __mt$3006054a.M(81, __mt$3006054a_1, "log"), __mt$3006054a.m0(76, s, __mt$3006054a.M(77, s, "toUpperCase")), __mt$3006054a.G(78, s).length, __mt$3006054a.G(79, s)[1]));
 
 ;__mt$3006054a.Sx();

@@ -59,6 +59,7 @@ func Bundle(srcDir string) (js []byte, version string, err error) {
 		Target:            api.ES2022,
 		MinifySyntax:      true,
 		MinifyWhitespace:  true,
+		MinifyIdentifiers: true,
 		LegalComments:     api.LegalCommentsNone,
 		Charset:           api.CharsetASCII,
 		Define:            map[string]string{"__MT_VERSION__": fmt.Sprintf("%q", version)},
