@@ -50,14 +50,6 @@ var gtExpectedDiff = map[string]gtDiff{}
 // a whole program the engine rejects. A listed site that starts agreeing
 // fails the test: remove it from the list.
 var gtKnownFailing = map[string]string{
-	// runtime-shim/ + instrument/: arrays and objects built by the language
-	// are not modelled: rest parameters and rest elements/properties (no
-	// CREATE_OBJ site, no PUTFIELDs for their elements). Repro:
-	//   function r(...a) { return a; } keep(r({}));  // {} dies at r's exit
-	"spread/rest-argument": "shim: a rest parameter's array has no PUTFIELDs for its elements",
-	"spread/rest-element":  "shim/instrumenter: const [a, ...rest] = arr logs no PUTFIELDs for rest's elements",
-	"spread/rest-property": "shim/instrumenter: const {a, ...rest} = obj logs no PUTFIELDs for rest's properties",
-
 	// engine or shim: a generator object is not linked to its suspended
 	// frame: the argument of a live, suspended generator dies when the
 	// call that made the generator returns. Repro:
