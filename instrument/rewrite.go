@@ -24,7 +24,7 @@ type fnState struct {
 	noTry    bool   // the body cannot be wrapped in try (see needsNoTry)
 	frIid    int    // Fr's iid, allocated early in noTry mode
 	selfSpan js.Span
-	derived  bool // a derived class's constructor (super() gives this)
+	derived  bool        // a derived class's constructor (super() gives this)
 	rest     []restIdent // rest parameters (...a): their arrays are logged by T
 }
 
