@@ -562,6 +562,7 @@ func (r *rewriter) assign(e *js.Assign) {
 		return
 	}
 	ids := patternIdents(e.Target, nil)
+	rs := restIdents(e.Target, nil)
 	t := r.allocTemp()
 	r.ins(e.Start, "("+t+" = (")
 	r.pattern(e.Target)
@@ -570,7 +571,7 @@ func (r *rewriter) assign(e *js.Assign) {
 	b.WriteString("), ")
 	for _, id := range ids {
 		i := r.site(acorn(e.Value))
-		b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0), ")
+		b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
 	}
 	b.WriteString(t + ")")
 	r.ins(e.End, b.String())

@@ -24,7 +24,8 @@ type fnState struct {
 	noTry    bool   // the body cannot be wrapped in try (see needsNoTry)
 	frIid    int    // Fr's iid, allocated early in noTry mode
 	selfSpan js.Span
-	derived  bool // a derived class's constructor (super() gives this)
+	derived  bool        // a derived class's constructor (super() gives this)
+	rest     []restIdent // rest parameters (...a): their arrays are logged by T
 }
 
 type freeEntry struct {
@@ -441,7 +442,9 @@ func (r *rewriter) hoisted(b []byte, sc *scope.Scope, body []js.Stmt, own *js.Id
 	var decls map[string]*js.FuncDecl
 	for _, bd := range sc.Bindings {
 		switch bd.Kind {
-		case scope.Param, scope.Var:
+		case scope.Param:
+			n(bd.Name, r.boundValue(r.fn.rest, bd.Decl), true)
+		case scope.Var:
 			n(bd.Name, r.text(bd.Decl), true)
 		case scope.Function:
 			if decls == nil {
@@ -655,6 +658,61 @@ func patternIdents(p js.Pattern, out []*js.Ident) []*js.Ident {
 	return out
 }
 
+// A restIdent is a name bound by a rest element (...a in a parameter list,
+// an array pattern or an object pattern): the language creates a new array
+// or object for it, which no literal logs.
+type restIdent struct {
+	id   *js.Ident
+	span js.Span // the rest element, the new object's allocation site
+}
+
+// restIdents appends the names that rest elements of p bind directly.
+func restIdents(p js.Pattern, out []restIdent) []restIdent {
+	switch p := p.(type) {
+	case *js.ArrayPattern:
+		for _, e := range p.Elems {
+			if e != nil {
+				out = restIdents(e, out)
+			}
+		}
+	case *js.ObjectPattern:
+		for _, pr := range p.Props {
+			switch pr := pr.(type) {
+			case *js.Property:
+				if v, ok := pr.Value.(js.Pattern); ok {
+					out = restIdents(v, out)
+				}
+			case *js.RestElement:
+				out = restIdents(pr, out)
+			}
+		}
+	case *js.AssignPattern:
+		out = restIdents(p.Target, out)
+	case *js.RestElement:
+		if id, ok := p.Target.(*js.Ident); ok {
+			out = append(out, restIdent{id: id, span: p.Span})
+		} else {
+			out = restIdents(p.Target, out)
+		}
+	}
+	return out
+}
+
+// boundValue is the value a declaration or write hook logs for the name id
+// after a destructuring or at a function's entry: id itself, or, for a
+// name bound by a rest element, H.T(j, id) with j mapped to the rest
+// element, which logs the new array or object and its object-valued
+// elements as a literal's (docs/instrumentation.md, "Rest elements").
+func (r *rewriter) boundValue(rs []restIdent, id *js.Ident) string {
+	for _, ri := range rs {
+		if ri.id == id {
+			j := r.site(ri.span)
+			return r.hk("T", j) + r.text(id) + ")"
+		}
+	}
+	return r.text(id)
+}
+
 // ---------------------------------------------------------------------------
 // Functions and classes
 
@@ -686,6 +744,7 @@ func (r *rewriter) function(fp funcParts) int {
 	fs.noTemps = true
 	for _, p := range fp.params {
 		r.pattern(p)
+		fs.rest = restIdents(p, fs.rest)
 	}
 	fs.noTemps = false
 
@@ -1268,16 +1327,17 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 	if len(ids) == 0 {
 		return
 	}
+	rs := restIdents(dc.Target, nil)
 	r.dtemps++
 	var b strings.Builder
 	b.WriteString(", " + r.h + "_d" + itoa(r.dtemps) + " = (")
 	for _, id := range ids {
 		if kind == js.Var {
 			i := r.site(acorn(dc.Init))
-			b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0), ")
+			b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
 		} else {
 			i := r.site(r.fn.span)
-			b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.text(id) + "), ")
+			b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.boundValue(rs, id) + "), ")
 		}
 	}
 	b.WriteString("0)")
@@ -1307,13 +1367,14 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		default:
 			r.pattern(dc.Target)
 			var b strings.Builder
+			rs := restIdents(dc.Target, nil)
 			for _, id := range patternIdents(dc.Target, nil) {
 				if l.Kind == js.Var {
 					i := r.site(loop)
-					b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0); ")
+					b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0); ")
 				} else {
 					i := r.site(r.fn.span)
-					b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.text(id) + "); ")
+					b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.boundValue(rs, id) + "); ")
 				}
 			}
 			if b.Len() > 0 {
@@ -1333,9 +1394,10 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		} else {
 			r.pattern(l)
 			var b strings.Builder
+			rs := restIdents(l, nil)
 			for _, id := range patternIdents(l, nil) {
 				i := r.site(loop)
-				b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.text(id) + ", void 0); ")
+				b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0); ")
 			}
 			pre = b.String()
 		}

@@ -25,6 +25,17 @@ type Options struct {
 	// declared under the name "arguments" (MemInsight ignores them: they
 	// are never reported).
 	KeepArguments bool
+	// ProtectReturns, when set, makes the flush of a return statement's
+	// argument (a TOP_LEVEL_FLUSH directly followed by RETURN) protect the
+	// returned object, as the function's exit does. MemInsight's engine
+	// decides that flush first: a fresh object that only the return
+	// statement holds (`return function () { … }`, `return () => o`,
+	// `return {a: {}}`) is reclaimed with its out-edges there and re-added
+	// without them when the caller stores it, so a returned closure loses
+	// its context and what it captures dies at the function's exit.
+	// MemInsight's goldens encode that (testRefCount5: RC 1 where V8 keeps
+	// 2), so it is off by default; ground truth (V8) needs it.
+	ProtectReturns bool
 }
 
 // Interned names with a fixed meaning.
@@ -77,6 +88,12 @@ type Engine struct {
 	curSID  int32
 	ended   bool
 	noCycle bool
+
+	// A TOP_LEVEL_FLUSH waits for the next entry (see Run): when that is
+	// a RETURN, the returned object is protected first.
+	held     bool
+	heldLoc  Loc
+	heldTime int64
 
 	src      sourceMap
 	sites    []*Location // every mapped location, by Location.idx; objInfo.site = idx+1
@@ -214,9 +231,27 @@ func (e *Engine) Run(r *trace.Reader) error {
 			e.now = r.Time()
 		}
 		e.objs.maybeSweep()
+		if e.held {
+			// The flush of a return statement's argument comes before
+			// its RETURN (the return value is computed, then returned):
+			// the object it returns is protected at that flush too, so
+			// that a fresh object (a closure, a literal with children)
+			// is not reclaimed with its edges before the caller gets it.
+			if en.Kind == trace.Return {
+				if err := e.step(en); err != nil {
+					return err
+				}
+				e.releaseHeld()
+				continue
+			}
+			e.releaseHeld()
+		}
 		if err := e.step(en); err != nil {
 			return err
 		}
+	}
+	if e.held {
+		e.releaseHeld()
 	}
 	e.index, e.offset = r.Index()+1, r.End()
 	e.now = r.Counted() - 1
@@ -469,6 +504,15 @@ func (e *Engine) report(id int32, loc Loc, t int64, slot int32) {
 }
 
 // --- flushing ---
+
+// releaseHeld performs the held TOP_LEVEL_FLUSH at its own time.
+func (e *Engine) releaseHeld() {
+	e.held = false
+	now := e.now
+	e.now = e.heldTime
+	e.flush(e.heldLoc)
+	e.now = now
+}
 
 // flush processes the top candidate set.
 func (e *Engine) flush(loc Loc) {
@@ -978,7 +1022,11 @@ func (e *Engine) step(en *trace.Entry) error {
 		if err != nil {
 			return err
 		}
-		e.flush(l)
+		if e.opts.ProtectReturns {
+			e.held, e.heldLoc, e.heldTime = true, l, e.now
+		} else {
+			e.flush(l)
+		}
 
 	case trace.Debug:
 		e.collect(collectForce)

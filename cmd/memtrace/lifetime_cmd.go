@@ -18,6 +18,8 @@ type lifetimeOptions struct {
 	Trace  string
 	Format string
 	Out    string
+	// ProtectReturns: lifetime.Options.ProtectReturns.
+	ProtectReturns bool
 }
 
 var lifetimeFormats = []string{"meminsight", "meminsight-staleness", "json"}
@@ -57,6 +59,11 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			pass replays it with the last-use and unreachability tables); standard
 			input is then copied to a temporary file.
 
+			--protect-returns departs from MemInsight's model where it is wrong: the
+			flush of a return statement's argument protects the returned object, so
+			that a returned closure keeps its context (MemInsight's engine reclaims it
+			there and its goldens encode that).
+
 			TRACE is a trace file, a trace directory (its mem-trace), or - for
 			standard input. A malformed trace is reported with its entry index and
 			byte offset (exit status 1). On a terminal, large traces show progress.
@@ -87,6 +94,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "meminsight", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
+	cmd.Flags().BoolVar(&opts.ProtectReturns, "protect-returns", false, "a return statement's flush keeps the returned object (not MemInsight's model)")
 	return cmd
 }
 
@@ -97,6 +105,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	}
 	defer in.Close()
 	ro := lifetime.ReportOptions{Dir: opts.Out, TempDir: opts.Out}
+	ro.Engine.ProtectReturns = opts.ProtectReturns
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	switch opts.Format {
 	case "meminsight":

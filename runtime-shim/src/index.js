@@ -527,6 +527,30 @@ function install() {
     return id;
   }
 
+  // reserveProto: CREATE_FUN announces id+1 as the function's prototype
+  // (MemInsight's engine materialises it, with a "prototype" edge, for
+  // every function). A function without a prototype object (an arrow, a
+  // method, an async function) still gets id+1 reserved, called right
+  // after createFun, or else the engine would take the next object for
+  // that prototype and keep it alive as long as the function.
+  // Accessors in object literals are left alone: ES5 has them, and
+  // MemInsight's writer skips id+1 for them (testRefCount21 and 23).
+  function reserveProto(fn) {
+    if (!isObj(fn.prototype)) newId();
+  }
+
+  // literalMethod: literalFun and reserveProto, for a method or a class
+  // accessor (ES2015 forms: not for object-literal accessors) from
+  // instrumented code (a native such as [].sort, stored in a literal,
+  // keeps MemInsight's ids: testRefCount40).
+  function literalMethod(fn, g, h) {
+    let id = idOf(fn);
+    if (id !== 0) return id;
+    id = literalFun(fn, g, h);
+    if (funFe[id] > 0) reserveProto(fn); // instrumented code, not a native
+    return id;
+  }
+
   // feFromSource finds the function-enter iid of an instrumented function
   // the rewriter could not wrap in F (accessors, methods), from its source
   // text, as MemInsight does; -1 when there is none.
@@ -1255,7 +1279,10 @@ function install() {
             funFe[id] = 0;
           }
         } else {
-          if (id === 0) id = createFun(fn, g, this.base + fe);
+          if (id === 0) {
+            id = createFun(fn, g, this.base + fe);
+            reserveProto(fn);
+          }
           if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
         }
         if (name !== undefined && fn.name === '') {
@@ -1287,6 +1314,7 @@ function install() {
           if (mid === 0) {
             mid = newId();
             log4(CREATE_FUN, g, this.base + fe, mid);
+            newId(); // its announced prototype (reserveProto)
             this.closures[fe] = mid;
           }
           logPutfield(g, tid, pname, mid);
@@ -1297,7 +1325,10 @@ function install() {
         const m = acc === 1 ? d.get : acc === 2 ? d.set : d.value;
         if (typeof m !== 'function') continue;
         let mid = idOf(m);
-        if (mid === 0) mid = createFun(m, g, this.base + fe);
+        if (mid === 0) {
+          mid = createFun(m, g, this.base + fe);
+          reserveProto(m);
+        }
         this.closures[fe] = mid;
         logPutfield(g, tid, pname, mid);
       }
@@ -1321,9 +1352,9 @@ function install() {
         const d = getOwnPropertyDescriptor(o, k);
         if (d === undefined) continue;
         const ks2 = typeof k === 'symbol' ? $String(k) : k;
-        if (typeof d.value === 'function' && idOf(d.value) === 0) logPutfield(g, oid, ks2, literalFun(d.value, g, this));
-        if (typeof d.get === 'function' && idOf(d.get) === 0) logPutfield(g, oid, '~get~' + ks2, literalFun(d.get, g, this));
-        if (typeof d.set === 'function' && idOf(d.set) === 0) logPutfield(g, oid, '~set~' + ks2, literalFun(d.set, g, this));
+        if (typeof d.value === 'function' && idOf(d.value) === 0) logPutfield(g, oid, ks2, literalMethod(d.value, g, this));
+        if (typeof d.get === 'function' && idOf(d.get) === 0) logPutfield(g, oid, '~get~' + ks2, literalMethod(d.get, g, this));
+        if (typeof d.set === 'function' && idOf(d.set) === 0) logPutfield(g, oid, '~set~' + ks2, literalMethod(d.set, g, this));
       }
     }
 
@@ -1395,7 +1426,7 @@ function install() {
     child(c, g) {
       const id = idOf(c);
       if (id !== 0) return id;
-      return typeof c === 'function' ? literalFun(c, g, this) : create(c, g);
+      return typeof c === 'function' ? literalMethod(c, g, this) : create(c, g);
     }
 
     // W: variable write.
@@ -1611,6 +1642,7 @@ function install() {
           // FUNCTION_ENTER names a created function.
           fid = newId();
           log4(CREATE_FUN, fe, fe, fid);
+          newId(); // its announced prototype (reserveProto)
           this.closures[i] = fid;
         }
         log3(FUNCTION_ENTER, fe, fid);

@@ -41,7 +41,22 @@ function arrays() {
   return tmp.length;
 }
 
+// A fresh literal returned by a return statement keeps its children (the
+// engine's ProtectReturns; MemInsight reclaims the literal at the return's
+// flush with its edges).
+function returnedLiteral() {
+  const c = track('returned-literal-child', { c: 1 });
+  return { child: c };
+}
+
+function droppedLiteral() {
+  const c = track('dropped-returned-literal-child', { c: 2 });
+  return { child: c };
+}
+
 function main() {
+  kept.lit = returnedLiteral();
+  droppedLiteral();
   tree(2);
   kept.tree = tree(1);
   temporaries();
