@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "687ce0447956bdb3"
+const Version = "17366d71d72711c6"

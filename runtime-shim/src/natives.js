@@ -70,3 +70,14 @@ export const mapForEach = Map.prototype.forEach;
 export const setForEach = Set.prototype.forEach;
 export const N_OBJECT_ASSIGN = Object.assign;
 export const N_ARRAY_FROM = Array.from;
+
+// Run-time code (docs/instrumentation.md §6): eval and the function
+// constructors, whose string arguments are instrumented before they run.
+export const N_EVAL = G.eval;
+export const N_FUNCTION = Function;
+export const N_ASYNC_FUNCTION = (async function () {}).constructor;
+export const N_GENERATOR_FUNCTION = (function* () {}).constructor;
+export const N_ASYNC_GENERATOR_FUNCTION = (async function* () {}).constructor;
+export const FunctionPrototype = Function.prototype;
+export const strIndexOf = String.prototype.indexOf;
+export const strSlice = String.prototype.slice;
