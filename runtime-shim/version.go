@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "17366d71d72711c6"
+const Version = "48512feaff07b8b0"

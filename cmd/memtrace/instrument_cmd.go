@@ -22,6 +22,7 @@ type instrumentOptions struct {
 	NoShim   bool
 	DebugFun string
 	Eval     bool
+	Strict   bool
 }
 
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
@@ -66,6 +67,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().StringVar(&opts.Name, "name", "", "the script's `NAME` in the trace (default: the path)")
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "parse the code as strict code without a \"use strict\" directive (direct eval code called from strict code)")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	return cmd
 }
@@ -83,7 +85,7 @@ func instrumentRun(opts *instrumentOptions) error {
 	if scriptName == "" {
 		scriptName = name
 	}
-	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval})
+	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval, Strict: opts.Strict})
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr

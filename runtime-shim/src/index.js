@@ -1301,8 +1301,8 @@ function install() {
     }
 
     // E: direct eval's argument, instrumented as a nested script.
-    E(i, s) {
-      return instrumentCode(s, 'eval');
+    E(i, s, strict) {
+      return instrumentCode(s, strict ? 'eval strict' : 'eval');
     }
   }
 
@@ -1462,7 +1462,8 @@ function install() {
 
   // instrumentCode returns code s (a string given to eval, a function
   // constructor or a string timer) instrumented as a nested script named
-  // name ("eval" or "evalIndirect"), or s itself when it cannot be: no
+  // name ("eval" or "evalIndirect"; "eval strict": direct eval in strict
+  // code, instrumented as strict code), or s itself when it cannot be: no
   // instrumenter, or code memtrace does not instrument (a syntax error
   // then comes from the engine, as without instrumentation). In Node the
   // memtrace binary named by MEMTRACE_BIN instruments it synchronously
@@ -1481,7 +1482,8 @@ function install() {
     let out = codeCache.get(key);
     if (out === undefined) {
       try {
-        out = execFileSync(env.MEMTRACE_BIN, ['instrument', '--eval', '--name', name, '-'], {
+        const args = name === 'eval strict' ? ['instrument', '--eval', '--strict', '--name', 'eval', '-'] : ['instrument', '--eval', '--name', name, '-'];
+        out = execFileSync(env.MEMTRACE_BIN, args, {
           input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
         });
       } catch {
