@@ -678,6 +678,13 @@ func benchOverhead() error {
 	if err := os.WriteFile(filepath.Join(dir, "shim.js"), []byte(runtimeshim.Source()), 0o644); err != nil {
 		return err
 	}
+	// eval'd code (CodeLoad, zlib) is instrumented by this memtrace binary.
+	bin := filepath.Join(dir, "memtrace")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		return fmt.Errorf("building memtrace: %v\n%s", err, out)
+	}
 	tracePath := filepath.Join(dir, "mem-trace")
 	t := &table{title: "run-time overhead: Octane, fixed iterations, one process each, CPU time; instrumented writes its trace to a file"}
 	t.add("benchmark", "plain", "instrumented", "slowdown", "RSS ratio", "trace", "bytes/entry", "target")
@@ -696,7 +703,7 @@ func benchOverhead() error {
 		}
 		inst, err := measureCmd("octane "+b.Name+" instrumented", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
 			cmd := exec.Command("node", append([]string{runner, dir, "shim.js"}, files...)...)
-			cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath)
+			cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath, "MEMTRACE_BIN="+bin)
 			return cmd
 		})
 		if err != nil {

@@ -492,7 +492,12 @@ func (r *rewriter) directEval(e *js.Call) {
 	r.exprs(e.Args[:1])
 	i := r.site(acorn(a))
 	r.fill(h, r.hk("E", i))
-	r.ins(a.EndPos(), ")")
+	if r.strict {
+		// The eval code is strict too: the shim instruments it so.
+		r.ins(a.EndPos(), ", 1)")
+	} else {
+		r.ins(a.EndPos(), ")")
+	}
 	r.exprs(e.Args[1:])
 }
 

@@ -57,6 +57,9 @@ type Options struct {
 	// exceptions too) and its scope-entry hooks are void statements, so
 	// the completion value stays the original's.
 	Eval bool
+	// Strict: the code is strict from its start without a directive
+	// (direct eval code called from strict code).
+	Strict bool
 }
 
 // Site is the source range of one local iid: 1-based lines, 1-based
@@ -95,7 +98,7 @@ func Instrument(src []byte, opts Options) (*Result, error) {
 // instrumentJS instruments JavaScript; remap, if not nil, rewrites the
 // site table (positions in src) before it is used.
 func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Result, err error) {
-	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File})
+	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File, Strict: opts.Strict})
 	if err != nil {
 		return nil, err
 	}

@@ -97,6 +97,8 @@ func TestES5Constructs(t *testing.T) {
 		{`new F(a, b)`, `H.X(2, H.n2(1, F, a, b))`},
 		{`new a.B()`, `H.X(3, H.n0(2, H.G(1, a).B))`},
 		{`eval(s)`, `H.X(2, eval(H.E(1, s)))`},
+		// direct eval in strict code: the shim instruments its code as strict
+		{`function f() { "use strict"; eval(s, t) }`, `H.N(6, "f", H.F(5, 3, f)); function f() { "use strict";const __mt$f = H.Fe(3, f, this, new.target); try {  H.X(2, eval(H.E(1, s, 1), t)) } finally { H.Fr(4, __mt$f); } }`},
 		{`function f(eval) { eval(s) }`, `H.N(7, "f", H.F(6, 4, f)); function f(eval) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "eval", eval);  H.X(2, H.c1(1, eval, s)) } finally { H.Fr(5, __mt$f); } }`},
 		// variables
 		{`var x = 1, y`, `H.N(3, "x", x); H.N(4, "y", y); var x = H.X(2, H.W(1, "x", 1, x)), y`},

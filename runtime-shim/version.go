@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "45cc7f57746c26f4"
+const Version = "bff59359cb03cd56"

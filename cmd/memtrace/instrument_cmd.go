@@ -31,6 +31,8 @@ type instrumentOptions struct {
 	// Exclude lists glob patterns (internal/glob); a file whose name
 	// matches is copied unchanged.
 	Exclude []string
+	// Strict: --eval code that a strict direct eval runs.
+	Strict bool
 }
 
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
@@ -92,6 +94,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().StringVar(&opts.Name, "name", "", "the script's `NAME` in the trace (default: the path)")
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "parse the code as strict code without a \"use strict\" directive (direct eval code called from strict code)")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
 	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "copy the file unchanged when its name (--name, else the path) matches `GLOB` (repeatable; a later !GLOB re-includes; see docs/instrumentation.md)")
@@ -142,7 +145,7 @@ func instrumentRun(opts *instrumentOptions) error {
 		}
 	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
-		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.Strict})
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr

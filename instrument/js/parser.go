@@ -14,6 +14,9 @@ type Options struct {
 	// MaxDepth limits the nesting of statements and expressions; deeper
 	// input is rejected with an error. Zero means DefaultMaxDepth.
 	MaxDepth int
+	// Strict parses a Script as strict code from its start, as direct
+	// eval code in strict code is.
+	Strict bool
 }
 
 // DefaultMaxDepth is the nesting limit used when Options.MaxDepth is zero.
@@ -23,7 +26,7 @@ const DefaultMaxDepth = 1000
 // nil program and an error of type *diag.List holding the first syntax error
 // with its position; Parse never panics on any input.
 func Parse(src []byte, o Options) (prog *Program, err error) {
-	p := &parser{goal: o.Goal, maxDepth: o.MaxDepth}
+	p := &parser{goal: o.Goal, maxDepth: o.MaxDepth, strictStart: o.Strict}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
 	}
@@ -82,13 +85,14 @@ type classCtx struct {
 }
 
 type parser struct {
-	lx       lexer
-	log      *diag.Log
-	goal     Goal
-	strict   bool
-	depth    int
-	maxDepth int
-	prevEnd  int32 // end of the previous token
+	strictStart bool // Options.Strict
+	lx          lexer
+	log         *diag.Log
+	goal        Goal
+	strict      bool
+	depth       int
+	maxDepth    int
+	prevEnd     int32 // end of the previous token
 
 	fn    *funcCtx
 	scope *scope
@@ -243,6 +247,9 @@ func (p *parser) parseProgram(src []byte) *Program {
 		p.fn.awaitReserved = true
 		p.exported = map[string]bool{}
 		p.undefinedExports = map[string]*Ident{}
+	}
+	if p.strictStart {
+		p.strict = true
 	}
 	if p.goal == CommonJS {
 		p.fn.allowReturn = true

@@ -25,7 +25,11 @@
 //     known list is kept for the default mode, where 5 more scenarios fail
 //     plain). The
 //     instrumented run instruments the whole concatenation (goal script) or
-//     the module and its _FIXTURE modules (goal module). Negative tests pass
+//     the module and its _FIXTURE modules (goal module), each named by
+//     the absolute path of a copy of its original text (the shim reads it
+//     for Function.prototype.toString), and sets MEMTRACE_BIN to a built
+//     memtrace, so eval and Function code is instrumented too.
+//     MEMTRACE_T262_MATCH=SUBSTRING keeps only the tests whose path holds it. Negative tests pass
 //     when the expected error is thrown; for a parse-phase negative test an
 //     instrumenter error counts as the expected SyntaxError. A sample of
 //     instrumented runs is repeated in a process of its own (exiting

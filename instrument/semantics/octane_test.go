@@ -14,6 +14,7 @@ import (
 	"time"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
@@ -71,7 +72,8 @@ func (r octaneRun) describe() string {
 
 // TestOctane runs each Octane benchmark plain and instrumented (base.js
 // and the benchmark's files instrumented as classic scripts, the shim
-// loaded first, the trace written to /dev/null); both must pass the
+// loaded first, MEMTRACE_BIN set so that eval'd code is instrumented too,
+// the trace written to /dev/null); both must pass the
 // benchmark's validation. Only with MEMTRACE_OCTANE=1: instrumented runs
 // are slow. Each instrumented run has a budget (MEMTRACE_OCTANE_BUDGET,
 // default 60s); a timeout is reported, not failed.
@@ -113,6 +115,8 @@ func TestOctane(t *testing.T) {
 		}
 	}
 	shim := writeShim(t, dir)
+	// Run-time code (CodeLoad's and zlib's indirect eval) is instrumented too.
+	bin := memtracebin.Path(t)
 	var mu sync.Mutex
 	var summary []string
 	for _, b := range testcorpus.Octane {
@@ -120,7 +124,7 @@ func TestOctane(t *testing.T) {
 			t.Parallel()
 			files := append([]string{"base.js"}, b.Files...)
 			plain := runOctane(node, corpus, files, 5*time.Minute, nil)
-			inst := runOctane(node, dir, append([]string{filepath.Base(shim)}, files...), budget, []string{"MEMTRACE_OUT=/dev/null"})
+			inst := runOctane(node, dir, append([]string{filepath.Base(shim)}, files...), budget, []string{"MEMTRACE_OUT=/dev/null", "MEMTRACE_BIN=" + bin})
 			line := fmt.Sprintf("%-12s plain %s; instrumented %s", b.Name, plain.describe(), inst.describe())
 			t.Log(line)
 			mu.Lock()

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/trace"
 )
@@ -132,6 +133,9 @@ type t262Job struct {
 	Async   bool     `json:"async"`
 	Out     string   `json:"out,omitempty"`
 	Timeout int      `json:"timeout"`
+	// Bin is the memtrace binary the shim instruments run-time code with
+	// (MEMTRACE_BIN), for instrumented runs.
+	Bin string `json:"bin,omitempty"`
 }
 
 type t262Result struct {
@@ -228,7 +232,18 @@ func firstLine(s string) string {
 
 // t262Build writes the files of one scenario into dir and returns its
 // job; instrumented runs get the shim first.
-func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim string, instrumented bool) (t262Job, error) {
+// origName writes the original text of a script that is run instrumented
+// to dir/orig/name and returns that absolute path, which names the script
+// in the trace: the shim reads it there for Function.prototype.toString.
+func origName(dir, name string, src []byte) (string, error) {
+	p := filepath.Join(dir, "orig", name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return "", err
+	}
+	return p, os.WriteFile(p, src, 0o644)
+}
+
+func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim, bin string, instrumented bool) (t262Job, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return t262Job{}, err
 	}
@@ -252,12 +267,17 @@ func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim st
 	if instrumented {
 		job.Scripts = []string{shim}
 		job.Timeout = 30000
+		job.Bin = bin
 	}
 	base := filepath.Base(test)
 	if scenario == "module" {
 		h := harness.Bytes()
 		if instrumented {
-			code, err := instrumentSource(h, js.Script, "harness.js")
+			name, err := origName(dir, "harness.js", h)
+			if err != nil {
+				return job, err
+			}
+			code, err := instrumentSource(h, js.Script, name)
 			if err != nil {
 				return job, fmt.Errorf("harness: %w", err)
 			}
@@ -294,7 +314,11 @@ func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim st
 				}
 			}
 			if instrumented && strings.HasSuffix(n, ".js") {
-				code, err := instrumentSource(b, js.Module, n)
+				name, err := origName(dir, n, b)
+				if err != nil {
+					return job, err
+				}
+				code, err := instrumentSource(b, js.Module, name)
 				if err != nil {
 					if n == base {
 						return job, err
@@ -320,8 +344,11 @@ func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim st
 	code.Write(src)
 	b := code.Bytes()
 	if instrumented {
-		var err error
-		if b, err = instrumentSource(b, js.Script, base); err != nil {
+		name, err := origName(dir, base, b)
+		if err != nil {
+			return job, err
+		}
+		if b, err = instrumentSource(b, js.Script, name); err != nil {
 			return job, err
 		}
 	}
@@ -411,9 +438,19 @@ func TestTest262(t *testing.T) {
 	}
 	tmp := t.TempDir()
 	shim := writeShim(t, tmp)
+	bin := memtracebin.Path(t)
 	var runs []*t262Run
 	id := 0
 	tests := strings.Fields(string(list))
+	if sub := os.Getenv("MEMTRACE_T262_MATCH"); sub != "" {
+		var sel []string
+		for _, test := range tests {
+			if strings.Contains(test, sub) {
+				sel = append(sel, test)
+			}
+		}
+		tests = sel
+	}
 	if n := os.Getenv("MEMTRACE_T262_LIMIT"); n != "" {
 		var lim int
 		fmt.Sscan(n, &lim)
@@ -434,7 +471,7 @@ func TestTest262(t *testing.T) {
 					kind = "inst"
 				}
 				dir := filepath.Join(tmp, fmt.Sprintf("%05d-%s-%s", id, sc, kind))
-				r.job, r.instrumentErr = t262Build(root, dir, test, sc, src, m, shim, inst)
+				r.job, r.instrumentErr = t262Build(root, dir, test, sc, src, m, shim, bin, inst)
 				if r.instrumentErr != nil && !inst {
 					t.Fatalf("%s: %v", r.key(), r.instrumentErr)
 				}
@@ -533,7 +570,7 @@ func t262CheckTraces(t *testing.T, node string, runs []*t262Run, tmp string) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		cmd := exec.CommandContext(ctx, node, filepath.Join("testdata", "t262-worker.js"), jf)
-		cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out)
+		cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out, "MEMTRACE_BIN="+r.job.Bin)
 		outb, err := cmd.CombinedOutput()
 		cancel()
 		if err != nil || !bytes.Contains(outb, []byte(`T262RESULT {"ok":true`)) {

@@ -8,6 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
+  N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, strIndexOf, strSlice,
   $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind } from './ids.js';
@@ -84,6 +85,13 @@ function install() {
   markNative(N_REFLECT_CONSTRUCT, K_REFLECT_CONSTRUCT);
   markNative(N_CALL, K_CALL);
   markNative(N_APPLY, K_APPLY);
+  // Run-time code (§6): indirect eval and the function constructors.
+  const K_EVAL = 35, K_FUNCTION = 36;
+  markNative(N_EVAL, K_EVAL);
+  markNative(N_FUNCTION, K_FUNCTION);
+  markNative(N_ASYNC_FUNCTION, K_FUNCTION);
+  markNative(N_GENERATOR_FUNCTION, K_FUNCTION);
+  markNative(N_ASYNC_GENERATOR_FUNCTION, K_FUNCTION);
 
   // ---------------------------------------------------------------- config
   const proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
@@ -132,6 +140,7 @@ function install() {
   let luIid = new Int32Array(cap); // last use site (global iid; its script gives the sid)
   let funFe = new Int32Array(cap); // function-enter iid of instrumented functions, 0 = not one
   let funSid = new Int32Array(cap); // script of the function literal
+  let funLit = new Int32Array(cap); // global iid of the literal's F (a class's range)
   let underConstruction = new Uint8Array(cap); // the "this under construction" flag
   const pendingStatic = []; // (class, key, value) of static fields before the class's F
   let dirty = new Int32Array(1024); // ids with a last use since the last block
@@ -146,6 +155,7 @@ function install() {
     let u = new Int32Array(c); u.set(luIid); luIid = u;
     u = new Int32Array(c); u.set(funFe); funFe = u;
     u = new Int32Array(c); u.set(funSid); funSid = u;
+    u = new Int32Array(c); u.set(funLit); funLit = u;
     const f = new Uint8Array(c); f.set(underConstruction); underConstruction = f;
     cap = c;
   }
@@ -519,6 +529,7 @@ function install() {
       const pid = newId();
       if (idOf(proto) === 0) setId(proto, pid);
     }
+    funLit[id] = g;
     if (fe > 0) {
       funFe[id] = fe;
       funSid[id] = curSid;
@@ -637,6 +648,11 @@ function install() {
     }
     const fv = typeof f === 'function' ? fieldOf(f) : 0;
     const kind = fv < 0 ? -fv : fv > 0 ? kindOf(fv) : 0;
+    if (kind === K_EVAL) {
+      if (typeof args[0] === 'string') args[0] = instrumentCode(args[0], 'evalIndirect');
+    } else if ((kind === K_SET_TIMEOUT || kind === K_SET_INTERVAL) && typeof args[0] === 'string' && timersTakeStrings) {
+      args[0] = instrumentCode(args[0], 'evalIndirect');
+    }
     if (kind === K_SPLICE) {
       spliceOldLen = isObj(base) ? base.length : undefined;
     } else if (kind === K_SET_TIMEOUT) {
@@ -662,7 +678,7 @@ function install() {
         pendCtor = isNew;
       }
     }
-    const val = isNew ? construct(f, args) : apply(f, base, args);
+    const val = kind === K_FUNCTION ? makeFunction(f, args) : isNew ? construct(f, args) : apply(f, base, args);
     callPending = false;
     curSid = h.sid;
     if (isObj(val)) {
@@ -1251,6 +1267,12 @@ function install() {
       this.prevSid = prevSid;
       this.closures = new Int32Array(n + 2); // most recent closure id per local Fe iid
       this.open = true;
+      this.file = '';
+      this.sites = null; // the site table (for toString)
+      this.seIid = 0;
+      this.src = undefined; // run-time code's original text
+      this.text = undefined; // the original text once looked for (null: unknown)
+      this.lineStarts = null;
     }
 
     // N: DECLARE (hoisted declarations, parameters, let/const/class).
@@ -1734,9 +1756,132 @@ function install() {
     }
 
     // E: direct eval's argument, instrumented as a nested script.
-    E(i, s) {
-      return instrumentEval(s, 'eval');
+    E(i, s, strict) {
+      return instrumentCode(s, strict ? 'eval strict' : 'eval');
     }
+  }
+
+  const scripts = []; // Script handles by sid
+
+  // ---------------------------------------------------------------- toString
+
+  // Function.prototype.toString shows an instrumented function's original
+  // text, not the hooks: the function's range in its script (the site of
+  // its Fe iid; for a class, of its F iid) cut from the script's original
+  // text. That text is the string given to eval for run-time code, and in
+  // Node the script's file, read at the first toString of one of its
+  // functions (relative names against the working directory at start-up);
+  // it is used only if its end is where the site table says the program
+  // ends. Otherwise, and for every other function, the native text.
+  const cwd = proc !== undefined && typeof proc.cwd === 'function' ? proc.cwd() : '';
+  const nativeToString = fnToString;
+  const toString = {
+    toString() {
+      const t = apply(nativeToString, this, []);
+      if (this === toString) return apply(nativeToString, nativeToString, []);
+      if (apply(strIndexOf, t, ['__mt$']) < 0) return t;
+      const c = ctorText.get(this);
+      if (c !== undefined) return c;
+      try {
+        const o = originalText(this, t);
+        return o === undefined ? t : o;
+      } catch {
+        return t;
+      }
+    },
+  }.toString;
+  try {
+    const d = getOwnPropertyDescriptor(FunctionPrototype, 'toString');
+    if (d !== undefined && d.value === nativeToString) {
+      defineProperty(FunctionPrototype, 'toString', { value: toString, writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
+    }
+  } catch { /* a frozen Function.prototype keeps the native */ }
+
+  function originalText(fn, t) {
+    const id = idOf(fn);
+    if (id === 0) return undefined;
+    let g = funFe[id];
+    const cls = t.length > 5 && t[0] === 'c' && t[1] === 'l' && t[2] === 'a' && t[3] === 's' && t[4] === 's';
+    if (cls || g === 0) g = funLit[id];
+    const h = scripts[sidOfIid(g)];
+    if (h === undefined) return undefined;
+    const src = scriptText(h);
+    if (src === null) return undefined;
+    const p = 4 * (g - h.base - 1);
+    const sites = h.sites;
+    const ls = h.lineStarts;
+    if (sites[p] === 0 || sites[p] > ls.length || sites[p + 2] > ls.length) return undefined;
+    const start = ls[sites[p] - 1] + sites[p + 1] - 1;
+    const end = ls[sites[p + 2] - 1] + sites[p + 3] - 1;
+    if (start < 0 || end > src.length || start >= end) return undefined;
+    const o = apply(strSlice, src, [start, end]);
+    if (o[0] === t[0]) return o;
+    // A method, getter or setter: its site starts at its parameters; the
+    // text starts at its key.
+    if (o[0] !== '(') return undefined;
+    const pre = methodPrefix(t, src, start);
+    return pre === undefined ? undefined : pre + o;
+  }
+
+  // methodPrefix returns the text of a method before its parameters: the
+  // native text's, up to the "(" (modifiers and key; a string key may hold
+  // brackets), except for a computed key, which is the original's (the
+  // instrumented key may hold hooks).
+  function methodPrefix(t, src, start) {
+    for (let k = 0; k < t.length; k++) {
+      const c = t[k];
+      if (c === '(') return apply(strSlice, t, [0, k]);
+      if (c === '"' || c === "'") {
+        for (k++; k < t.length && t[k] !== c; k++) if (t[k] === '\\') k++;
+      } else if (c === '/' && t[k + 1] === '*') {
+        k = apply(strIndexOf, t, ['*/', k + 2]);
+        if (k < 0) return undefined;
+        k++;
+      } else if (c === '/' && t[k + 1] === '/') {
+        while (k < t.length && t[k] !== '\n') k++;
+      } else if (c === '[') {
+        let e = start - 1;
+        while (e >= 0 && (src[e] === ' ' || src[e] === '\t' || src[e] === '\n' || src[e] === '\r')) e--;
+        if (src[e] !== ']') return undefined;
+        let depth = 0;
+        for (; e >= 0; e--) {
+          if (src[e] === ']') depth++;
+          else if (src[e] === '[' && --depth === 0) break;
+        }
+        return e < 0 ? undefined : apply(strSlice, t, [0, k]) + apply(strSlice, src, [e, start]);
+      }
+    }
+    return undefined;
+  }
+
+  // scriptText returns the original text of script h (and computes its
+  // line starts), or null when it is not known.
+  function scriptText(h) {
+    if (h.text !== undefined) return h.text;
+    let text = h.src;
+    if (text === undefined && fs !== undefined && typeof h.file === 'string' && h.file !== 'eval' && h.file !== 'evalIndirect') {
+      const f = h.file[0] === '/' || cwd === '' ? h.file : cwd + '/' + h.file;
+      try { text = fs.readFileSync(f, 'utf8'); } catch { text = undefined; }
+      if (text !== undefined && text[0] === '\uFEFF') text = apply(strSlice, text, [1]);
+    }
+    h.text = null;
+    if (typeof text !== 'string') return null;
+    const ls = [0];
+    for (let k = 0; k < text.length; k++) {
+      const c = text[k];
+      if (c === '\n' || c === '\u2028' || c === '\u2029') ls[ls.length] = k + 1;
+      else if (c === '\r') {
+        if (text[k + 1] === '\n') k++;
+        ls[ls.length] = k + 1;
+      }
+    }
+    // The program's site (its Se iid) ends where the text ends.
+    const p = 4 * (h.seIid - 1);
+    const last = ls.length;
+    if (h.sites[p + 2] !== last || h.sites[p + 3] !== text.length - ls[last - 1] + 1) return null;
+    h.lineStarts = ls;
+    h.text = text;
+    return text;
   }
 
   // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
@@ -1749,6 +1894,12 @@ function install() {
     scriptBase.push(base);
     scriptSid.push(sid);
     const h = new Script(sid, base, n, srIid, curSid);
+    scripts[sid] = h;
+    h.file = file;
+    h.sites = sites;
+    h.seIid = seIid;
+    h.src = evalSource; // run-time code: the string given to eval
+    evalSource = undefined;
     openScripts.push(h);
     curSid = sid;
     logScriptEnter(base + seIid, sid, $String(file));
@@ -1763,16 +1914,96 @@ function install() {
     return h;
   }
 
-  function instrumentEval(s, name) {
-    if (typeof s !== 'string' || !env.MEMTRACE_BIN || proc === undefined) return s;
-    try {
-      const cp = proc.getBuiltinModule('child_process');
-      return cp.execFileSync(env.MEMTRACE_BIN, ['instrument', '--eval', '--name', name, '-'], {
-        input: s, encoding: 'utf8', stdio: ['pipe', 'pipe', 'ignore'],
-      });
-    } catch {
-      return s;
+  // ---------------------------------------------------------------- run-time code
+
+  // instrumentCode returns code s (a string given to eval, a function
+  // constructor or a string timer) instrumented as a nested script named
+  // name ("eval" or "evalIndirect"; "eval strict": direct eval in strict
+  // code, instrumented as strict code), or s itself when it cannot be: no
+  // instrumenter, or code memtrace does not instrument (a syntax error
+  // then comes from the engine, as without instrumentation). In Node the
+  // memtrace binary named by MEMTRACE_BIN instruments it synchronously
+  // (about 20 ms a string); results are cached per (name, string), bounded.
+  const execFileSync = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
+    ? proc.getBuiltinModule('child_process').execFileSync : undefined;
+  const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 16 << 20;
+  const codeCache = new SafeMap();
+  const codeRing = [];
+  let codeRingPos = 0;
+  let codeChars = 0;
+  let evalSource; // the original text of the script that S registers next
+  function instrumentCode(s, name) {
+    if (execFileSync === undefined) return s;
+    const key = name + '\0' + s;
+    let out = codeCache.get(key);
+    if (out === undefined) {
+      try {
+        const args = name === 'eval strict' ? ['instrument', '--eval', '--strict', '--name', 'eval', '-'] : ['instrument', '--eval', '--name', name, '-'];
+        out = execFileSync(env.MEMTRACE_BIN, args, {
+          input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
+        });
+      } catch {
+        out = s;
+      }
+      cacheCode(key, out);
     }
+    if (out !== s) evalSource = s;
+    return out;
+  }
+  function cacheCode(key, out) {
+    const n = key.length + out.length;
+    if (n > CODE_CACHE_CHARS >> 4) return;
+    if (codeChars + n > CODE_CACHE_CHARS) {
+      for (let k = 0; k < codeRing.length; k++) codeCache.delete(codeRing[k]);
+      codeRing.length = 0;
+      codeRingPos = 0;
+      codeChars = 0;
+    }
+    const old = codeRing[codeRingPos];
+    if (old !== undefined) {
+      codeChars -= old.length + codeCache.get(old).length;
+      codeCache.delete(old);
+    }
+    codeRing[codeRingPos] = key;
+    codeRingPos = (codeRingPos + 1) % CODE_CACHE_ENTRIES;
+    codeCache.set(key, out);
+    codeChars += n;
+  }
+
+  // String timers run their code as global code (browsers); Node's timers
+  // refuse strings (a TypeError naming the string), so they are left alone.
+  const timersTakeStrings = !(proc !== undefined && proc.versions && proc.versions.node);
+
+  // makeFunction is Function(...args) (or the async, generator and async
+  // generator function constructors C): the native constructor converts
+  // the arguments and parses them (the same errors at the same time) and
+  // gives the function's text, "function anonymous(a,b\n) {\nbody\n}";
+  // that text, without the name (a named function expression would bind
+  // it in its body), is instrumented as a nested script evalIndirect and
+  // evaluated in the global scope. The result has the native's name, and
+  // its toString is the native's text.
+  const ctorText = new SafeWeakMap();
+  function makeFunction(C, args) {
+    const strs = [];
+    for (let k = 0; k < args.length; k++) strs[k] = `${args[k]}`;
+    const fn = construct(C, strs);
+    if (execFileSync === undefined) return fn;
+    const text = apply(fnToString, fn, []);
+    const at = apply(strIndexOf, text, ['anonymous(']);
+    if (at < 0) return fn;
+    const src = '(' + apply(strSlice, text, [0, at]) + apply(strSlice, text, [at + 9]) + ')';
+    const code = instrumentCode(src, 'evalIndirect');
+    if (code === src) return fn;
+    let g;
+    try {
+      g = apply(N_EVAL, undefined, [code]);
+    } catch {
+      return fn;
+    }
+    if (typeof g !== 'function') return fn;
+    defineProperty(g, 'name', { value: 'anonymous', configurable: true });
+    ctorText.set(g, text);
+    return g;
   }
 
   // ---------------------------------------------------------------- end

@@ -91,3 +91,13 @@ export const N_REFLECT_APPLY = Reflect.apply;
 export const N_REFLECT_CONSTRUCT = Reflect.construct;
 export const N_CALL = Function.prototype.call;
 export const N_APPLY = Function.prototype.apply;
+// Run-time code (docs/instrumentation.md §6): eval and the function
+// constructors, whose string arguments are instrumented before they run.
+export const N_EVAL = G.eval;
+export const N_FUNCTION = Function;
+export const N_ASYNC_FUNCTION = (async function () {}).constructor;
+export const N_GENERATOR_FUNCTION = (function* () {}).constructor;
+export const N_ASYNC_GENERATOR_FUNCTION = (async function* () {}).constructor;
+export const FunctionPrototype = Function.prototype;
+export const strIndexOf = String.prototype.indexOf;
+export const strSlice = String.prototype.slice;

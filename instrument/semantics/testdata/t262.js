@@ -4,7 +4,7 @@
 // timedOut, stderr, uncaught}.
 //
 // realm "context" (classic scripts): a new vm context whose global has
-// print, $262 and a minimal process ({env: {MEMTRACE_OUT}, getBuiltinModule,
+// print, $262 and a minimal process ({env: {MEMTRACE_OUT, MEMTRACE_BIN}, getBuiltinModule,
 // on}) through which the shim opens its trace; scripts run in it in order
 // as global code. About 50 times cheaper than a worker.
 // realm "worker" (modules, or every job with argv[2] == "worker"): a new
@@ -62,7 +62,7 @@ function runContext(job, finish) {
   };
   g.$262 = makeHost(g, (s) => vm.runInContext(s, ctx));
   g.process = {
-    env: { MEMTRACE_OUT: job.out || '/dev/null' },
+    env: { MEMTRACE_OUT: job.out || '/dev/null', MEMTRACE_BIN: job.bin || '' },
     getBuiltinModule: (n) => process.getBuiltinModule(n),
     on() { return this; },
   };
@@ -95,7 +95,7 @@ function runContext(job, finish) {
 
 function runWorker(job, finish) {
   let stderr = '';
-  const env = { ...process.env, MEMTRACE_OUT: job.out || '/dev/null' };
+  const env = { ...process.env, MEMTRACE_OUT: job.out || '/dev/null', MEMTRACE_BIN: job.bin || '' };
   const w = new Worker(workerFile, {
     workerData: job, env, stdout: true, stderr: true,
     resourceLimits: { maxOldGenerationSizeMb: 1024 },

@@ -1,0 +1,164 @@
+package runtimeshim
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/memtracebin"
+	"github.com/memtrace/memtrace/trace"
+)
+
+// TestRunTimeCode runs each program of testdata/runtimecode plain and
+// instrumented (CommonJS, named by the absolute path of its original, the
+// shim preloaded, MEMTRACE_BIN set so that run-time code is instrumented):
+// the standard output and exit status must be equal, the trace must pass
+// trace.Check, and, as the program's "// nested: NAME" line says, objects
+// or functions must be created under a nested script of that name (eval,
+// evalIndirect), or no nested script may appear (none).
+func TestRunTimeCode(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	progs, _ := filepath.Glob("testdata/runtimecode/*.js")
+	if len(progs) == 0 {
+		t.Fatal("no programs in testdata/runtimecode")
+	}
+	for _, prog := range progs {
+		name := strings.TrimSuffix(filepath.Base(prog), ".js")
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nested, _ := strings.CutPrefix(strings.SplitN(string(src), "\n", 2)[0], "// nested: ")
+			dir := t.TempDir()
+			orig := filepath.Join(dir, name+".js")
+			if err := os.WriteFile(orig, src, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			plain := exec.Command(node, orig)
+			plain.Dir = dir
+			want, err := plain.Output()
+			wantExit := exitCode(t, err)
+			res, err := instrument.Instrument(src, instrument.Options{Goal: js.CommonJS, File: orig})
+			if err != nil {
+				t.Fatal(err)
+			}
+			inst := filepath.Join(dir, name+".inst.js")
+			if err := os.WriteFile(inst, res.Code, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + bin})
+			if got.stdout != string(want) || got.exit != wantExit {
+				t.Fatalf("instrumented run differs (exit %d, want %d)\n--- plain\n%s--- instrumented\n%s--- stderr\n%s", got.exit, wantExit, want, got.stdout, got.stderr)
+			}
+			check(t, name, got.trace)
+			names, created := nestedCreations(t, dump(t, got.trace))
+			if nested == "none" {
+				if len(names) != 0 {
+					t.Fatalf("nested scripts %v, want none", names)
+				}
+				return
+			}
+			if created[nested] == 0 {
+				t.Fatalf("no CREATE_OBJ or CREATE_FUN under a nested script %q (nested scripts: %v)", nested, names)
+			}
+			t.Logf("%d objects and functions created under %s scripts (%d nested scripts)", created[nested], nested, len(names))
+		})
+	}
+}
+
+func exitCode(t *testing.T, err error) int {
+	if err == nil {
+		return 0
+	}
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	t.Fatal(err)
+	return 0
+}
+
+// nestedCreations returns the names of the scripts a text trace enters
+// after the first, and per name the CREATE_OBJ and CREATE_FUN entries
+// written while such a script is current.
+func nestedCreations(t *testing.T, text string) ([]string, map[string]int) {
+	t.Helper()
+	scriptName := map[int32]string{}
+	var names []string
+	created := map[string]int{}
+	cur := int32(0)
+	first := true
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		e, err := trace.ParseText(line)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		switch e.Kind {
+		case trace.UpdateCurrentScript:
+			cur = e.SID
+		case trace.ScriptEnter:
+			if !first {
+				scriptName[e.SID] = e.Name
+				names = append(names, e.Name)
+			}
+			first = false
+		case trace.CreateObj, trace.CreateFun:
+			if n, ok := scriptName[cur]; ok {
+				created[n]++
+			}
+		}
+	}
+	return names, created
+}
+
+// TestStringTimerCode: where timers take code strings (browsers; here a vm
+// context with such a setTimeout and no Node process), the string is
+// instrumented as an evalIndirect script before the timer gets it, and it
+// runs as global code.
+func TestStringTimerCode(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	dir := t.TempDir()
+	res, err := instrument.Instrument([]byte(`setTimeout("var made = {v: 1}; made.v", 0); setInterval("made.v++", 5);`), instrument.Options{Goal: js.Script, File: "page.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	driver := fmt.Sprintf(`
+const vm = require('vm'), fs = require('fs');
+const queued = [];
+const ctx = vm.createContext({
+  setTimeout(code) { queued.push(code); return queued.length; },
+  setInterval(code) { queued.push(code); return queued.length; },
+  process: { env: { MEMTRACE_BIN: %s, MEMTRACE_OUT: %s }, getBuiltinModule: (n) => process.getBuiltinModule(n), on() { return this; } },
+});
+vm.runInContext(fs.readFileSync(%s, 'utf8'), ctx);
+vm.runInContext(%s, ctx);
+const results = queued.map((code) => [code.includes('__mt.S("evalIndirect"'), vm.runInContext(code, ctx)]);
+vm.runInContext('__mt.end()', ctx);
+console.log(JSON.stringify(results));
+`, strconv.Quote(bin), strconv.Quote(filepath.Join(dir, "mem-trace")), strconv.Quote(shim), strconv.Quote(string(res.Code)))
+	out, err := exec.Command(node, "-e", driver).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != `[[true,1],[true,1]]` {
+		t.Fatalf("got %s, want both strings instrumented and run as global code: [[true,1],[true,1]]", got)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "mem-trace"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "timers", b)
+	if _, created := nestedCreations(t, dump(t, b)); created["evalIndirect"] == 0 {
+		t.Fatal("no CREATE_OBJ under an evalIndirect script")
+	}
+}
