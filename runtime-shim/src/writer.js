@@ -4,7 +4,7 @@
 // when the next entry would not fit; an entry is never split across two
 // hand-overs unless it is larger than the buffer itself.
 
-export const CAP = 65536;
+export const CAP = 1 << 20;
 
 export class Writer {
   constructor(sink) {
@@ -97,10 +97,11 @@ export class Writer {
       v = -v;
     }
     do {
+      const q = (v / 10) | 0;
       o -= 2;
-      b[o] = 48 + (v % 10);
+      b[o] = 48 + v - 10 * q;
       b[o + 1] = 0;
-      v = (v - (v % 10)) / 10;
+      v = q;
     } while (v > 0);
     if (neg) {
       b[start] = 45; // '-'
@@ -109,18 +110,11 @@ export class Writer {
   }
 }
 
-// decLen is the number of characters of v in decimal.
+// decLen is the number of characters of v (an int32) in decimal.
 export function decLen(v) {
-  let n = 1;
-  if (v < 0) {
-    n = 2;
-    v = -v;
-  }
-  while (v >= 10) {
-    v = (v - (v % 10)) / 10;
-    n++;
-  }
-  return n;
+  if (v < 0) return 1 + decLen(-v);
+  return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : v < 100000 ? 5 : v < 1000000 ? 6 :
+    v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
 }
 
 // siteBytes is the encoded size of the string "sid:iid".
