@@ -394,6 +394,7 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 		Leaking sites come first, then the most stale.
 	`))
 	fmt.Fprintf(&b, "\n%s\n", paint(ansiBold, "Next"))
+	self := selfName()
 	next := [][2]string{
 		{"memtrace lifetime --format json --protect-returns " + rep.Dir, "every allocation site (saved as " + rep.Summary + ")"},
 		{"memtrace trace stats " + rep.Dir, "what the trace holds"},
@@ -409,6 +410,9 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 		fmt.Fprintf(&b, "  (%s was removed: run without --rm to keep the trace)\n", rep.Dir)
 	}
 	w := 0
+	for i := range next {
+		next[i][0] = self + strings.TrimPrefix(next[i][0], "memtrace")
+	}
 	for _, n := range next {
 		w = max(w, len(n[0]))
 	}
@@ -417,6 +421,17 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 	}
 	_, err := io.WriteString(ios.Out, b.String())
 	return err
+}
+
+// selfName is how the user ran memtrace, for commands to copy: the path
+// typed (./bin/memtrace) when it names memtrace, else "memtrace" (go run
+// and tests run a binary of another name or in a temporary directory).
+func selfName() string {
+	name := os.Args[0]
+	if filepath.Base(name) != "memtrace" || strings.Contains(name, "go-build") || strings.ContainsAny(name, " '\"$\\") {
+		return "memtrace"
+	}
+	return name
 }
 
 // demoVerdict says in a few words what the figures mean.
