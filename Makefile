@@ -5,13 +5,17 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 LDFLAGS := -X main.version=$(VERSION)
 FUZZTIME ?= 30s
 
-.PHONY: all build test vet fmt fmt-check bench fuzz clean help
+.PHONY: all build demo test vet fmt fmt-check bench fuzz clean help
 
 all: build
 
 ## build: build bin/memtrace
 build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o bin/memtrace ./cmd/memtrace
+
+## demo: build, then trace the built-in leaky Node.js service and show where it leaks
+demo: build
+	./bin/memtrace demo $(DEMOFLAGS)
 
 ## test: formatting check, go vet, and every test with the race detector
 test: fmt-check vet

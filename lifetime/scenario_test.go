@@ -2,6 +2,7 @@ package lifetime
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"math/rand"
 	"os"
@@ -226,4 +227,33 @@ func TestAllCorpusTracesRun(t *testing.T) {
 		_, err := runRC(t, p)
 		require.NoError(t, err, filepath.Base(p))
 	}
+}
+
+// A program driven by an event loop: three callbacks each keep one more
+// object (stale from its creation on), and the trace ends right after the
+// last callback returns. The engine empties the heap at the trace's last
+// time, which is that FUNCTION_EXIT's: the summary must still see three
+// stale objects at the last idle point, so the site is leaking.
+func TestScenarioSummaryLeakUntilEventLoopEnds(t *testing.T) {
+	b := newTB().add(
+		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // function f (ids 2, 3)
+		`[1,3,4]`, `[4,4,"h",4]`, `[8,"1:4"]`, // holder h (id 4)
+		`[20,6]`, // the script ends: the first idle point
+	)
+	for i, key := range []string{"a", "b", "c"} {
+		id := itoa(10 + i)
+		b.add(`[6,7,2]`, `[1,8,`+id+`]`, `[3,9,4,"`+key+`",`+id+`]`, `[7,10]`)
+	}
+	var sum bytes.Buffer
+	data := b.bytes(t)
+	require.NoError(t, Report(bytesOpener(data), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
+	var s Summary
+	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
+	require.NotEmpty(t, s.Sites)
+	top := s.Sites[0]
+	require.Equal(t, "dir/t.js:8:1:8:10", top.Site, sum.String())
+	require.EqualValues(t, 3, top.MaxStale)
+	require.True(t, top.Leaking, sum.String())
+	require.Equal(t, 1, s.Totals.LeakingSites)
+	require.EqualValues(t, 0, s.Totals.LiveAtEnd)
 }

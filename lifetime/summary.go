@@ -102,6 +102,7 @@ type summary struct {
 	tot    SummaryTotals
 	live   int64
 	stale  int64
+	atEnd  []int32 // reported unreachable at the end of the program
 }
 
 func newSummary(w io.Writer) *summary {
@@ -228,7 +229,16 @@ func (s *summary) lastUse(id int32, _ Loc, t int64) {
 	}
 }
 
-func (s *summary) unreachable(_ Loc, ids []int32, _ int64) {
+func (s *summary) unreachable(site Loc, ids []int32, _ int64) {
+	if site == LocEndOfProgram {
+		// The engine empties the heap when the trace ends, at the trace's
+		// last time, which is also the time of its last FUNCTION_EXIT: the
+		// final idle point must not see these objects die (a program run
+		// by an event loop would never have a leaking site), so they stay
+		// live until end.
+		s.atEnd = append(s.atEnd, ids...)
+		return
+	}
 	for _, id := range ids {
 		o := s.objs[id]
 		if o == nil {
@@ -257,6 +267,12 @@ func (s *summary) failed() error { return nil }
 
 func (s *summary) end(*sourceMap) error {
 	s.tick(0)
+	for _, id := range s.atEnd {
+		if o := s.objs[id]; o != nil {
+			s.die(o, false)
+			delete(s.objs, id)
+		}
+	}
 	for _, o := range s.objs {
 		st := s.sites[o.site]
 		st.escaped = true
