@@ -297,7 +297,8 @@ func at(s []string, i int) string {
 // TestCases runs the programs under testdata/cases and compares the text
 // dump of their traces with NAME.trace (go test -update rewrites them). A
 // first line "// args: A B" passes arguments, "// env: K=V" environment,
-// "// exit: N" the expected exit code.
+// "// exit: N" the expected exit code, "// stdout: LINE" a line of the
+// expected standard output (all of it, when given).
 func TestCases(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
@@ -312,6 +313,7 @@ func TestCases(t *testing.T) {
 			var env, args []string
 			wantExit := 0
 			golden := true
+			var wantOut []string
 			for _, line := range strings.Split(string(src), "\n") {
 				if !strings.HasPrefix(line, "// ") {
 					break
@@ -321,6 +323,9 @@ func TestCases(t *testing.T) {
 				}
 				if v, ok := strings.CutPrefix(line, "// args: "); ok {
 					args = append(args, strings.Fields(v)...)
+				}
+				if v, ok := strings.CutPrefix(line, "// stdout: "); ok {
+					wantOut = append(wantOut, v+"\n")
 				}
 				if line == "// golden: none" {
 					golden = false
@@ -332,6 +337,9 @@ func TestCases(t *testing.T) {
 			res := run(t, node, shim, prog, env, args...)
 			if res.exit != wantExit {
 				t.Fatalf("exit %d, want %d\nstderr: %s", res.exit, wantExit, res.stderr)
+			}
+			if wantOut != nil && res.stdout != strings.Join(wantOut, "") {
+				t.Fatalf("stdout %q, want %q", res.stdout, strings.Join(wantOut, ""))
 			}
 			check(t, name, res.trace)
 			got := dump(t, res.trace)

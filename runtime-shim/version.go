@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "eb7547d662722900"
+const Version = "17fab404f0b9dc31"

@@ -11,7 +11,7 @@
 // table. A call hook thus learns both the callee's id and whether it is a
 // modelled native from one field read (fieldOf).
 
-import { SafeWeakMap, SafeMap } from './natives.js';
+import { SafeWeakMap, SafeMap, getPrototypeOf, apply, getOwnPropertyDescriptor } from './natives.js';
 
 const Return = function (o) { return o; };
 
@@ -84,8 +84,28 @@ export function kindOf(id) {
   return k === undefined ? 0 : k;
 }
 
+// RegExp objects keep their id in the fallback map: a private field
+// changes a regexp's hidden class, and V8 then takes the slow, generic path
+// for every exec, replace, match and split on it (about 8X slower).
+const RegExpProto = RegExp.prototype;
+const sourceGetter = getOwnPropertyDescriptor(RegExpProto, 'source').get;
+function isRegExp(o) {
+  if (getPrototypeOf(o) !== RegExpProto) return false;
+  try {
+    apply(sourceGetter, o, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // setId gives o the id; o must not have one.
 export function setId(o, id) {
+  if (typeof o === 'object' && isRegExp(o)) {
+    fallback.set(o, id);
+    fallbackCount++;
+    return;
+  }
   if (Stamp.has(o)) {
     const v = Stamp.get(o);
     if (v < 0) {
