@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "17fab404f0b9dc31"
+const Version = "eb08483420246568"

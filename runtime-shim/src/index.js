@@ -9,7 +9,7 @@ import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, strIndexOf, strSlice,
-  $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
+  $String, G, callWith, imul, clz32, typedArrayFill, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
@@ -133,37 +133,122 @@ function install() {
   let stopped = false;
   let ended = false;
 
-  // Per-id tables, indexed by object id.
+  // Object ids and what the shim keeps per id. Nothing is kept for every
+  // id ever created: memory follows the objects used in one last-use
+  // period and the functions created, not all allocations.
   let nextId = 0;
-  let cap = 4096;
-  let luTime = new Int32Array(cap).fill(-1); // last use time, -1 = none since the last block
-  let luIid = new Int32Array(cap); // last use site (global iid; its script gives the sid)
-  let funFe = new Int32Array(cap); // function-enter iid of instrumented functions, 0 = not one
-  let funSid = new Int32Array(cap); // script of the function literal
-  let funLit = new Int32Array(cap); // global iid of the literal's F (a class's range)
-  let underConstruction = new Uint8Array(cap); // the "this under construction" flag
-  const pendingStatic = []; // (class, key, value) of static fields before the class's F
-  let dirty = new Int32Array(1024); // ids with a last use since the last block
-  let nDirty = 0;
 
-  function grow(min) {
-    let c = cap;
-    while (c <= min) c *= 2;
-    const t = new Int32Array(c).fill(-1);
-    t.set(luTime);
-    luTime = t;
-    let u = new Int32Array(c); u.set(luIid); luIid = u;
-    u = new Int32Array(c); u.set(funFe); funFe = u;
-    u = new Int32Array(c); u.set(funSid); funSid = u;
-    u = new Int32Array(c); u.set(funLit); funLit = u;
-    const f = new Uint8Array(c); f.set(underConstruction); underConstruction = f;
-    cap = c;
+  // Last uses since the last block (spec 1.4): an open-addressing table
+  // keyed by id (0: an empty slot; ids start at 1) with the time and site
+  // of the latest use, emptied at each block.
+  let luCap = 4096;
+  let luShift = 32 - 12;
+  let luCount = 0;
+  let luKeys = new Int32Array(luCap);
+  let luT = new Int32Array(luCap);
+  let luI = new Int32Array(luCap);
+  let luOrder = new Int32Array(luCap >> 1); // slots, sorted at a block
+
+  // luSet records time and site g for id: one probe when id was used
+  // since the last block and no other id took its slot.
+  function luSet(id, g) {
+    let h = imul(id, -1640531535) >>> luShift;
+    if (luKeys[h] !== id) h = luSlot(id, h);
+    luT[h] = time;
+    luI[h] = g;
   }
 
+  // luSlot finds or makes id's slot, starting at h.
+  function luSlot(id, h) {
+    for (;;) {
+      const mask = luCap - 1;
+      let k = luKeys[h];
+      while (k !== 0) {
+        if (k === id) return h;
+        h = (h + 1) & mask;
+        k = luKeys[h];
+      }
+      if (luCount < luCap >> 1) {
+        luKeys[h] = id;
+        luCount++;
+        return h;
+      }
+      luResize(luCap * 2);
+      h = imul(id, -1640531535) >>> luShift;
+    }
+  }
+
+  // luResize moves the table to c slots (a power of 2 above 2 * luCount).
+  function luResize(c) {
+    const ok = luKeys, ot = luT, oi = luI, oc = luCap;
+    luCap = c;
+    luShift = 32 - (31 - clz32(c));
+    luKeys = new Int32Array(c);
+    luT = new Int32Array(c);
+    luI = new Int32Array(c);
+    luOrder = new Int32Array(c >> 1);
+    const mask = c - 1;
+    for (let s = 0; s < oc; s++) {
+      const id = ok[s];
+      if (id === 0) continue;
+      let h = imul(id, -1640531535) >>> luShift;
+      while (luKeys[h] !== 0) h = (h + 1) & mask;
+      luKeys[h] = id;
+      luT[h] = ot[s];
+      luI[h] = oi[s];
+    }
+  }
+
+  // Function-enter iid, script and literal site (global iid of its F) of
+  // functions, by id, in pages of 4096 ids made when a function's id falls
+  // in them. pages[k] is null or [fe, sid, lit] arrays.
+  const funPages = [];
+  function funPage(id) {
+    const k = id >>> 12;
+    return k < funPages.length ? funPages[k] : null;
+  }
+  function funFeOf(id) {
+    const p = funPage(id);
+    return p === null ? 0 : p[0][id & 4095];
+  }
+  function funSidOf(id) {
+    const p = funPage(id);
+    return p === null ? 0 : p[1][id & 4095];
+  }
+  function funLitOf(id) {
+    const p = funPage(id);
+    return p === null ? 0 : p[2][id & 4095];
+  }
+  function setFun(id, fe, sid, lit) {
+    const k = id >>> 12;
+    while (funPages.length <= k) funPages[funPages.length] = null;
+    let p = funPages[k];
+    if (p === null) p = funPages[k] = [new Int32Array(4096), new Int32Array(4096), new Int32Array(4096)];
+    p[0][id & 4095] = fe;
+    p[1][id & 4095] = sid;
+    p[2][id & 4095] = lit;
+  }
+
+  // Objects under construction (the constructor protocol): few at a time.
+  const underConstruction = new SafeSet();
+  let nUnder = 0;
+  function isUnder(id) {
+    return nUnder !== 0 && underConstruction.has(id);
+  }
+  function setUnder(id) {
+    if (!underConstruction.has(id)) {
+      underConstruction.add(id);
+      nUnder++;
+    }
+  }
+  function clearUnder(id) {
+    if (nUnder !== 0 && underConstruction.delete(id)) nUnder--;
+  }
+
+  const pendingStatic = []; // (class, key, value) of static fields before the class's F
+
   function newId() {
-    const id = ++nextId;
-    if (id >= cap) grow(id);
-    return id;
+    return ++nextId;
   }
 
   // Scripts: global iid = base + local iid; bases grow with each script.
@@ -397,34 +482,44 @@ function install() {
       eagerSinceBlock = false;
       meta();
     }
-    const n = nDirty;
-    if (n > 0) {
-      sortInts(dirty, n);
+    if (luCount > 0) {
+      const n = luCount;
+      const order = luOrder;
+      let j = 0;
+      for (let s = 0; s < luCap; s++) if (luKeys[s] !== 0) order[j++] = s;
+      sortSlots(order, n, luKeys);
       for (let k = 0; k < n; k++) {
-        const id = dirty[k];
-        logLastUse(id, luTime[id], luIid[id]);
-        luTime[id] = -1;
+        const s = order[k];
+        logLastUse(luKeys[s], luT[s], luI[s]);
       }
-      nDirty = 0;
+      luCount = 0;
+      if (luCap > 4096 && n < luCap >> 3) {
+        let c = 4096;
+        while (c < 4 * n) c *= 2;
+        luResize(c); // empty now: smaller arrays
+      } else {
+        apply(typedArrayFill, luKeys, [0]);
+      }
     }
     w.need(1);
     w.u8(END_LAST_USE);
   }
 
-  function sortInts(a, n) {
+  // sortSlots sorts the slots a[0..n) by their keys (ids).
+  function sortSlots(a, n, keys) {
     // Heap sort: no allocation, no patchable natives.
-    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, i, n);
+    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, i, n, keys);
     for (let end = n - 1; end > 0; end--) {
       const t = a[0]; a[0] = a[end]; a[end] = t;
-      siftDown(a, 0, end);
+      siftDown(a, 0, end, keys);
     }
   }
-  function siftDown(a, i, n) {
+  function siftDown(a, i, n, keys) {
     for (;;) {
       let c = 2 * i + 1;
       if (c >= n) return;
-      if (c + 1 < n && a[c + 1] > a[c]) c++;
-      if (a[i] >= a[c]) return;
+      if (c + 1 < n && keys[a[c + 1]] > keys[a[c]]) c++;
+      if (keys[a[i]] >= keys[a[c]]) return;
       const t = a[i]; a[i] = a[c]; a[c] = t;
       i = c;
     }
@@ -437,9 +532,7 @@ function install() {
       eagerUse(id, g);
       return;
     }
-    if (luTime[id] === -1) markDirty(id);
-    luTime[id] = time;
-    luIid[id] = g;
+    luSet(id, g);
   }
 
   // eagerUse is a use in all-uses mode (MemInsight's eagerFlush): written
@@ -470,15 +563,6 @@ function install() {
     w.site(sid, g);
     w.u8(END_LAST_USE);
     eagerSinceBlock = true;
-  }
-
-  function markDirty(id) {
-    if (nDirty === dirty.length) {
-      const d = new Int32Array(nDirty * 2);
-      d.set(dirty);
-      dirty = d;
-    }
-    dirty[nDirty++] = id;
   }
 
   // useG is G in all-uses mode (configure installs it).
@@ -529,11 +613,7 @@ function install() {
       const pid = newId();
       if (idOf(proto) === 0) setId(proto, pid);
     }
-    funLit[id] = g;
-    if (fe > 0) {
-      funFe[id] = fe;
-      funSid[id] = curSid;
-    }
+    setFun(id, fe > 0 ? fe : 0, fe > 0 ? curSid : 0, g);
     log4(CREATE_FUN, g, fe, id);
     return id;
   }
@@ -558,7 +638,7 @@ function install() {
     let id = idOf(fn);
     if (id !== 0) return id;
     id = literalFun(fn, g, h);
-    if (funFe[id] > 0) reserveProto(fn); // instrumented code, not a native
+    if (funFeOf(id) > 0) reserveProto(fn); // instrumented code, not a native
     return id;
   }
 
@@ -671,10 +751,10 @@ function install() {
       }
     } else if (kind === 0 && fv > 0) {
       const fid = fv;
-      if (funFe[fid] !== 0) {
-        logCall(ci, fid, funFe[fid], funSid[fid]);
+      if (funFeOf(fid) !== 0) {
+        logCall(ci, fid, funFeOf(fid), funSidOf(fid));
         callPending = true;
-        pendFe = funFe[fid];
+        pendFe = funFeOf(fid);
         pendCtor = isNew;
       }
     }
@@ -684,13 +764,13 @@ function install() {
     if (isObj(val)) {
       const vid = idOf(val);
       if (vid !== 0) {
-        if (underConstruction[vid] !== 0) {
+        if (isUnder(vid)) {
           if (isNew) {
             log3(UPDATE_IID, vid, ci);
             const proto = f.prototype;
             if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
           }
-          underConstruction[vid] = 0;
+          clearUnder(vid);
         }
       } else {
         nativeSite.set(val, ci);
@@ -716,10 +796,10 @@ function install() {
     curSid = h.sid;
     const ci = h.base + i;
     if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
-    if (fv > 0 && funFe[fv] !== 0) {
-      logCall(ci, fv, funFe[fv], funSid[fv]);
+    if (fv > 0 && funFeOf(fv) !== 0) {
+      logCall(ci, fv, funFeOf(fv), funSidOf(fv));
       callPending = true;
-      pendFe = funFe[fv];
+      pendFe = funFeOf(fv);
       pendCtor = isNew;
     }
     return fv;
@@ -732,13 +812,13 @@ function install() {
     if ((typeof val === 'object' && val !== null) || typeof val === 'function') {
       const vid = idOf(val);
       if (vid !== 0) {
-        if (underConstruction[vid] !== 0) {
+        if (isUnder(vid)) {
           if (isNew) {
             log3(UPDATE_IID, vid, ci);
             const proto = f.prototype;
             if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
           }
-          underConstruction[vid] = 0;
+          clearUnder(vid);
         }
       } else {
         nativeSite.set(val, ci);
@@ -755,8 +835,8 @@ function install() {
     timerName = '';
     if (typeof fun !== 'function') return;
     const fid = idOrCreateFirst(fun, ci);
-    const fe = funFe[fid] !== 0 ? funFe[fid] : -1;
-    const fsid = funSid[fid];
+    const fe = funFeOf(fid) !== 0 ? funFeOf(fid) : -1;
+    const fsid = funSidOf(fid);
     const name = '~timer~global~' + ++callbackCounter;
     log4Name(ci, name, fid);
     const state = { timeoutId: undefined };
@@ -1298,7 +1378,7 @@ function install() {
         if (fe < 0) {
           if (id === 0) {
             id = createFun(fn, g, this.base - fe);
-            funFe[id] = 0;
+            setFun(id, 0, 0, funLitOf(id));
           }
         } else {
           if (id === 0) {
@@ -1396,7 +1476,7 @@ function install() {
           return v;
         }
         id = create(o, g);
-        underConstruction[id] = 1;
+        setUnder(id);
       }
       logPutfield(g, id, k, isObj(v) ? idOrCreate(v, g) : 0);
       use(id, g);
@@ -1471,10 +1551,7 @@ function install() {
       if ((typeof o === 'object' && o !== null) || typeof o === 'function') {
         const id = useIdOf(o);
         if (id !== 0) {
-          const t = luTime;
-          if (t[id] === -1) markDirty(id);
-          t[id] = time;
-          luIid[id] = this.base + i;
+          luSet(id, this.base + i);
         }
       }
       return o;
@@ -1680,10 +1757,10 @@ function install() {
         } else if (id === 0) {
           id = create(dis, fe);
           if (ctor) {
-            underConstruction[id] = 1;
+            setUnder(id);
             frameThis[d] = id;
           }
-        } else if (ctor && underConstruction[id] !== 0) {
+        } else if (ctor && isUnder(id)) {
           frameThis[d] = id; // given its id by a field initializer (Q)
         }
         logName(DECLARE, fe, 'this', id);
@@ -1698,7 +1775,7 @@ function install() {
         const id = idOf(v);
         if (id !== 0) {
           logName(DECLARE, this.base + i, 'this', id);
-          if (underConstruction[id] !== 0) frameThis[d] = id;
+          if (isUnder(id)) frameThis[d] = id;
         }
       }
       return v;
@@ -1800,9 +1877,9 @@ function install() {
   function originalText(fn, t) {
     const id = idOf(fn);
     if (id === 0) return undefined;
-    let g = funFe[id];
+    let g = funFeOf(id);
     const cls = t.length > 5 && t[0] === 'c' && t[1] === 'l' && t[2] === 'a' && t[3] === 's' && t[4] === 's';
-    if (cls || g === 0) g = funLit[id];
+    if (cls || g === 0) g = funLitOf(id);
     const h = scripts[sidOfIid(g)];
     if (h === undefined) return undefined;
     const src = scriptText(h);
@@ -2062,7 +2139,7 @@ function install() {
     if (typeof o.allPutFields === 'boolean') allPutfields = o.allPutFields;
     else if (typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
     if (typeof o.allUses === 'boolean') {
-      if (o.allUses && !allUses && nDirty > 0) flushLastUse(); // uses recorded so far
+      if (o.allUses && !allUses && luCount > 0) flushLastUse(); // uses recorded so far
       allUses = o.allUses;
       Script.prototype.G = allUses ? useG : fastG;
     }

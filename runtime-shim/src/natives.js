@@ -18,6 +18,9 @@ export const construct = Reflect.construct;
 export const fnToString = Function.prototype.toString;
 export const regExpExec = RegExp.prototype.exec;
 export const arraySort = Array.prototype.sort;
+export const imul = Math.imul;
+export const clz32 = Math.clz32;
+export const typedArrayFill = getPrototypeOf(Int32Array.prototype).fill;
 // callWith(f, thisArg, ...args) is f.call(thisArg, ...args) without an
 // arguments array (Function.prototype.call, uncurried).
 export const callWith = Function.prototype.call.bind(Function.prototype.call);
