@@ -139,11 +139,17 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Paren:
 		r.expr(e.X)
 	case *js.Yield:
-		if e.Arg != nil {
+		if r.fn.susp {
+			r.suspension(e, e.Arg)
+		} else if e.Arg != nil {
 			r.expr(e.Arg)
 		}
 	case *js.Await:
-		r.expr(e.Arg)
+		if r.fn.susp {
+			r.suspension(e, e.Arg)
+		} else {
+			r.expr(e.Arg)
+		}
 	case *js.ImportCall:
 		r.expr(e.Source)
 		if e.Options != nil {

@@ -156,7 +156,7 @@ func TestModernConstructs(t *testing.T) {
 		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.X(2, H.Sp(1, __mt$f, super(x))) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.R(__mt$f, H.X(6, super.m())) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
 		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G(2, o).p, 1); static { H.X(5, H.c0(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.G(6, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
 		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.T(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
-		{`async function* g() { yield* await h() }`, `H.N(6, "g", H.F(5, 3, g)); async function* g() {const __mt$f = H.Fe(3, g, this, new.target); try {  H.X(2, yield* await H.c0(1, h)) } finally { H.Fr(4, __mt$f); } }`},
+		{`async function* g() { yield* await h() }`, `H.N(8, "g", H.F(7, 5, g)); async function* g() {const __mt$f = H.Fg(5, g, this, new.target); try {  H.X(4, H.Y(3, __mt$f, yield* H.Ys(3, __mt$f, H.Y(2, __mt$f, await H.Ys(2, __mt$f, H.c0(1, h)))))) } finally { H.Fx(6, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G(1, a)?.b.c)`},
 		{`a?.b?.(c.d)`, `H.X(3, H.G(1, a)?.b?.(H.G(2, c).d))`},
 		{`o.p?.m()`, `H.X(3, H.G(2, H.G(1, o).p)?.m())`},
@@ -217,7 +217,7 @@ func TestSelfReferenceKeywordNames(t *testing.T) {
 			t.Fatalf("%s: %v", src, err)
 		}
 		code := string(res.Code)
-		if !strings.Contains(code, ".Fe(") || strings.Contains(code, ", yield, this") || strings.Contains(code, ", await, this") {
+		if !strings.Contains(code, ".Fg(") || strings.Contains(code, ", yield, this") || strings.Contains(code, ", await, this") {
 			t.Errorf("%s: self-reference not dropped:\n%s", src, code)
 		}
 		if _, err := js.Parse(res.Code, js.Options{Goal: js.Script}); err != nil {

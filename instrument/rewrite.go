@@ -26,6 +26,9 @@ type fnState struct {
 	selfSpan js.Span
 	derived  bool        // a derived class's constructor (super() gives this)
 	rest     []restIdent // rest parameters (...a): their arrays are logged by T
+	susp     bool        // a generator or async function: Fg/Fx, suspensions (suspend.go)
+	sfn      *scope.Func
+	nsusp    int // suspensions rewritten so far
 }
 
 type freeEntry struct {
@@ -63,6 +66,12 @@ type rewriter struct {
 	scratch   []byte              // scratch for building one edit's text
 	scratch2  []byte
 	hoist     []byte
+	// ready: let/const/class bindings of suspendable functions whose
+	// declaration has been rewritten; funcScopes: the scopes of each
+	// function (suspend.go).
+	ready      map[*scope.Binding]bool
+	funcScopes map[*scope.Func][]*scope.Scope
+	wrapped    *js.ForOf // a labeled for await wrapped at its label
 }
 
 type selfRef struct {
@@ -78,6 +87,9 @@ func (r *rewriter) fixSelfRefs() {
 		if r.varInit[sr.key] {
 			text := r.editText(sr.edit)
 			i := strings.Index(text, ".Fe(")
+			if i < 0 {
+				i = strings.Index(text, ".Fg(")
+			}
 			j := strings.Index(text[i:], ", "+sr.name+", ")
 			r.fill(sr.edit, text[:i+j]+", void 0, "+text[i+j+len(sr.name)+4:])
 		}
@@ -726,13 +738,15 @@ type funcParts struct {
 	own      *js.Ident // a named function expression's name
 	decl     *js.Ident // a function declaration's name
 	derived  bool      // a derived class's constructor: no this before super()
+	susp     bool      // a generator or an async function
 }
 
 // function instruments a function and returns its Fe iid.
 func (r *rewriter) function(fp funcParts) int {
 	sf := r.info.FuncOf(fp.node)
 	saveFn, saveStrict := r.fn, r.strict
-	fs := &fnState{parent: saveFn, span: spanOf(fp.node), tempPfx: Prefix, self: Prefix + "f", derived: fp.derived}
+	fs := &fnState{parent: saveFn, span: spanOf(fp.node), tempPfx: Prefix, self: Prefix + "f", derived: fp.derived,
+		susp: fp.susp && sf != nil, sfn: sf}
 	r.fn = fs
 	r.strict = fp.strict
 	if fp.body != nil {
@@ -809,7 +823,11 @@ func (r *rewriter) function(fp funcParts) int {
 	b = append(b, fs.self...)
 	b = append(b, " = "...)
 	b = append(b, r.h...)
-	b = append(b, ".Fe("...)
+	if fs.susp {
+		b = append(b, ".Fg("...)
+	} else {
+		b = append(b, ".Fe("...)
+	}
 	b = strconv.AppendInt(b, int64(fe), 10)
 	b = append(b, ", "...)
 	b = append(b, self...)
@@ -828,7 +846,11 @@ func (r *rewriter) function(fp funcParts) int {
 	b = append(b, hoist...)
 	// Fr's call: H.Fr(fr, __mt$f
 	fc := r.scratch2[:0]
-	fc = append(fc, r.hk("Fr", fr)...)
+	if fs.susp {
+		fc = append(fc, r.hk("Fx", fr)...)
+	} else {
+		fc = append(fc, r.hk("Fr", fr)...)
+	}
 	fc = append(fc, fs.self...)
 	if fp.body != nil {
 		r.fillBytes(h, b)
@@ -878,7 +900,7 @@ func union(a, b []string) []string {
 // funcExpr instruments a function expression: H.F(i, fe, function … {}, name).
 func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 	h := r.hole(e.Start)
-	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name})
+	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name, susp: e.Async || e.Generator})
 	i := r.site(e.Span)
 	r.fill(h, r.hk("F", i), r.num(fe), ", ")
 	r.ins(e.End, nameArg(name, ""), ")")
@@ -886,7 +908,7 @@ func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 
 func (r *rewriter) arrow(e *js.Arrow, name string) {
 	h := r.hole(e.Start)
-	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true})
+	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true, susp: e.Async})
 	i := r.site(e.Span)
 	r.fill(h, r.hk("F", i), r.num(fe), ", ")
 	r.ins(e.End, nameArg(name, ""), ")")
@@ -906,7 +928,7 @@ func nameArg(name, members string) string {
 
 // method instruments a method, getter, setter or constructor value.
 func (r *rewriter) method(v *js.FuncExpr, derivedCtor bool) int {
-	return r.function(funcParts{node: v, params: v.Params, body: v.Body, strict: v.Strict, derived: derivedCtor})
+	return r.function(funcParts{node: v, params: v.Params, body: v.Body, strict: v.Strict, derived: derivedCtor, susp: v.Async || v.Generator})
 }
 
 // keyText renders a non-computed property key as a JavaScript value, or
@@ -1065,6 +1087,7 @@ func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
 	}
 	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.hk("N", n)+r.str(c.Name)+", "+r.hk("F", i)+itoa(fe)+", ")
 	r.ins(c.End, nameArg("", members)+"));")
+	r.markReady(c.Name)
 }
 
 // ---------------------------------------------------------------------------
@@ -1149,9 +1172,13 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		}
 		r.stmt(s.Body, false)
 	case *js.ForIn:
-		r.forInOf(s.Span, s.Left, s.Right, s.Body)
+		r.forInOf(s.Span, s.Left, s.Right, s.Body, false)
 	case *js.ForOf:
-		r.forInOf(s.Span, s.Left, s.Right, s.Body)
+		if s.Await && r.fn.susp && r.wrapped != s {
+			r.afterForAwait(s, s.Span, func() { r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await) }, guard)
+			break
+		}
+		r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await)
 	case *js.While:
 		r.flushed(s.Test, s.Span, false)
 		r.stmt(s.Body, false)
@@ -1159,6 +1186,11 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		r.stmt(s.Body, false)
 		r.flushed(s.Test, s.Span, false)
 	case *js.Labeled:
+		if fo := labeledForAwait(s); fo != nil && r.fn.susp {
+			r.wrapped = fo
+			r.afterForAwait(s, s.Span, func() { r.stmt(s.Body, false) }, guard)
+			break
+		}
 		r.stmt(s.Body, false)
 	case *js.With:
 		r.expr(s.Object)
@@ -1174,14 +1206,24 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			r.stmts(c.Body)
 		}
 	case *js.Try:
+		n0 := r.fn.nsusp
 		r.blockStmts(s.Block.Start+1, s.Block.Body)
 		if c := s.Handler; c != nil {
 			if c.Param != nil {
 				r.pattern(c.Param)
 			}
+			if r.fn.susp && r.fn.nsusp > n0 {
+				// A throw resumption (gen.throw(), a rejected await) may
+				// continue here.
+				r.resumeAt(r.hole(c.Body.Start+1), c.Body.Start+1, spanOf(c))
+			}
 			r.blockStmts(c.Body.Start+1, c.Body.Body)
 		}
 		if s.Finally != nil {
+			if r.fn.susp && r.fn.nsusp > n0 {
+				// ... and a return resumption (gen.return()) here.
+				r.resumeAt(r.hole(s.Finally.Start+1), s.Finally.Start+1, spanOf(s.Finally))
+			}
 			r.blockStmts(s.Finally.Start+1, s.Finally.Body)
 		}
 	case *js.Import, *js.ExportAll:
@@ -1202,7 +1244,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 }
 
 func (r *rewriter) funcDecl(d *js.FuncDecl) {
-	fe := r.function(funcParts{node: d, params: d.Params, body: d.Body, strict: d.Strict, decl: d.Name})
+	fe := r.function(funcParts{node: d, params: d.Params, body: d.Body, strict: d.Strict, decl: d.Name, susp: d.Async || d.Generator})
 	r.declFe[d] = fe
 }
 
@@ -1210,7 +1252,7 @@ func (r *rewriter) ret(s *js.Return) {
 	f := r.fn
 	if s.Arg == nil {
 		if f.self != "" && f.noTry {
-			r.ins(s.Start+6, " void "+r.h+".Fr("+itoa(f.frIid)+", "+f.self+")")
+			r.ins(s.Start+6, " void "+r.h+"."+f.frHook()+"("+itoa(f.frIid)+", "+f.self+")")
 		}
 		return
 	}
@@ -1224,7 +1266,7 @@ func (r *rewriter) ret(s *js.Return) {
 	// return H.R(__mt$f, H.X(k, e)); without try: H.Fr(fr, __mt$f, H.R(…)).
 	open, cl := "", ")"
 	if f.noTry {
-		open = r.h + ".Fr(" + itoa(f.frIid) + ", " + f.self + ", "
+		open = r.h + "." + f.frHook() + "(" + itoa(f.frIid) + ", " + f.self + ", "
 		cl += ")"
 	}
 	open += r.h + ".R(" + f.self + ", " + r.hk("X", k)
@@ -1279,44 +1321,51 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 // at each initialiser, wrapped in X.
 func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
 	for _, dc := range d.Decls {
-		r.pattern(dc.Target)
-		id, isID := dc.Target.(*js.Ident)
-		if dc.Init == nil {
-			if isID && d.Kind == js.Let && !head {
-				n := r.site(r.fn.span)
-				r.ins(dc.End, " = "+r.hk("N", n)+r.str(id)+", void 0)")
-			}
-			continue
+		r.declarator(d, dc, head)
+		if d.Kind != js.Var {
+			r.markReady(dc.Target)
 		}
-		if d.Kind == js.Using || d.Kind == js.AwaitUsing {
-			r.expr(dc.Init)
-			continue
+	}
+}
+
+func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
+	r.pattern(dc.Target)
+	id, isID := dc.Target.(*js.Ident)
+	if dc.Init == nil {
+		if isID && d.Kind == js.Let && !head {
+			n := r.site(r.fn.span)
+			r.ins(dc.End, " = "+r.hk("N", n)+r.str(id)+", void 0)")
 		}
-		if !isID {
-			r.expr(dc.Init)
-			if !head {
-				r.destructDecl(d.Kind, dc)
-			}
-			continue
+		return
+	}
+	if d.Kind == js.Using || d.Kind == js.AwaitUsing {
+		r.expr(dc.Init)
+		return
+	}
+	if !isID {
+		r.expr(dc.Init)
+		if !head {
+			r.destructDecl(d.Kind, dc)
 		}
-		if d.Kind == js.Var {
-			r.varInit[id.Name] = true
-		}
-		h := r.hole(dc.Init.Pos())
-		name := r.str(id)
-		r.exprNamed(dc.Init, name)
-		sp := acorn(dc.Init)
-		if d.Kind == js.Var {
-			i := r.site(sp)
-			k := r.site(sp)
-			r.fill(h, r.hk("X", k), r.hk("W", i), name, ", ")
-			r.ins(dc.Init.EndPos(), ", ", r.text(id), "))")
-		} else {
-			i := r.site(r.fn.span)
-			k := r.site(sp)
-			r.fill(h, r.hk("X", k), r.hk("N", i), name, ", ")
-			r.ins(dc.Init.EndPos(), "))")
-		}
+		return
+	}
+	if d.Kind == js.Var {
+		r.varInit[id.Name] = true
+	}
+	h := r.hole(dc.Init.Pos())
+	name := r.str(id)
+	r.exprNamed(dc.Init, name)
+	sp := acorn(dc.Init)
+	if d.Kind == js.Var {
+		i := r.site(sp)
+		k := r.site(sp)
+		r.fill(h, r.hk("X", k), r.hk("W", i), name, ", ")
+		r.ins(dc.Init.EndPos(), ", ", r.text(id), "))")
+	} else {
+		i := r.site(r.fn.span)
+		k := r.site(sp)
+		r.fill(h, r.hk("X", k), r.hk("N", i), name, ", ")
+		r.ins(dc.Init.EndPos(), "))")
 	}
 }
 
@@ -1346,7 +1395,7 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 
 // forInOf instruments for-in and for-of loops: the write of the loop
 // variable is logged at the start of each iteration.
-func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.Stmt) {
+func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.Stmt, await bool) {
 	var pre string
 	temps := 0
 	switch l := left.(type) {
@@ -1402,7 +1451,32 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			pre = b.String()
 		}
 	}
+	fa := await && r.fn.susp
+	hr := -1
+	if fa {
+		hr = r.hole(right.Pos())
+	}
 	r.used(right, spanOf(right))
+	if fa {
+		// The first next() is awaited: exit after the iterable.
+		i := r.site(spanOf(right))
+		r.fill(hr, r.hk("Ys", i), r.fn.self, ", ")
+		r.ins(right.EndPos(), ")")
+		r.free = append(r.free, freeEntry{fe: i, names: r.liveNames(loop.Start)})
+	}
+	if l, ok := left.(*js.VarDecl); ok && l.Kind != js.Var {
+		r.markReady(l.Decls[0].Target)
+	}
+	if fa {
+		// Each iteration resumes at the body's start and suspends when
+		// the body completes (normally, break, continue, return, throw).
+		j := r.site(loop)
+		k := r.site(loop)
+		names := r.liveNames(body.Pos())
+		r.ins(body.Pos(), "{ ", r.hk("Y", j), r.fn.self, ", void 0", resumePairs(names), "); try { ")
+		r.free = append(r.free, freeEntry{fe: k, names: names})
+		defer r.ins(body.EndPos(), " } finally { ", r.hk("Ys", k), r.fn.self, "); } }")
+	}
 	if pre != "" {
 		r.ins(body.Pos(), "{ "+pre)
 		r.stmt(body, false)

@@ -68,6 +68,16 @@
     },
     Fe: function (i) { iid(i); return { fe: i }; },
     Fr: function (i, f, v) { iid(i); if (!f || f.fe === undefined) throw new Error("stub: bad Fr"); return v; },
+    Fg: function (i) { iid(i); return { fe: i, susp: 1 }; },
+    Fx: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Fx"); return v; },
+    Ys: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Ys"); f.susp = 2; return v; },
+    Y: function (i, f, v) {
+      iid(i);
+      if (!f || !f.susp || (arguments.length - 3) % 2 !== 0) throw new Error("stub: bad Y");
+      for (var j = 3; j < arguments.length; j += 2) if (typeof arguments[j] !== "string") throw new Error("stub: bad Y name");
+      f.susp = 1;
+      return v;
+    },
     R: function (f, v) { return v; },
     X: function (i, v) { iid(i); return v; },
     E: function (i, s) { iid(i); return s; },

@@ -11,7 +11,7 @@
 // table. A call hook thus learns both the callee's id and whether it is a
 // modelled native from one field read (fieldOf).
 
-import { SafeWeakMap, SafeMap, getPrototypeOf, apply, getOwnPropertyDescriptor } from './natives.js';
+import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor } from './natives.js';
 
 const Return = function (o) { return o; };
 
@@ -86,22 +86,24 @@ export function kindOf(id) {
 
 // RegExp objects keep their id in the fallback map: a private field
 // changes a regexp's hidden class, and V8 then takes the slow, generic path
-// for every exec, replace, match and split on it (about 8X slower).
+// for every exec, replace, match and split on it (about 8X slower). The
+// caller says when o may be a regexp (a fresh literal, whose prototype can
+// be read without reaching a proxy's trap); the brand check below calls no
+// trap either.
 const RegExpProto = RegExp.prototype;
 const sourceGetter = getOwnPropertyDescriptor(RegExpProto, 'source').get;
 function isRegExp(o) {
-  if (getPrototypeOf(o) !== RegExpProto) return false;
   try {
     apply(sourceGetter, o, []);
-    return true;
+    return o !== RegExpProto;
   } catch {
     return false;
   }
 }
 
-// setId gives o the id; o must not have one.
-export function setId(o, id) {
-  if (typeof o === 'object' && isRegExp(o)) {
+// setId gives o the id; o must not have one. re: o may be a RegExp.
+export function setId(o, id, re) {
+  if (re === true && isRegExp(o)) {
     fallback.set(o, id);
     fallbackCount++;
     return;

@@ -8,8 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, strIndexOf, strSlice,
-  $String, G, callWith, imul, clz32, typedArrayFill, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec,
+  N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
@@ -32,6 +31,7 @@ function install() {
     RETURN = 11, CALL = 18, SCRIPT_ENTER = 19, SCRIPT_EXIT = 20, FREE_VARS = 21,
     SOURCE_MAPPING = 22, UPDATE_CURRENT_SCRIPT = 23, END_LAST_USE = 24;
   const LAST_USE_FLUSH_PERIOD = 10000;
+  const RegExpProto = RegExp.prototype;
   // The last logical time at which a periodic block may start: the entries
   // up to the next check stay below 2^31.
   let timeLimit = 2147483647 - 4 * LAST_USE_FLUSH_PERIOD;
@@ -85,6 +85,12 @@ function install() {
   markNative(N_REFLECT_CONSTRUCT, K_REFLECT_CONSTRUCT);
   markNative(N_CALL, K_CALL);
   markNative(N_APPLY, K_APPLY);
+  // A generator's next, return and throw: the generator they resume
+  // (docs/instrumentation.md §7, "Generators and async functions").
+  const K_GEN_RESUME = 44;
+  markNative(N_GEN_NEXT, K_GEN_RESUME);
+  markNative(N_GEN_RETURN, K_GEN_RESUME);
+  markNative(N_GEN_THROW, K_GEN_RESUME);
   // Run-time code (§6): indirect eval and the function constructors.
   const K_EVAL = 35, K_FUNCTION = 36;
   markNative(N_EVAL, K_EVAL);
@@ -201,7 +207,7 @@ function install() {
 
   // Function-enter iid, script and literal site (global iid of its F) of
   // functions, by id, in pages of 4096 ids made when a function's id falls
-  // in them. pages[k] is null or [fe, sid, lit] arrays.
+  // in them. pages[k] is null or [fe, sid, lit, gen] arrays.
   const funPages = [];
   function funPage(id) {
     const k = id >>> 12;
@@ -219,11 +225,20 @@ function install() {
     const p = funPage(id);
     return p === null ? 0 : p[2][id & 4095];
   }
+  // funGenOf: 1 for a generator function, 2 for an async generator one.
+  function funGenOf(id) {
+    const p = funPage(id);
+    return p === null ? 0 : p[3][id & 4095];
+  }
+  function setFunGen(id, v) {
+    if (funPage(id) === null) setFun(id, 0, 0, 0);
+    funPage(id)[3][id & 4095] = v;
+  }
   function setFun(id, fe, sid, lit) {
     const k = id >>> 12;
     while (funPages.length <= k) funPages[funPages.length] = null;
     let p = funPages[k];
-    if (p === null) p = funPages[k] = [new Int32Array(4096), new Int32Array(4096), new Int32Array(4096)];
+    if (p === null) p = funPages[k] = [new Int32Array(4096), new Int32Array(4096), new Int32Array(4096), new Uint8Array(4096)];
     p[0][id & 4095] = fe;
     p[1][id & 4095] = sid;
     p[2][id & 4095] = lit;
@@ -275,6 +290,16 @@ function install() {
   let frameThis = new Int32Array(fcap);
   let frameRet = new Int32Array(fcap);
   let freeSlots = new Int32Array(fcap);
+  // Frames of generators and async functions (Fg): 0 not one, 1 running,
+  // 2 suspended; the function's id, its entry iid (global), the id of the
+  // this it declared (-1: none), the generator object holding the frame
+  // while it is suspended (0: held by a global name), the frame object.
+  let frameSusp = new Uint8Array(fcap);
+  let frameFn = new Int32Array(fcap);
+  let frameFe = new Int32Array(fcap);
+  let frameDis = new Int32Array(fcap);
+  let frameGen = new Int32Array(fcap);
+  let frameFo = new Int32Array(fcap);
   let nFree = 0;
   for (let s = fcap - 1; s >= 1; s--) freeSlots[nFree++] = s;
   function growFrames() {
@@ -282,6 +307,12 @@ function install() {
     let t = new Int32Array(c); t.set(frameSid); frameSid = t;
     t = new Int32Array(c); t.set(frameThis); frameThis = t;
     t = new Int32Array(c); t.set(frameRet); frameRet = t;
+    t = new Int32Array(c); t.set(frameFn); frameFn = t;
+    t = new Int32Array(c); t.set(frameFe); frameFe = t;
+    t = new Int32Array(c); t.set(frameDis); frameDis = t;
+    t = new Int32Array(c); t.set(frameGen); frameGen = t;
+    t = new Int32Array(c); t.set(frameFo); frameFo = t;
+    const u = new Uint8Array(c); u.set(frameSusp); frameSusp = u;
     t = new Int32Array(c);
     for (let s = c - 1; s >= fcap; s--) t[nFree++] = s;
     freeSlots = t;
@@ -292,6 +323,13 @@ function install() {
   // entry iid is pendFe; its Fe then writes no FUNCTION_ENTER.
   let callPending = false;
   let pendFe = 0;
+  let pendFid = 0; // the function of the pending CALL
+  // The generator a hooked next/return/throw is resuming (K_GEN_RESUME),
+  // taken by the Fg of its body's first run; enterFid, enterThis: the
+  // function and this id (-1: none) of the last Fe.
+  let resumeGen;
+  let enterFid = 0;
+  let enterThis = -1;
   let pendCtor = false;
 
   // Native-object allocation sites (spec 2.2a).
@@ -581,7 +619,8 @@ function install() {
 
   // create gives object o a new id and writes its CREATE_OBJ at global iid
   // g, or at the remembered native-call site (ObjIdManager.createObjId).
-  function create(o, g) {
+  // create: re, o may be a RegExp (see setId).
+  function create(o, g, re) {
     let allocIid = g;
     let allocSid = curSid;
     if (nativeCount !== 0) {
@@ -592,7 +631,7 @@ function install() {
       }
     }
     const id = newId();
-    setId(o, id);
+    setId(o, id, re);
     if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
     else log3(CREATE_OBJ, allocIid, id);
     return id;
@@ -614,6 +653,10 @@ function install() {
       if (idOf(proto) === 0) setId(proto, pid);
     }
     setFun(id, fe > 0 ? fe : 0, fe > 0 ? curSid : 0, g);
+    if (fe > 0 && isObj(proto)) {
+      const fp = getPrototypeOf(fn);
+      setFunGen(id, fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0);
+    }
     log4(CREATE_FUN, g, fe, id);
     return id;
   }
@@ -645,7 +688,7 @@ function install() {
   // feFromSource finds the function-enter iid of an instrumented function
   // the rewriter could not wrap in F (accessors, methods), from its source
   // text, as MemInsight does; -1 when there is none.
-  const feRegExp = /__mt\$[0-9a-f]*\.Fe\((\d+)/;
+  const feRegExp = /__mt\$[0-9a-f]*\.F[eg]\((\d+)/;
   function feFromSource(fn) {
     let src;
     try { src = apply(fnToString, fn, []); } catch { return 0; }
@@ -751,14 +794,15 @@ function install() {
       }
     } else if (kind === 0 && fv > 0) {
       const fid = fv;
-      if (funFeOf(fid) !== 0) {
+      if (funFeOf(fid) !== 0 && funGenOf(fid) === 0) {
         logCall(ci, fid, funFeOf(fid), funSidOf(fid));
         callPending = true;
         pendFe = funFeOf(fid);
+        pendFid = fid;
         pendCtor = isNew;
       }
     }
-    const val = kind === K_FUNCTION ? makeFunction(f, args) : isNew ? construct(f, args) : apply(f, base, args);
+    const val = kind === K_FUNCTION ? makeFunction(f, args) : kind === K_GEN_RESUME ? resume(f, base, args) : isNew ? construct(f, args) : apply(f, base, args);
     callPending = false;
     curSid = h.sid;
     if (isObj(val)) {
@@ -796,13 +840,44 @@ function install() {
     curSid = h.sid;
     const ci = h.base + i;
     if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
-    if (fv > 0 && funFeOf(fv) !== 0) {
+    if (fv > 0 && funFeOf(fv) !== 0 && funGenOf(fv) === 0) {
       logCall(ci, fv, funFeOf(fv), funSidOf(fv));
       callPending = true;
       pendFe = funFeOf(fv);
+      pendFid = fv;
       pendCtor = isNew;
     }
     return fv;
+  }
+
+  // resume calls a generator's next, return or throw with resumeGen set to
+  // the generator, so that its body's first Fg knows the object that
+  // holds its frame.
+  function resume(f, gen, args) {
+    const saved = resumeGen;
+    resumeGen = gen;
+    try {
+      return apply(f, gen, args);
+    } finally {
+      resumeGen = saved;
+    }
+  }
+
+  // hold makes the suspended frame d's frame object fo reachable (g: the
+  // global iid of the suspension): a generator object known to hold the
+  // frame gets a "~frame~" property; otherwise the frame object is kept by
+  // a global name "~frame~ID" (a pending resumption: its job is a root).
+  function hold(d, g, fo) {
+    if (frameGen[d] !== 0) logPutfield(g, frameGen[d], '~frame~', fo);
+    else logName(WRITE, g, '~frame~' + fo, fo);
+  }
+
+  function release(d, g) {
+    const fo = frameFo[d];
+    if (fo === 0) return;
+    frameFo[d] = 0;
+    if (frameGen[d] !== 0) logPutfield(g, frameGen[d], '~frame~', 0);
+    else logName(WRITE, g, '~frame~' + fo, 0);
   }
 
   function callEnd(h, i, f, fid, val, isNew) {
@@ -1498,7 +1573,9 @@ function install() {
           if (typeof d.set === 'function') literalFun(d.set, g, this);
         }
       }
-      const id = idOrCreate(v, g);
+      // A literal is never a proxy: its prototype is read without a trap.
+      let id = idOf(v);
+      if (id === 0) id = create(v, g, !acc && typeof v === 'object' && getPrototypeOf(v) === RegExpProto);
       if (typeof v === 'function') return v;
       if (isArray(v)) {
         const len = v.length;
@@ -1730,9 +1807,11 @@ function install() {
       frameThis[d] = 0;
       curSid = this.sid;
       let ctor;
+      enterThis = -1;
       if (callPending && pendFe === fe) {
         callPending = false;
         ctor = pendCtor;
+        enterFid = pendFid;
       } else {
         let fid = typeof fn === 'function' ? idOrCreate(fn, fe) : this.closures[i];
         if (fid === 0) {
@@ -1747,6 +1826,7 @@ function install() {
         log3(FUNCTION_ENTER, fe, fid);
         if (fid !== 0) use(fid, fe);
         ctor = nt !== undefined;
+        enterFid = fid;
       }
       pendCtor = false;
       if (dis !== GLOBAL && isObj(dis)) {
@@ -1764,8 +1844,90 @@ function install() {
           frameThis[d] = id; // given its id by a field initializer (Q)
         }
         logName(DECLARE, fe, 'this', id);
+        enterThis = id;
       }
       return d;
+    }
+
+    // Fg: Fe of a generator or an async function (its first run). The
+    // frame remembers what a resumption (Y) enters again; a generator's
+    // first run from a hooked next/return/throw knows its generator.
+    Fg(i, fn, dis, nt) {
+      const d = this.Fe(i, fn, dis, nt);
+      const fid = enterFid;
+      frameSusp[d] = 1;
+      frameFn[d] = fid;
+      frameFe[d] = this.base + i;
+      frameDis[d] = enterThis;
+      frameFo[d] = 0;
+      frameGen[d] = 0;
+      if (resumeGen !== undefined && fid > 0 && funGenOf(fid) === 1) {
+        frameGen[d] = idOrCreate(resumeGen, this.base + i);
+        resumeGen = undefined;
+      }
+      return d;
+    }
+
+    // Ys: the frame d suspends (yield, yield*, await, for await) after its
+    // operand v: a frame object capturing the names live at the
+    // suspension (CREATE_FUN with FREE_VARS of iid i), held (hold), then
+    // FUNCTION_EXIT. A frame already suspended writes nothing.
+    Ys(i, d, v) {
+      if (frameSusp[d] !== 1) return v;
+      curSid = this.sid;
+      const g = this.base + i;
+      const fo = newId();
+      newId(); // its announced prototype
+      log4(CREATE_FUN, g, g, fo);
+      frameFo[d] = fo;
+      hold(d, g, fo);
+      log2(FUNCTION_EXIT, g);
+      frameSusp[d] = 2;
+      curSid = frameSid[d];
+      return v;
+    }
+
+    // Y: the frame d resumes (after yield or await, at the start of a
+    // catch or finally block that a throw or return resumption may reach,
+    // after a for await loop): FUNCTION_ENTER of the function, DECLAREs of
+    // this and of the live names (name, value pairs), then the frame
+    // object is released. Returns v. A running frame writes nothing.
+    Y(i, d, v, ...nv) {
+      if (frameSusp[d] !== 2) return v;
+      frameSid[d] = curSid;
+      curSid = this.sid;
+      const g = this.base + i;
+      resumeGen = undefined;
+      log3(FUNCTION_ENTER, frameFe[d], frameFn[d]);
+      if (frameDis[d] >= 0) logName(DECLARE, g, 'this', frameDis[d]);
+      for (let k = 0; k + 1 < nv.length; k += 2) {
+        const x = nv[k + 1];
+        logName(DECLARE, g, nv[k], isObj(x) ? idOrCreate(x, g) : 0);
+      }
+      release(d, g);
+      frameSusp[d] = 1;
+      return v;
+    }
+
+    // Fx: Fr of a generator or an async function. A body completed by a
+    // return or throw resumption while suspended (gen.return(), a
+    // rejection reaching no catch) exits nothing: its frame object is
+    // released.
+    Fx(i, d, v) {
+      if (frameSusp[d] === 2) {
+        const saved = curSid;
+        curSid = this.sid;
+        release(d, this.base + i);
+        curSid = saved;
+        frameSusp[d] = 0;
+        frameRet[d] = 0;
+        frameThis[d] = 0;
+        if (nFree === freeSlots.length) growFrames();
+        freeSlots[nFree++] = d;
+        return v;
+      }
+      frameSusp[d] = 0;
+      return this.Fr(i, d, v);
     }
 
     // Sp: super(...) in a derived constructor (frame d) returned this.

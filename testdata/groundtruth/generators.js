@@ -45,11 +45,64 @@ async function keptResult() {
   return track('async-result', { r: 1 });
 }
 
+// Locals across an await: one used after it (kept while suspended), one
+// not; the function is resumed by a promise the program resolves later.
+let release;
+async function acrossAwait() {
+  const live = track('await-kept-local', { a: 1 });
+  const gone = track('await-dropped-local', { a: 2 });
+  gone.a = 3;
+  await new Promise((res) => { release = res; });
+  kept.live = live;
+}
+
+// A suspended async function still waiting at the end: its frame is kept
+// by the pending promise whose resolve the program keeps.
+async function waiting() {
+  const local = track('waiting-async-local', { w: 1 });
+  const dead = track('waiting-dead-local', { w: 2 });
+  dead.w = 3;
+  await new Promise((res) => { kept.resolveWaiting = res; });
+  return local.w;
+}
+
+// Async generators: one kept suspended (its argument kept), one run to
+// completion by for await (its local dropped).
+async function* ticker(o) {
+  while (true) yield await o.n;
+}
+async function* finiteAsync() {
+  const inner = track('async-generator-local', { n: 1 });
+  yield inner;
+  yield inner;
+}
+async function asyncGenerators() {
+  const targ = track('async-generator-arg', { n: 1 });
+  const t = ticker(targ);
+  await t.next();
+  kept.ticker = t;
+  for await (const v of finiteAsync()) v.n++;
+}
+
+// Many interleaved async calls: every finished call's local is dropped.
+async function worker(i) {
+  const tmp = track('interleaved-async-local', { i });
+  await null;
+  await Promise.resolve(tmp);
+  return tmp.i;
+}
+
 function main() {
   generators();
   settled();
   neverSettles();
   keptResult().then((r) => { kept.result = r; });
+  acrossAwait();
+  waiting();
+  asyncGenerators();
+  const all = [];
+  for (let i = 0; i < 20; i++) all.push(worker(i));
+  Promise.all(all).then(() => release());
 }
 main();
 // After the main job: collect twice, in later macrotasks (WeakRef targets are
