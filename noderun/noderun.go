@@ -28,6 +28,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memtrace/memtrace/instrument"
@@ -41,6 +42,12 @@ var preload []byte
 
 //go:embed loader.mjs
 var loader []byte
+
+//go:embed client.cjs
+var client []byte
+
+//go:embed bridge.cjs
+var bridge []byte
 
 // Options configure a run.
 type Options struct {
@@ -88,6 +95,9 @@ type Session struct {
 	AllUses      bool     `json:"allUses"`
 	AllPutFields bool     `json:"allPutFields"`
 	Exclude      []string `json:"exclude,omitempty"`
+	// Children are the node processes the program started (and their
+	// children), each with a trace of its own, in the order they started.
+	Children []Child `json:"children,omitempty"`
 }
 
 // Run runs the program and returns its exit code (or -1 with an error when
@@ -111,7 +121,8 @@ func Run(opts Options) (int, error) {
 		return -1, err
 	}
 	defer os.RemoveAll(tmp)
-	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader, "shim.js": []byte(opts.Shim)} {
+	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader,
+		"client.cjs": client, "bridge.cjs": bridge, "shim.js": []byte(opts.Shim)} {
 		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
 			return -1, err
 		}
@@ -122,12 +133,16 @@ func Run(opts Options) (int, error) {
 	if err != nil {
 		return -1, err
 	}
+	childrenDir := filepath.Join(filepath.Dir(absOut), "children")
+	if err := os.RemoveAll(childrenDir); err != nil {
+		return -1, err
+	}
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Exclude: opts.Exclude}
 
 	statusFile := filepath.Join(tmp, "status.json")
-	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"))
+	argv := append([]string{}, opts.NodeArgs...)
 	if tsModule(opts.Script, opts.Dir) {
 		// Node 20 runs a main file through its ES module loader (where the
 		// loader hooks give .ts files a format) only for .mjs, a .js file of
@@ -142,7 +157,14 @@ func Run(opts Options) (int, error) {
 	cmd := exec.Command(opts.Node, append(argv, opts.Args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.Stdin, opts.Stdout, opts.Stderr
 	cmd.Dir = opts.Dir
-	cmd.Env = append(append(os.Environ(), opts.Env...),
+	env := append(os.Environ(), opts.Env...)
+	cmd.Env = append(env,
+		// The preload reaches the program's node child processes too,
+		// which inherit NODE_OPTIONS (preload.cjs adds it back to an
+		// environment the program gives a child).
+		"NODE_OPTIONS="+nodeOptions(lookupEnv(env, "NODE_OPTIONS"), filepath.Join(tmp, "preload.cjs")),
+		"MEMTRACE_PARENT=",
+		"MEMTRACE_CHILDREN="+childrenDir,
 		"MEMTRACE_OUT="+absOut,
 		"MEMTRACE_BIN="+opts.Memtrace,
 		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
@@ -196,10 +218,32 @@ func Run(opts Options) (int, error) {
 			sess.Status, sess.Reason = "incomplete", v.Stopped
 		}
 	}
+	sess.Children = collectChildren(opts.OutDir)
 	if err := writeSession(opts.OutDir, &sess); err != nil {
 		return code, err
 	}
 	return code, nil
+}
+
+// nodeOptions adds `--require PRELOAD` to the NODE_OPTIONS value v, the
+// path quoted as Node's NODE_OPTIONS parser reads it.
+func nodeOptions(v, preload string) string {
+	q := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(preload) + `"`
+	if strings.TrimSpace(v) == "" {
+		return "--require " + q
+	}
+	return v + " --require " + q
+}
+
+// lookupEnv returns the last value of key in a KEY=VALUE list.
+func lookupEnv(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }
 
 // tsModule: the script is TypeScript, TSX or JSX that Node must run as an

@@ -101,3 +101,22 @@ func memtraceBinary(self string) string {
 	}
 	return self
 }
+
+// newCmdInstrumentServer is the long-lived instrumenter that `memtrace
+// node`'s preload and ES module loader start (noderun.Serve): hidden, not
+// for people.
+func newCmdInstrumentServer(ios *IOStreams) *cobra.Command {
+	var opts noderun.ServerOptions
+	cmd := &cobra.Command{
+		Use:    "instrument-server [--all-uses] [--all-putfields] [--exclude GLOB]...",
+		Short:  "Answer instrumentation requests on standard input (used by memtrace node)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return noderun.Serve(ios.In, ios.Out, opts)
+		},
+	}
+	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
+	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "leave modules whose name matches `GLOB` unchanged")
+	return cmd
+}

@@ -38,5 +38,6 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.AddCommand(newCmdParse(ios, nil))
 	root.AddCommand(newCmdInstrument(ios, nil))
 	root.AddCommand(newCmdNode(ios, nil))
+	root.AddCommand(newCmdInstrumentServer(ios))
 	return root
 }
