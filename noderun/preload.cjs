@@ -13,9 +13,19 @@
 'use strict';
 // Only main threads are traced: Node's loader-hooks thread, memtrace's
 // helper thread and the program's worker threads inherit the preload, and
-// must neither write to the trace nor run code that calls a shim they do
-// not have.
-if (require('node:worker_threads').isMainThread) {
+// must not write to the process's trace. The program's worker threads run
+// their modules uninstrumented, but get a shim writing nowhere, so that
+// modules instrumented ahead of time run there too.
+const wt = require('node:worker_threads');
+if (!wt.isMainThread && !process.env.MEMTRACE_HOOKS_THREAD && !(wt.workerData && wt.workerData.memtraceBridge)) {
+  const env = process.env; // a copy, unless the worker was given SHARE_ENV
+  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
+  env.MEMTRACE_OUT = require('node:os').devNull;
+  env.MEMTRACE_STATUS = '';
+  require('./shim.js');
+  [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
+}
+if (wt.isMainThread) {
 const path = require('node:path');
 const fs = require('node:fs');
 const Module = require('node:module');
@@ -286,9 +296,16 @@ for (const ext of ['.ts', '.cts', '.tsx', '.jsx']) {
 }
 
 // ES modules: loader hooks in their own thread.
+// The hooks thread starts here and copies the environment: the variable
+// tells its preload what it is.
 if (typeof Module.register === 'function') {
-  Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
-    data: { bin },
-  });
+  env.MEMTRACE_HOOKS_THREAD = '1';
+  try {
+    Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
+      data: { bin },
+    });
+  } finally {
+    delete env.MEMTRACE_HOOKS_THREAD;
+  }
 }
 }
