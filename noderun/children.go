@@ -34,7 +34,12 @@ type Child struct {
 	Reason   string `json:"reason,omitempty"`
 	Bytes    int64  `json:"bytes"`
 	Entries  int64  `json:"entries"`
+	// Running: no exit was recorded and the process was still alive when
+	// the main process ended (its trace is then unfinished).
+	Running bool `json:"running,omitempty"`
 }
+
+const reasonNoExit = "no exit was recorded (still running, or killed)"
 
 // collectChildren reads DIR/children: what each child's preload recorded
 // (process.json when it started, exit.json when it exited), how its parent
@@ -131,8 +136,11 @@ func collectChildren(dir string) []Child {
 				c.Status, c.Reason = "incomplete", v.Stopped
 			}
 		}
-		if !exited && c.Reason == "" {
-			c.Reason = "no exit was recorded (still running, or killed)"
+		if !exited {
+			c.Running = processAlive(c.Pid)
+			if c.Reason == "" {
+				c.Reason = reasonNoExit
+			}
 		}
 		all = append(all, numbered{n, c})
 	}

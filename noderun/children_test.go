@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -237,5 +238,60 @@ console.log('kid[' + got.trim() + ']');
 		assert.Equal(t, 0, c.ExitCode)
 		data := checkTrace(t, filepath.Join(dir, "out", filepath.FromSlash(c.Trace)))
 		assert.Equal(t, []string{filepath.Base(c.Argv[1])}, scriptNames(t, data))
+	}
+}
+
+// TestDetachedChild: a detached child that outlives the main process is
+// listed as running (a child that has not started yet when the main
+// process ends is not listed, but traced all the same), and still starts traced node children of its own
+// afterwards (the preload stays); its trace is finished when it exits.
+func TestDetachedChild(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.js": `const cp = require('child_process');
+const c = cp.spawn(process.execPath, ['late.js'], { detached: true, stdio: 'ignore' });
+c.unref();
+// Wait until the child runs (then its preload has registered it).
+const fs = require('fs');
+const t = setInterval(() => { if (fs.existsSync('ready.txt')) { clearInterval(t); console.log('main done'); } }, 20);
+`,
+		"late.js": `const cp = require('child_process');
+require('fs').writeFileSync('ready.txt', 'yes');
+setTimeout(() => {
+  const out = cp.execFileSync(process.execPath, ['-e', 'console.log([1, 2].map((x) => ({ x })).length)'], { encoding: 'utf8' });
+  require('fs').writeFileSync('late.txt', out);
+}, 1500);
+`,
+	})
+	var out, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	s := readSession(t, filepath.Join(dir, "out"))
+	require.Len(t, s.Children, 1)
+	assert.True(t, s.Children[0].Running, "%+v", s.Children[0])
+	late := filepath.Join(dir, "late.txt")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if data, err := os.ReadFile(late); err == nil && len(data) > 0 {
+			assert.Equal(t, "2\n", string(data))
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "late.js did not finish")
+		time.Sleep(100 * time.Millisecond)
+	}
+	// The grandchild and the child exit: their exit records appear.
+	for _, n := range []string{"1-", "2-"} {
+		for {
+			m, _ := filepath.Glob(filepath.Join(dir, "out", "children", n+"*", "exit.json"))
+			if len(m) == 1 {
+				checkTrace(t, filepath.Join(filepath.Dir(m[0]), "mem-trace"))
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "no exit.json for child %s", n)
+			time.Sleep(100 * time.Millisecond)
+		}
 	}
 }

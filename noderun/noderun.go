@@ -120,7 +120,12 @@ func Run(opts Options) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	defer os.RemoveAll(tmp)
+	keepTmp := false
+	defer func() {
+		if !keepTmp {
+			os.RemoveAll(tmp)
+		}
+	}()
 	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader,
 		"client.cjs": client, "bridge.cjs": bridge, "shim.js": []byte(opts.Shim)} {
 		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
@@ -219,6 +224,13 @@ func Run(opts Options) (int, error) {
 		}
 	}
 	sess.Children = collectChildren(opts.OutDir)
+	// A child still running may start node processes of its own, which
+	// load the preload from tmp: leave it for the system to clean.
+	for _, c := range sess.Children {
+		if c.Running {
+			keepTmp = true
+		}
+	}
 	if err := writeSession(opts.OutDir, &sess); err != nil {
 		return code, err
 	}

@@ -20,3 +20,8 @@ func signalOf(e *exec.ExitError) int {
 func signalNumber(name string) int {
 	return int(unix.SignalNum(name))
 }
+
+// processAlive: a process with this pid exists.
+func processAlive(pid int) bool {
+	return pid > 0 && unix.Kill(pid, 0) == nil
+}
