@@ -160,3 +160,48 @@ func TestMixedTree(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkerThreads: the program's worker threads run uninstrumented
+// modules and modules instrumented ahead of time (CommonJS and ES), print
+// as under node, and leave the main thread's trace intact.
+func TestWorkerThreads(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.js": `'use strict';
+const { Worker } = require('worker_threads');
+const kept = [];
+function run(file) {
+  return new Promise((res, rej) => {
+    const w = new Worker(__dirname + '/' + file);
+    w.on('message', (m) => { kept.push({ m }); console.log(file, m); });
+    w.on('error', rej);
+    w.on('exit', res);
+  });
+}
+(async () => {
+  for (const f of ['w.js', 'w.mjs', 'pw.js', 'pw.mjs']) await run(f);
+  console.log('kept', kept.length);
+})();
+`,
+		"w.js":   "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }];\nparentPort.postMessage(a.length);\n",
+		"w.mjs":  "import { parentPort } from 'worker_threads';\nconst a = [{ x: 1 }];\nparentPort.postMessage(a.length);\n",
+		"pw.js":  "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }, { x: 3 }];\nparentPort.postMessage(a.length);\n",
+		"pw.mjs": "import { parentPort } from 'worker_threads';\nconst a = new Map([[1, {}]]);\nparentPort.postMessage(a.size + 10);\n",
+	})
+	want, wantCode := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, wantCode)
+	require.Equal(t, "w.js 2\nw.mjs 1\npw.js 3\npw.mjs 11\nkept 4\n", want)
+	instrumentAhead(t, bin, dir, "pw.js", false)
+	instrumentAhead(t, bin, dir, "pw.mjs", false)
+	var out, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
+		Memtrace: bin, Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, want, out.String())
+	assert.Empty(t, stderr.String())
+	data := checkTrace(t, filepath.Join(dir, "out", "mem-trace"))
+	assert.Equal(t, []string{"main.js"}, scriptNames(t, data))
+}
