@@ -1,20 +1,25 @@
 // Package noderun runs a Node.js program with memtrace's runtime shim
 // loaded first and every module it loads (CommonJS and ES modules)
 // instrumented on the fly, and records the session in a trace directory:
-// mem-trace (the trace) and session.json (what ran, how it ended).
+// mem-trace (the trace), session.json (what ran, how it ended) and
+// children/<n>-<pid>/mem-trace for each node process the program starts.
 //
 // Node is started as
 //
-//	node NODEARGS... --require DIR/preload.cjs SCRIPT ARGS...
+//	NODE_OPTIONS="... --require DIR/preload.cjs" node NODEARGS... SCRIPT ARGS...
 //
 // where DIR is a temporary directory holding the preload, the ES module
-// loader hooks and the shim. The preload instruments each module by
-// running this memtrace binary (`memtrace instrument --no-shim`)
-// synchronously; the trace goes to the file MEMTRACE_OUT names. The modes
+// loader hooks, their instrumenting client and the shim; child processes
+// inherit NODE_OPTIONS (the preload adds it back to an environment the
+// program gives a child). Modules instrumented ahead of time load as they
+// are; the others are instrumented by a long-lived `memtrace
+// instrument-server` (Serve), started per thread on first use. The trace
+// goes to the file MEMTRACE_OUT names (a child's preload points it into the
+// child's directory under MEMTRACE_CHILDREN). The modes
 // (MEMTRACE_ALL_USES, MEMTRACE_ALL_PUTFIELDS) and the exclusion globs
 // (MEMTRACE_EXCLUDE, a JSON array) reach the preload, the loader and the
-// shim through the environment; an excluded module is passed to
-// `memtrace instrument --exclude`, which returns it unchanged.
+// shim through the environment; an excluded module is returned unchanged
+// by the instrumenter. docs/instrumentation.md §10 has the details.
 package noderun
 
 import (
