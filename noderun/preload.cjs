@@ -241,10 +241,7 @@ function wait(b, ms) {
   const deadline = Date.now() + ms;
   for (;;) {
     const m = b.receive(b.port);
-    if (m !== undefined) {
-      Atomics.store(b.f, 0, 0);
-      return m.message;
-    }
+    if (m !== undefined) return m.message;
     const left = deadline - Date.now();
     if (left <= 0) return undefined;
     Atomics.wait(b.f, 0, 0, Math.min(left, 1000));
@@ -264,6 +261,7 @@ function instrument(source, filename, goal) {
   let out = source;
   let error;
   if (b) {
+    Atomics.store(b.f, 0, 0); // the helper sets it to 1 after answering
     b.port.postMessage({ req: { name, goal, loader, path: filename }, source });
     const r = wait(b, 600000);
     if (r === undefined) error = 'no answer from memtrace instrument-server';
