@@ -12,11 +12,14 @@ const { spawn } = require('node:child_process');
 // the bundled runtime shim (about 25 KB, `memtrace instrument` without
 // --no-shim) or a short prelude (`memtrace instrument DIR`). It is looked
 // for in the first 64 KiB of the text; a module that has it loads as it is.
+// So does the runtime shim itself (a project's .memtrace-shim.cjs, which
+// its ES modules import), recognised by its first line.
 const HEAD = 64 << 10;
 const PROLOGUE = /(?:^|[\s;{}()])const __mt\$(?:[0-9a-f]{8})? = __mt\.S\("/;
+const SHIM = /^\uFEFF?\s*\/\* memtrace runtime shim /;
 function isInstrumented(source) {
   const head = source.length > HEAD ? source.slice(0, HEAD) : source;
-  return head.includes('= __mt.S("') && PROLOGUE.test(head);
+  return (head.includes('= __mt.S("') && PROLOGUE.test(head)) || SHIM.test(head);
 }
 
 // instrumentArgs: the modes and exclusion globs memtrace node was given.

@@ -32,21 +32,44 @@ import('./c.mjs').then((c) => import('./e.mjs').then((e) => {
 	"e.mjs": "export const m = (x) => new Map([['v', x]]).get('v') && { v: x * x };\n",
 }
 
-// instrumentAhead instruments dir/name in place with `memtrace instrument`
-// (withShim: the runtime shim bundled in front, as for plain node).
-func instrumentAhead(t *testing.T, bin, dir, name string, withShim bool) {
+// How a module was instrumented ahead of time.
+const (
+	bare    = iota // memtrace instrument --no-shim
+	bundled        // memtrace instrument: the runtime shim in front
+	prelude        // bare, plus a project-style prelude that loads .memtrace-shim.cjs
+)
+
+// instrumentAhead instruments dir/name in place with `memtrace instrument`.
+// The prelude form imitates `memtrace instrument DIR`: a statement in
+// front of the prologue, on its line, that loads the shim from
+// dir/.memtrace-shim.cjs (CommonJS: only when globalThis.__mt is missing).
+func instrumentAhead(t *testing.T, bin, dir, name string, how int) {
 	t.Helper()
 	args := []string{"instrument", "--name", name}
 	if strings.HasSuffix(name, ".js") {
 		args = append(args, "--goal", "commonjs")
 	}
-	if !withShim {
+	if how != bundled {
 		args = append(args, "--no-shim")
 	}
-	args = append(args, "-o", filepath.Join(dir, name+".tmp"), filepath.Join(dir, name))
+	tmp := filepath.Join(dir, name+".tmp")
+	args = append(args, "-o", tmp, filepath.Join(dir, name))
 	out, err := exec.Command(bin, args...).CombinedOutput()
 	require.NoError(t, err, string(out))
-	require.NoError(t, os.Rename(filepath.Join(dir, name+".tmp"), filepath.Join(dir, name)))
+	if how == prelude {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, ".memtrace-shim.cjs"), []byte(runtimeshim.Source()), 0o644))
+		code, err := os.ReadFile(tmp)
+		require.NoError(t, err)
+		at := bytes.Index(code, []byte("const __mt$ = __mt.S("))
+		require.Positive(t, at+1)
+		pre := `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");`
+		if strings.HasSuffix(name, ".mjs") {
+			pre = `;import "./.memtrace-shim.cjs";`
+		}
+		code = append(append(append([]byte{}, code[:at]...), pre...), code[at:]...)
+		require.NoError(t, os.WriteFile(tmp, code, 0o644))
+	}
+	require.NoError(t, os.Rename(tmp, filepath.Join(dir, name)))
 }
 
 // spyBin writes a stand-in for memtrace that logs its arguments (and, for
@@ -99,22 +122,38 @@ func runTree(t *testing.T, dir, bin string, env ...string) []byte {
 }
 
 // TestPreInstrumented: a tree whose every module was instrumented ahead of
-// time (CommonJS and ES modules, one with the runtime shim bundled and a
-// hashbang and comment before it) runs under memtrace node without
-// starting the instrumenter at all (MEMTRACE_BIN fails and logs if run),
-// and its trace has every script once.
+// time (CommonJS and ES modules; bare, with the runtime shim bundled after
+// a hashbang and a comment, or with a project prelude that loads the shim
+// file, which ES modules import) runs under memtrace node without starting
+// the instrumenter at all (MEMTRACE_BIN fails and logs if run), and its
+// trace has every script once (not the shim). The same tree runs under
+// plain node.
 func TestPreInstrumented(t *testing.T) {
 	needNode(t)
 	bin := memtracebin.Path(t)
 	dir := newTree(t)
-	for name := range mixedTree {
-		instrumentAhead(t, bin, dir, name, name == "b.js")
+	for name, how := range map[string]int{"main.js": prelude, "a.js": bare, "b.js": bundled,
+		"c.mjs": prelude, "d.js": prelude, "e.mjs": bare} {
+		instrumentAhead(t, bin, dir, name, how)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "b.js"))
 	require.NoError(t, err)
 	require.Greater(t, bytes.Index(b, []byte("= __mt.S(")), 20000, "b.js has the shim bundled")
 	spy := spyBin(t, dir, bin, true)
 	runTree(t, dir, spy)
+	_, err = os.Stat(filepath.Join(dir, "log"))
+	assert.True(t, os.IsNotExist(err), "the instrumenter ran")
+
+	// Plain node: b.js brings the shim (the CommonJS preludes, run before
+	// it, load the shim file), the trace goes to MEMTRACE_OUT.
+	cmd := exec.Command("node", "main.js")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(dir, "plain-trace"))
+	got, err := cmd.CombinedOutput()
+	require.NoError(t, err, string(got))
+	assert.Equal(t, treeOutput, string(got))
+	data := checkTrace(t, filepath.Join(dir, "plain-trace"))
+	assert.Equal(t, []string{"a.js", "b.js", "c.mjs", "d.js", "e.mjs", "main.js"}, scriptNames(t, data))
 	_, err = os.Stat(filepath.Join(dir, "log"))
 	assert.True(t, os.IsNotExist(err), "the instrumenter ran")
 }
@@ -129,9 +168,9 @@ func TestMixedTree(t *testing.T) {
 	for _, mode := range []string{"server", "spawn"} {
 		t.Run(mode, func(t *testing.T) {
 			dir := newTree(t)
-			instrumentAhead(t, bin, dir, "a.js", false)
-			instrumentAhead(t, bin, dir, "b.js", true)
-			instrumentAhead(t, bin, dir, "c.mjs", false)
+			instrumentAhead(t, bin, dir, "a.js", bare)
+			instrumentAhead(t, bin, dir, "b.js", bundled)
+			instrumentAhead(t, bin, dir, "c.mjs", prelude)
 			spy := spyBin(t, dir, bin, false)
 			runTree(t, dir, spy, "MEMTRACE_INSTRUMENTER="+mode)
 			logData, err := os.ReadFile(filepath.Join(dir, "log"))
@@ -193,8 +232,8 @@ function run(file) {
 	want, wantCode := plainRun(t, dir, "main.js")
 	require.Equal(t, 0, wantCode)
 	require.Equal(t, "w.js 2\nw.mjs 1\npw.js 3\npw.mjs 11\nkept 4\n", want)
-	instrumentAhead(t, bin, dir, "pw.js", false)
-	instrumentAhead(t, bin, dir, "pw.mjs", false)
+	instrumentAhead(t, bin, dir, "pw.js", bare)
+	instrumentAhead(t, bin, dir, "pw.mjs", prelude)
 	var out, stderr bytes.Buffer
 	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
 		Memtrace: bin, Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr})
