@@ -19,7 +19,7 @@
 // (MEMTRACE_ALL_USES, MEMTRACE_ALL_PUTFIELDS) and the exclusion globs
 // (MEMTRACE_EXCLUDE, a JSON array) reach the preload, the loader and the
 // shim through the environment; an excluded module is returned unchanged
-// by the instrumenter. docs/instrumentation.md §10 has the details.
+// by the instrumenter. docs/instrumentation.md §11 has the details.
 package noderun
 
 import (
