@@ -94,8 +94,8 @@ class Client {
     }
   }
 
-  // instrument resolves to {code} or {error}; req has name, goal, loader
-  // and path (see serverRequest).
+  // instrument resolves to {code} or {error}; req has name, goal, loader,
+  // path, eval and strict (see serverRequest).
   instrument(req, source) {
     if (this.failed === undefined && this.proc === undefined) {
       try { this.start(); } catch (e) { this.fail(String(e)); }
@@ -106,7 +106,8 @@ class Client {
     return new Promise((resolve) => {
       if (this.pending.size === 0) this.ref(true);
       this.pending.set(id, { resolve });
-      const head = JSON.stringify({ id, name: req.name, goal: req.goal, loader: req.loader || 'js', path: req.path || '', len: src.length });
+      const head = JSON.stringify({ id, name: req.name, goal: req.goal, loader: req.loader || 'js', path: req.path || '',
+        eval: !!req.eval, strict: !!req.strict, len: src.length });
       this.proc.stdin.write(head + '\n');
       this.proc.stdin.write(src);
     });

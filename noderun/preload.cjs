@@ -290,6 +290,28 @@ function instrument(source, filename, goal) {
   return out;
 }
 
+// Run-time code (eval, new Function: docs/instrumentation.md §6) goes to
+// the same instrumenter, through the shim's setInstrumenter; the shim
+// caches the results. Undefined: run the code as it is.
+function instrumentRunTimeCode(code, name, strict) {
+  const b = readyBridge();
+  if (b) {
+    Atomics.store(b.f, 0, 0);
+    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict }, source: code });
+    const r = wait(b, 600000);
+    return r === undefined || r.error !== undefined ? undefined : r.code;
+  }
+  const args = strict ? ['instrument', '--eval', '--strict', '--name', name, '-'] : ['instrument', '--eval', '--name', name, '-'];
+  try {
+    return origExecFileSync(bin, args, { input: code, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+if (env.MEMTRACE_INSTRUMENTER !== 'spawn' && bin && globalThis.__mt && typeof globalThis.__mt.setInstrumenter === 'function') {
+  globalThis.__mt.setInstrumenter(instrumentRunTimeCode);
+}
+
 // CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own
 // reading and error handling; only the source changes.
 const origCompile = Module.prototype._compile;

@@ -27,7 +27,11 @@ type serverRequest struct {
 	Goal   string `json:"goal"`   // script, module or commonjs
 	Loader string `json:"loader"` // js (default), ts, tsx or jsx
 	Path   string `json:"path"`   // the file (for tsconfig.json), TS/TSX/JSX only
-	Len    int    `json:"len"`
+	// Eval: run-time code (`memtrace instrument --eval`, goal script, no
+	// exclusions); Strict: a strict direct eval's (--strict).
+	Eval   bool `json:"eval,omitempty"`
+	Strict bool `json:"strict,omitempty"`
+	Len    int  `json:"len"`
 }
 
 // serverResponse is a response's header line; Len bytes of instrumented
@@ -109,6 +113,14 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 			out, err = nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
+	if req.Eval {
+		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
+			Strict: req.Strict, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+		if err != nil {
+			return nil, err
+		}
+		return res.Code, nil
+	}
 	if len(opts.Exclude) > 0 && !excl.Match(req.Name) {
 		return src, nil
 	}

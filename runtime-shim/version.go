@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "bff59359cb03cd56"
+const Version = "2c77de2590c015fd"
