@@ -1,14 +1,19 @@
 // memtrace's ES module loader hooks (registered by preload.cjs): every
-// module Node loads as "module" format is instrumented by the memtrace
-// binary before it runs. CommonJS modules are handled by preload.cjs.
-// TypeScript, TSX and JSX files (which Node 20 does not load itself) get
-// their format here: .mts is a module, .cts CommonJS, .ts, .tsx and .jsx
-// follow the nearest package.json; CommonJS ones go to Node's CommonJS
-// loader, where preload.cjs instruments them.
-import { execFileSync } from 'node:child_process';
+// module Node loads as "module" format is instrumented before it runs,
+// unless it is instrumented already, by a long-lived `memtrace
+// instrument-server` that this thread starts on first use (ES modules load
+// asynchronously, so several are instrumented at once). CommonJS modules
+// are handled by preload.cjs. TypeScript, TSX and JSX files (which Node 20
+// does not load itself) get their format here: .mts is a module, .cts
+// CommonJS, .ts, .tsx and .jsx follow the nearest package.json; CommonJS
+// ones go to Node's CommonJS loader, where preload.cjs instruments them.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const { isInstrumented, instrumentArgs, Client } = require('./client.cjs');
 
 function scriptName(filename) {
   const rel = path.relative(process.cwd(), filename);
@@ -20,13 +25,8 @@ let bin = process.env.MEMTRACE_BIN;
 const ownDir = path.dirname(fileURLToPath(import.meta.url)) + path.sep;
 
 // The modes and exclusion globs memtrace node was given (as preload.cjs).
-const extraArgs = [];
-if (process.env.MEMTRACE_ALL_USES === '1') extraArgs.push('--all-uses');
-if (process.env.MEMTRACE_ALL_PUTFIELDS === '1') extraArgs.push('--all-putfields');
-try {
-  const ex = JSON.parse(process.env.MEMTRACE_EXCLUDE || '[]');
-  if (Array.isArray(ex)) for (const g of ex) extraArgs.push('--exclude=' + g);
-} catch { /* no exclusions */ }
+const extraArgs = instrumentArgs(process.env);
+let client;
 
 export async function initialize(data) {
   if (data && data.bin) bin = data.bin;
@@ -61,21 +61,13 @@ export async function load(url, context, nextLoad) {
     return result;
   }
   const source = typeof result.source === 'string' ? result.source : Buffer.from(result.source).toString('utf8');
+  if (isInstrumented(source)) return result;
   const filename = fileURLToPath(url);
-  const args = ['instrument', '--no-shim', ...extraArgs, '--goal', 'module', '--name', scriptName(filename)];
-  if (loader !== 'js') args.push('--loader', loader, '--path', filename);
-  args.push('-');
-  try {
-    const out = execFileSync(bin, args, {
-      input: source,
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    return { ...result, source: out };
-  } catch (e) {
-    const msg = (e.stderr && String(e.stderr).trim()) || String(e);
-    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${msg}\n`);
+  if (client === undefined) client = new Client(bin, extraArgs);
+  const r = await client.instrument({ name: scriptName(filename), goal: 'module', loader, path: filename }, source);
+  if (r.error !== undefined) {
+    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${r.error}\n`);
     return result;
   }
+  return { ...result, source: r.code };
 }

@@ -1,20 +1,25 @@
 // Package noderun runs a Node.js program with memtrace's runtime shim
 // loaded first and every module it loads (CommonJS and ES modules)
 // instrumented on the fly, and records the session in a trace directory:
-// mem-trace (the trace) and session.json (what ran, how it ended).
+// mem-trace (the trace), session.json (what ran, how it ended) and
+// children/<n>-<pid>/mem-trace for each node process the program starts.
 //
 // Node is started as
 //
-//	node NODEARGS... --require DIR/preload.cjs SCRIPT ARGS...
+//	NODE_OPTIONS="... --require DIR/preload.cjs" node NODEARGS... SCRIPT ARGS...
 //
 // where DIR is a temporary directory holding the preload, the ES module
-// loader hooks and the shim. The preload instruments each module by
-// running this memtrace binary (`memtrace instrument --no-shim`)
-// synchronously; the trace goes to the file MEMTRACE_OUT names. The modes
+// loader hooks, their instrumenting client and the shim; child processes
+// inherit NODE_OPTIONS (the preload adds it back to an environment the
+// program gives a child). Modules instrumented ahead of time load as they
+// are; the others are instrumented by a long-lived `memtrace
+// instrument-server` (Serve), started per thread on first use. The trace
+// goes to the file MEMTRACE_OUT names (a child's preload points it into the
+// child's directory under MEMTRACE_CHILDREN). The modes
 // (MEMTRACE_ALL_USES, MEMTRACE_ALL_PUTFIELDS) and the exclusion globs
 // (MEMTRACE_EXCLUDE, a JSON array) reach the preload, the loader and the
-// shim through the environment; an excluded module is passed to
-// `memtrace instrument --exclude`, which returns it unchanged.
+// shim through the environment; an excluded module is returned unchanged
+// by the instrumenter. docs/instrumentation.md §11 has the details.
 package noderun
 
 import (
@@ -28,6 +33,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memtrace/memtrace/instrument"
@@ -41,6 +47,12 @@ var preload []byte
 
 //go:embed loader.mjs
 var loader []byte
+
+//go:embed client.cjs
+var client []byte
+
+//go:embed bridge.cjs
+var bridge []byte
 
 // Options configure a run.
 type Options struct {
@@ -88,6 +100,9 @@ type Session struct {
 	AllUses      bool     `json:"allUses"`
 	AllPutFields bool     `json:"allPutFields"`
 	Exclude      []string `json:"exclude,omitempty"`
+	// Children are the node processes the program started (and their
+	// children), each with a trace of its own, in the order they started.
+	Children []Child `json:"children,omitempty"`
 }
 
 // Run runs the program and returns its exit code (or -1 with an error when
@@ -110,8 +125,14 @@ func Run(opts Options) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	defer os.RemoveAll(tmp)
-	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader, "shim.js": []byte(opts.Shim)} {
+	keepTmp := false
+	defer func() {
+		if !keepTmp {
+			os.RemoveAll(tmp)
+		}
+	}()
+	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader,
+		"client.cjs": client, "bridge.cjs": bridge, "shim.js": []byte(opts.Shim)} {
 		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
 			return -1, err
 		}
@@ -122,12 +143,16 @@ func Run(opts Options) (int, error) {
 	if err != nil {
 		return -1, err
 	}
+	childrenDir := filepath.Join(filepath.Dir(absOut), "children")
+	if err := os.RemoveAll(childrenDir); err != nil {
+		return -1, err
+	}
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Exclude: opts.Exclude}
 
 	statusFile := filepath.Join(tmp, "status.json")
-	argv := append(append([]string{}, opts.NodeArgs...), "--require", filepath.Join(tmp, "preload.cjs"))
+	argv := append([]string{}, opts.NodeArgs...)
 	if tsModule(opts.Script, opts.Dir) {
 		// Node 20 runs a main file through its ES module loader (where the
 		// loader hooks give .ts files a format) only for .mjs, a .js file of
@@ -142,7 +167,14 @@ func Run(opts Options) (int, error) {
 	cmd := exec.Command(opts.Node, append(argv, opts.Args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = opts.Stdin, opts.Stdout, opts.Stderr
 	cmd.Dir = opts.Dir
-	cmd.Env = append(append(os.Environ(), opts.Env...),
+	env := append(os.Environ(), opts.Env...)
+	cmd.Env = append(env,
+		// The preload reaches the program's node child processes too,
+		// which inherit NODE_OPTIONS (preload.cjs adds it back to an
+		// environment the program gives a child).
+		"NODE_OPTIONS="+nodeOptions(lookupEnv(env, "NODE_OPTIONS"), filepath.Join(tmp, "preload.cjs")),
+		"MEMTRACE_PARENT=",
+		"MEMTRACE_CHILDREN="+childrenDir,
 		"MEMTRACE_OUT="+absOut,
 		"MEMTRACE_BIN="+opts.Memtrace,
 		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
@@ -196,10 +228,39 @@ func Run(opts Options) (int, error) {
 			sess.Status, sess.Reason = "incomplete", v.Stopped
 		}
 	}
+	sess.Children = collectChildren(opts.OutDir)
+	// A child still running may start node processes of its own, which
+	// load the preload from tmp: leave it for the system to clean.
+	for _, c := range sess.Children {
+		if c.Running {
+			keepTmp = true
+		}
+	}
 	if err := writeSession(opts.OutDir, &sess); err != nil {
 		return code, err
 	}
 	return code, nil
+}
+
+// nodeOptions adds `--require PRELOAD` to the NODE_OPTIONS value v, the
+// path quoted as Node's NODE_OPTIONS parser reads it.
+func nodeOptions(v, preload string) string {
+	q := `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(preload) + `"`
+	if strings.TrimSpace(v) == "" {
+		return "--require " + q
+	}
+	return v + " --require " + q
+}
+
+// lookupEnv returns the last value of key in a KEY=VALUE list.
+func lookupEnv(env []string, key string) string {
+	v := ""
+	for _, kv := range env {
+		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
+			v = val
+		}
+	}
+	return v
 }
 
 // tsModule: the script is TypeScript, TSX or JSX that Node must run as an

@@ -1,43 +1,185 @@
-// memtrace's Node.js preload, loaded with `node --require` before the
-// program. It installs the runtime shim (written beside this file by
-// memtrace) and instruments every module the program loads, CommonJS here
-// and ES modules through the loader hooks registered below, by calling the
-// memtrace binary synchronously. Instrumented sources are cached per
+// memtrace's Node.js preload, loaded by every Node process of a `memtrace
+// node` session (NODE_OPTIONS=--require, which child processes inherit)
+// before the program. It gives the process its trace file (the session's
+// main process: MEMTRACE_OUT; any other: a directory of its own under
+// MEMTRACE_CHILDREN), installs the runtime shim (written beside this file
+// by memtrace), makes the processes the program starts load this preload
+// too, and instruments every module the process loads, CommonJS here and
+// ES modules through the loader hooks registered below. Modules that are
+// instrumented already load as they are; the others are sent to one
+// long-lived `memtrace instrument-server` (through a helper thread, as
+// CommonJS compiles synchronously). Instrumented sources are cached per
 // process by content.
 'use strict';
-// Only the main thread is traced: Node's loader-hooks thread and the
-// program's worker threads inherit --require, and must neither write to the
-// trace nor run code that calls a shim they do not have.
-if (require('node:worker_threads').isMainThread) {
+// Only main threads are traced: Node's loader-hooks thread, memtrace's
+// helper thread and the program's worker threads inherit the preload, and
+// must not write to the process's trace. The program's worker threads run
+// their modules uninstrumented, but get a shim writing nowhere, so that
+// modules instrumented ahead of time run there too.
+const wt = require('node:worker_threads');
+if (!wt.isMainThread && !process.env.MEMTRACE_HOOKS_THREAD && !(wt.workerData && wt.workerData.memtraceBridge)) {
+  const env = process.env; // a copy, unless the worker was given SHARE_ENV
+  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
+  env.MEMTRACE_OUT = require('node:os').devNull;
+  env.MEMTRACE_STATUS = '';
+  require('./shim.js');
+  [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
+}
+if (wt.isMainThread) {
 const path = require('node:path');
+const fs = require('node:fs');
 const Module = require('node:module');
-const { execFileSync } = require('node:child_process');
+const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
+const { isInstrumented, instrumentArgs } = require('./client.cjs');
 
-const bin = process.env.MEMTRACE_BIN;
+const env = process.env;
+const bin = env.MEMTRACE_BIN;
 const shimFile = path.join(__dirname, 'shim.js');
+const self = __filename;
+
+// ---------------------------------------------------------------- the trace file
+
+// A process whose MEMTRACE_PARENT names another process is a child: it
+// takes the first free number n (mkdir DIR/children/.seq/<n> is the lock)
+// and the directory DIR/children/<n>-<pid>, records what it is in
+// process.json and how it ended in exit.json, and writes its trace there;
+// the shim reads MEMTRACE_OUT when it loads, below.
+const childrenDir = env.MEMTRACE_CHILDREN;
+let childDir;
+if (env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
+  const parent = Number(env.MEMTRACE_PARENT);
+  try {
+    fs.mkdirSync(childrenDir, { recursive: true });
+    // children/.seq/<n> is taken by one process only.
+    fs.mkdirSync(path.join(childrenDir, '.seq'), { recursive: true });
+    for (let n = 1; childDir === undefined; n++) {
+      try {
+        fs.mkdirSync(path.join(childrenDir, '.seq', String(n)));
+      } catch (e) {
+        if (e.code === 'EEXIST') continue;
+        throw e;
+      }
+      childDir = path.join(childrenDir, n + '-' + process.pid);
+      fs.mkdirSync(childDir);
+    }
+    fs.writeFileSync(path.join(childDir, 'process.json'), JSON.stringify({
+      pid: process.pid, parentPid: parent, ppid: process.ppid, argv: process.argv,
+      execArgv: process.execArgv, cwd: process.cwd(), start: new Date().toISOString(),
+    }) + '\n');
+  } catch (e) {
+    childDir = undefined;
+    process.stderr.write(`memtrace: this process (pid ${process.pid}) is not traced: ${e.message}\n`);
+  }
+  // Never the parent's files.
+  env.MEMTRACE_OUT = childDir ? path.join(childDir, 'mem-trace') : require('node:os').devNull;
+  env.MEMTRACE_STATUS = childDir ? path.join(childDir, 'status.json') : '';
+}
 
 // The shim first: it must see the program's natives before the program
 // can patch them.
 require(shimFile);
 
+if (childDir !== undefined) {
+  process.on('exit', (code) => {
+    try {
+      fs.writeFileSync(path.join(childDir, 'exit.json'), JSON.stringify({ code, end: new Date().toISOString() }) + '\n');
+    } catch { /* the directory is gone */ }
+  });
+}
+
+// ---------------------------------------------------------------- child processes
+
+// The processes this one starts see it as their parent. Those that run
+// node load this preload through NODE_OPTIONS, inherited with the
+// environment. A program that gives a child an environment of its own
+// gets ours added to it: NODE_OPTIONS with this preload, and the
+// MEMTRACE_ variables, so every node process it starts is traced.
+env.MEMTRACE_PARENT = String(process.pid);
+const ours = {};
+for (const k of ['MEMTRACE_BIN', 'MEMTRACE_CHILDREN', 'MEMTRACE_PARENT', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_ALL_USES',
+  'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_EXCLUDE', 'MEMTRACE_INSTRUMENTER']) {
+  if (env[k] !== undefined) ours[k] = env[k];
+}
+const requireOpt = '--require ' + JSON.stringify(self);
+function withNodeOptions(v) {
+  if (v && v.includes(self)) return v;
+  return v ? v + ' ' + requireOpt : requireOpt;
+}
+// fixEnvPairs: the KEY=VALUE list Node's ChildProcess.spawn receives.
+function fixEnvPairs(pairs) {
+  const out = [];
+  let nodeOptions;
+  const seen = new Set();
+  for (const p of pairs) {
+    const eq = p.indexOf('=');
+    const k = eq < 0 ? p : p.slice(0, eq);
+    if (k === 'NODE_OPTIONS') { nodeOptions = p.slice(eq + 1); continue; }
+    if (k === 'MEMTRACE_PARENT') continue;
+    seen.add(k);
+    out.push(p);
+  }
+  for (const k in ours) if (!seen.has(k)) out.push(k + '=' + ours[k]);
+  out.push('NODE_OPTIONS=' + withNodeOptions(nodeOptions));
+  return out;
+}
+function fixEnv(e) {
+  const out = { ...e };
+  for (const k in ours) if (out[k] === undefined) out[k] = ours[k];
+  out.MEMTRACE_PARENT = ours.MEMTRACE_PARENT;
+  out.NODE_OPTIONS = withNodeOptions(out.NODE_OPTIONS);
+  return out;
+}
+const exitsDir = childrenDir ? path.join(childrenDir, '.exits') : undefined;
+// The asynchronous forms (spawn, fork, exec, execFile) all start their
+// process through ChildProcess.prototype.spawn, with the environment as
+// envPairs. How each child ends, as this process sees it (an exit code or
+// a signal), goes to DIR/children/.exits/<pid>.json.
+const origExecFileSync = childProcess.execFileSync; // for instrument, below
+const ChildProcess = childProcess.ChildProcess;
+const origSpawn = ChildProcess.prototype.spawn;
+ChildProcess.prototype.spawn = function spawn(options) {
+  if (options && typeof options === 'object' && Array.isArray(options.envPairs)) {
+    options.envPairs = fixEnvPairs(options.envPairs);
+  }
+  const r = origSpawn.apply(this, arguments);
+  const pid = this.pid;
+  if (exitsDir && typeof pid === 'number') {
+    this.once('exit', (code, signal) => {
+      try {
+        fs.mkdirSync(exitsDir, { recursive: true });
+        fs.writeFileSync(path.join(exitsDir, pid + '.json'), JSON.stringify({ code, signal }) + '\n');
+      } catch { /* ignore */ }
+    });
+  }
+  return r;
+};
+// The synchronous forms take the environment from their options.
+for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
+  const orig = childProcess[name];
+  if (typeof orig !== 'function') continue;
+  const wrapped = {
+    [name](...args) {
+      for (let k = args.length - 1; k >= 1; k--) {
+        const o = args[k];
+        if (o !== null && typeof o === 'object' && !Array.isArray(o)) {
+          if (o.env !== null && typeof o.env === 'object') args[k] = { ...o, env: fixEnv(o.env) };
+          break;
+        }
+      }
+      return orig.apply(this, args);
+    },
+  }[name];
+  Object.defineProperty(wrapped, 'length', { value: orig.length });
+  childProcess[name] = wrapped;
+}
+if (typeof Module.syncBuiltinESMExports === 'function') Module.syncBuiltinESMExports();
+
+// ---------------------------------------------------------------- instrumenting
+
+const extraArgs = instrumentArgs(env);
 const cache = new Map();
 
-// instrumentArgs: the modes and exclusion globs memtrace node was given.
-function instrumentArgs(env) {
-  const a = [];
-  if (env.MEMTRACE_ALL_USES === '1') a.push('--all-uses');
-  if (env.MEMTRACE_ALL_PUTFIELDS === '1') a.push('--all-putfields');
-  let ex = [];
-  try { ex = JSON.parse(env.MEMTRACE_EXCLUDE || '[]'); } catch { ex = []; }
-  if (!Array.isArray(ex)) ex = [];
-  for (const g of ex) a.push('--exclude=' + g);
-  return a;
-}
-const extraArgs = instrumentArgs(process.env);
-
-// instrument returns the instrumented source, or the original source with a
-// warning on standard error if memtrace cannot instrument it.
 // scriptName is the name recorded in SCRIPT_ENTER: the path relative to the
 // working directory when the file is under it (as MemInsight recorded the
 // path given to it), else the absolute path.
@@ -53,28 +195,121 @@ function loaderOf(filename) {
   return loaders[path.extname(filename).toLowerCase()] || 'js';
 }
 
+// The helper thread (bridge.cjs) that talks to the instrument-server; the
+// main thread waits for its answers on a shared flag. Both start on the
+// first module that needs instrumenting (about 45 ms for the thread, 15 ms
+// for the server), so that processes that need none (ES modules only,
+// modules instrumented ahead of time) pay nothing. If the thread cannot
+// start, each module is instrumented by a `memtrace instrument`
+// process of its own (as is every module with
+// MEMTRACE_INSTRUMENTER=spawn).
+let bridge;
+function startBridge() {
+  if (env.MEMTRACE_INSTRUMENTER === 'spawn') return null;
+  try {
+    const { Worker, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
+    const { port1, port2 } = new MessageChannel();
+    const flag = new SharedArrayBuffer(4);
+    const f = new Int32Array(flag);
+    const w = new Worker(path.join(__dirname, 'bridge.cjs'), {
+      workerData: { memtraceBridge: { port: port2, flag, bin, args: extraArgs } },
+      transferList: [port2], execArgv: [], stdout: false, stderr: false,
+    });
+    w.unref();
+    port1.unref();
+    return { port: port1, f, receive: receiveMessageOnPort, ready: false };
+  } catch (e) {
+    process.stderr.write(`memtrace: instrumenting each module with its own process: ${e.message}\n`);
+    return null;
+  }
+}
+// readyBridge returns the helper once it has said it is ready, or null.
+function readyBridge() {
+  if (bridge === undefined) bridge = startBridge();
+  if (bridge && !bridge.ready) {
+    if (wait(bridge, 30000) === undefined) {
+      process.stderr.write('memtrace: instrumenting each module with its own process: the helper thread did not start\n');
+      bridge = null;
+    } else {
+      bridge.ready = true;
+    }
+  }
+  return bridge;
+}
+// wait returns the helper's next answer, or undefined after ms.
+function wait(b, ms) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const m = b.receive(b.port);
+    if (m !== undefined) return m.message;
+    const left = deadline - Date.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(b.f, 0, 0, Math.min(left, 1000));
+  }
+}
+
+// instrument returns the instrumented source, or the original source with a
+// warning on standard error if memtrace cannot instrument it.
 function instrument(source, filename, goal) {
+  if (isInstrumented(source)) return source;
   const key = goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex');
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  let out = source;
-  const args = ['instrument', '--no-shim', ...extraArgs, '--goal', goal, '--name', scriptName(filename)];
+  const name = scriptName(filename);
   const loader = loaderOf(filename);
-  if (loader !== 'js') args.push('--loader', loader, '--path', filename);
-  args.push('-');
-  try {
-    out = execFileSync(bin, args, {
-      input: source,
-      encoding: 'utf8',
-      maxBuffer: 1 << 30,
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-  } catch (e) {
-    const msg = (e.stderr && String(e.stderr).trim()) || String(e);
-    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${msg}\n`);
+  const b = readyBridge();
+  let out = source;
+  let error;
+  if (b) {
+    Atomics.store(b.f, 0, 0); // the helper sets it to 1 after answering
+    b.port.postMessage({ req: { name, goal, loader, path: filename }, source });
+    const r = wait(b, 600000);
+    if (r === undefined) error = 'no answer from memtrace instrument-server';
+    else if (r.error !== undefined) error = r.error;
+    else out = r.code;
+  } else {
+    const args = ['instrument', '--no-shim', ...extraArgs, '--goal', goal, '--name', name];
+    if (loader !== 'js') args.push('--loader', loader, '--path', filename);
+    args.push('-');
+    try {
+      out = origExecFileSync(bin, args, {
+        input: source,
+        encoding: 'utf8',
+        maxBuffer: 1 << 30,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    } catch (e) {
+      error = (e.stderr && String(e.stderr).trim()) || String(e);
+    }
+  }
+  if (error !== undefined) {
+    out = source;
+    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${error}\n`);
   }
   cache.set(key, out);
   return out;
+}
+
+// Run-time code (eval, new Function: docs/instrumentation.md §6) goes to
+// the same instrumenter, through the shim's setInstrumenter; the shim
+// caches the results. Undefined: run the code as it is.
+function instrumentRunTimeCode(code, name, strict) {
+  const b = readyBridge();
+  if (b) {
+    Atomics.store(b.f, 0, 0);
+    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict }, source: code });
+    const r = wait(b, 600000);
+    return r === undefined || r.error !== undefined ? undefined : r.code;
+  }
+  const args = strict ? ['instrument', '--eval', '--strict', '--name', name, '-'] : ['instrument', '--eval', '--name', name, '-'];
+  try {
+    return origExecFileSync(bin, args, { input: code, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+if (env.MEMTRACE_INSTRUMENTER !== 'spawn' && bin && globalThis.__mt && typeof globalThis.__mt.setInstrumenter === 'function') {
+  globalThis.__mt.setInstrumenter(instrumentRunTimeCode);
 }
 
 // CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own
@@ -95,9 +330,16 @@ for (const ext of ['.ts', '.cts', '.tsx', '.jsx']) {
 }
 
 // ES modules: loader hooks in their own thread.
+// The hooks thread starts here and copies the environment: the variable
+// tells its preload what it is.
 if (typeof Module.register === 'function') {
-  Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
-    data: { bin },
-  });
+  env.MEMTRACE_HOOKS_THREAD = '1';
+  try {
+    Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
+      data: { bin },
+    });
+  } finally {
+    delete env.MEMTRACE_HOOKS_THREAD;
+  }
 }
 }

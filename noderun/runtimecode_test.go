@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,4 +56,48 @@ func TestRunTimeCode(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []string{"main.js", "evalIndirect", "evalIndirect"}, names)
+}
+
+// TestRunTimeCodeServer: run-time code (indirect eval, new Function, a
+// strict direct eval) is instrumented by the long-lived instrumenter, not
+// by a process per string, unless MEMTRACE_INSTRUMENTER=spawn; the output
+// and the nested scripts are the same either way.
+func TestRunTimeCodeServer(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	src := "'use strict';\nlet s = 0;\n" +
+		"for (let i = 0; i < 5; i++) s += (0, eval)('[{ v: ' + i + ' }][0].v');\n" +
+		"const f = new Function('a', 'return { a };');\n" +
+		"const g = () => eval('var local = { w: 7 }; local.w');\n" +
+		"console.log(s, f(3).a, g(), typeof local);\n"
+	for _, mode := range []string{"server", "spawn"} {
+		t.Run(mode, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"main.js": src})
+			want, wantCode := plainRun(t, dir, "main.js")
+			require.Equal(t, 0, wantCode)
+			require.Equal(t, "10 3 7 undefined\n", want)
+			spy := spyBin(t, dir, bin, false)
+			var out, stderr bytes.Buffer
+			code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
+				Memtrace: spy, Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr, Env: []string{"MEMTRACE_INSTRUMENTER=" + mode}})
+			require.NoError(t, err)
+			require.Equal(t, 0, code, stderr.String())
+			assert.Equal(t, want, out.String())
+			data := checkTrace(t, filepath.Join(dir, "out", "mem-trace"))
+			assert.Equal(t, []string{"eval", "evalIndirect", "evalIndirect", "evalIndirect", "evalIndirect", "evalIndirect",
+				"evalIndirect", "main.js"}, scriptNames(t, data))
+			logData, err := os.ReadFile(filepath.Join(dir, "log"))
+			require.NoError(t, err)
+			log := string(logData)
+			if mode == "server" {
+				assert.Equal(t, 0, strings.Count(log, "instrument --eval"), log)
+				assert.Equal(t, 6, strings.Count(log, `"eval":true,"strict":false`), log)
+				assert.Equal(t, 1, strings.Count(log, `"name":"eval","goal":"script","loader":"js","path":"","eval":true,"strict":true`), log)
+			} else {
+				assert.Equal(t, 6, strings.Count(log, "instrument --eval --name evalIndirect"), log)
+				assert.Equal(t, 1, strings.Count(log, "instrument --eval --strict --name eval"), log)
+			}
+		})
+	}
 }

@@ -5,6 +5,8 @@ package noderun
 import (
 	"os/exec"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 func signalOf(e *exec.ExitError) int {
@@ -12,4 +14,14 @@ func signalOf(e *exec.ExitError) int {
 		return int(ws.Signal())
 	}
 	return 0
+}
+
+// signalNumber is the number of the signal Node names name ("SIGTERM").
+func signalNumber(name string) int {
+	return int(unix.SignalNum(name))
+}
+
+// processAlive: a process with this pid exists.
+func processAlive(pid int) bool {
+	return pid > 0 && unix.Kill(pid, 0) == nil
 }

@@ -38,11 +38,18 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 		Short: "Run a Node.js program with every module instrumented, and record its trace",
 		Long: heredoc.Doc(`
 			Run SCRIPT with Node.js, the runtime shim loaded first and every module
-			the program loads (CommonJS and ES modules) instrumented on the fly. The
-			program's standard streams and exit status pass through. The trace
-			directory DIR (default ./memtrace-out) receives mem-trace and
-			session.json (what ran, when, its exit status, the trace's size, and
-			whether it is complete).
+			the program loads (CommonJS and ES modules) instrumented on the fly,
+			except modules instrumented ahead of time (memtrace instrument), which
+			load as they are. The program's standard streams and exit status pass
+			through. The trace directory DIR (default ./memtrace-out) receives
+			mem-trace and session.json (what ran, when, its exit status, the trace's
+			size, and whether it is complete).
+
+			Every node process the program starts (child_process spawn, fork, exec,
+			execFile and their sync forms, also with an environment of its own) is
+			traced too, each into DIR/children/<n>-<pid>/mem-trace; session.json
+			lists them (pid, parent, argv, exit code or signal, status). Worker
+			threads run untraced.
 
 			Flags for memtrace come before SCRIPT; everything after SCRIPT goes to
 			the program.
@@ -100,4 +107,23 @@ func memtraceBinary(self string) string {
 		return b
 	}
 	return self
+}
+
+// newCmdInstrumentServer is the long-lived instrumenter that `memtrace
+// node`'s preload and ES module loader start (noderun.Serve): hidden, not
+// for people.
+func newCmdInstrumentServer(ios *IOStreams) *cobra.Command {
+	var opts noderun.ServerOptions
+	cmd := &cobra.Command{
+		Use:    "instrument-server [--all-uses] [--all-putfields] [--exclude GLOB]...",
+		Short:  "Answer instrumentation requests on standard input (used by memtrace node)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return noderun.Serve(ios.In, ios.Out, opts)
+		},
+	}
+	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
+	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "leave modules whose name matches `GLOB` unchanged")
+	return cmd
 }

@@ -39,5 +39,6 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.AddCommand(newCmdInstrument(ios, nil))
 	root.AddCommand(newCmdNode(ios, nil))
 	root.AddCommand(newCmdDemo(ios, nil))
+	root.AddCommand(newCmdInstrumentServer(ios))
 	return root
 }

@@ -1,0 +1,153 @@
+package noderun
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/memtrace/memtrace/trace"
+)
+
+// Child is a node process of the session other than the main one: one
+// entry of session.json's children. Each has its own trace (a trace is one
+// heap), in DIR/children/<n>-<pid>/mem-trace, n counting the session's
+// node processes in the order they started.
+type Child struct {
+	Pid       int       `json:"pid"`
+	ParentPid int       `json:"parentPid"` // the traced process that started it
+	Argv      []string  `json:"argv"`      // process.argv
+	ExecArgv  []string  `json:"execArgv,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+	Start     time.Time `json:"start"`
+	End       time.Time `json:"end,omitzero"`
+	Trace     string    `json:"trace"` // relative to the trace directory
+	// ExitCode is the process's exit status; Signal, when a signal ended
+	// it (then ExitCode is 128 + its number where known, else -1).
+	ExitCode int    `json:"exitCode"`
+	Signal   string `json:"signal,omitempty"`
+	Status   string `json:"status"` // complete or incomplete
+	Reason   string `json:"reason,omitempty"`
+	Bytes    int64  `json:"bytes"`
+	Entries  int64  `json:"entries"`
+	// Running: no exit was recorded and the process was still alive when
+	// the main process ended (its trace is then unfinished).
+	Running bool `json:"running,omitempty"`
+}
+
+const reasonNoExit = "no exit was recorded (still running, or killed)"
+
+// collectChildren reads DIR/children: what each child's preload recorded
+// (process.json when it started, exit.json when it exited), how its parent
+// saw it end (children/.exits/<pid>.json, for children started with the
+// asynchronous child_process functions), and checks each trace.
+func collectChildren(dir string) []Child {
+	base := filepath.Join(dir, "children")
+	ents, err := os.ReadDir(base)
+	if err != nil {
+		return nil
+	}
+	type numbered struct {
+		n int
+		c Child
+	}
+	var all []numbered
+	for _, e := range ents {
+		nStr, _, ok := strings.Cut(e.Name(), "-")
+		n, err := strconv.Atoi(nStr)
+		if !e.IsDir() || !ok || err != nil {
+			continue
+		}
+		cdir := filepath.Join(base, e.Name())
+		var c Child
+		c.Trace = filepath.ToSlash(filepath.Join("children", e.Name(), "mem-trace"))
+		c.ExitCode = -1
+		if data, err := os.ReadFile(filepath.Join(cdir, "process.json")); err == nil {
+			var p struct {
+				Pid       int      `json:"pid"`
+				ParentPid int      `json:"parentPid"`
+				Argv      []string `json:"argv"`
+				ExecArgv  []string `json:"execArgv"`
+				Cwd       string   `json:"cwd"`
+				Start     string   `json:"start"`
+			}
+			if json.Unmarshal(data, &p) == nil {
+				c.Pid, c.ParentPid, c.Argv, c.ExecArgv, c.Cwd = p.Pid, p.ParentPid, p.Argv, p.ExecArgv, p.Cwd
+				c.Start, _ = time.Parse(time.RFC3339Nano, p.Start)
+			}
+		}
+		exited := false
+		if data, err := os.ReadFile(filepath.Join(cdir, "exit.json")); err == nil {
+			var x struct {
+				Code int    `json:"code"`
+				End  string `json:"end"`
+			}
+			if json.Unmarshal(data, &x) == nil {
+				exited = true
+				c.ExitCode = x.Code
+				c.End, _ = time.Parse(time.RFC3339Nano, x.End)
+			}
+		}
+		if data, err := os.ReadFile(filepath.Join(base, ".exits", strconv.Itoa(c.Pid)+".json")); err == nil && c.Pid > 0 {
+			var x struct {
+				Code   *int    `json:"code"`
+				Signal *string `json:"signal"`
+			}
+			if json.Unmarshal(data, &x) == nil {
+				exited = true
+				switch {
+				case x.Signal != nil:
+					c.Signal = *x.Signal
+					c.ExitCode = -1
+					if n := signalNumber(c.Signal); n > 0 {
+						c.ExitCode = 128 + n
+					}
+				case x.Code != nil:
+					c.ExitCode = *x.Code
+				}
+			}
+		}
+		c.Status = "complete"
+		if f, err := os.Open(filepath.Join(cdir, "mem-trace")); err != nil {
+			c.Status, c.Reason = "incomplete", "no trace was written: "+err.Error()
+		} else {
+			rep, err := trace.Check(f, 5)
+			f.Close()
+			switch {
+			case err != nil:
+				c.Status, c.Reason = "incomplete", err.Error()
+			default:
+				c.Bytes, c.Entries = rep.Bytes, rep.Entries
+				if !rep.OK() {
+					c.Status = "incomplete"
+					c.Reason = fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
+				}
+			}
+		}
+		if st, err := os.ReadFile(filepath.Join(cdir, "status.json")); err == nil && c.Status == "complete" {
+			var v struct {
+				Stopped string `json:"stopped"`
+			}
+			if json.Unmarshal(st, &v) == nil && v.Stopped != "" {
+				c.Status, c.Reason = "incomplete", v.Stopped
+			}
+		}
+		if !exited {
+			c.Running = processAlive(c.Pid)
+			if c.Reason == "" {
+				c.Reason = reasonNoExit
+			}
+		}
+		all = append(all, numbered{n, c})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].n < all[j].n })
+	out := make([]Child, len(all))
+	for i, a := range all {
+		out[i] = a.c
+	}
+	return out
+}

@@ -1,0 +1,117 @@
+// memtrace's instrumenting client, shared by the preload's helper thread
+// (bridge.cjs) and the ES module loader (loader.mjs): it starts one
+// long-lived `memtrace instrument-server` per thread, on first use, and
+// sends it modules to instrument (noderun/server.go has the protocol).
+// It also tells instrumented sources from others without asking memtrace.
+'use strict';
+const { spawn } = require('node:child_process');
+
+// An instrumented module has the prologue `const __mt$ = __mt.S("` (a
+// classic script: `const __mt$<8 hex digits> = __mt.S("`) as its first
+// statement after the hashbang, comments and directives, possibly after
+// the bundled runtime shim (about 25 KB, `memtrace instrument` without
+// --no-shim) or a short prelude (`memtrace instrument DIR`). It is looked
+// for in the first 64 KiB of the text; a module that has it loads as it is.
+// So does the runtime shim itself (a project's .memtrace-shim.cjs, which
+// its ES modules import), recognised by its first line.
+const HEAD = 64 << 10;
+const PROLOGUE = /(?:^|[\s;{}()])const __mt\$(?:[0-9a-f]{8})? = __mt\.S\("/;
+const SHIM = /^\uFEFF?\s*\/\* memtrace runtime shim /;
+function isInstrumented(source) {
+  const head = source.length > HEAD ? source.slice(0, HEAD) : source;
+  return (head.includes('= __mt.S("') && PROLOGUE.test(head)) || SHIM.test(head);
+}
+
+// instrumentArgs: the modes and exclusion globs memtrace node was given.
+function instrumentArgs(env) {
+  const a = [];
+  if (env.MEMTRACE_ALL_USES === '1') a.push('--all-uses');
+  if (env.MEMTRACE_ALL_PUTFIELDS === '1') a.push('--all-putfields');
+  let ex = [];
+  try { ex = JSON.parse(env.MEMTRACE_EXCLUDE || '[]'); } catch { ex = []; }
+  if (!Array.isArray(ex)) ex = [];
+  for (const g of ex) a.push('--exclude=' + g);
+  return a;
+}
+
+// Client talks to one instrument-server process.
+class Client {
+  constructor(bin, args) {
+    this.bin = bin;
+    this.args = args;
+    this.proc = undefined;
+    this.failed = undefined; // why the server is unusable
+    this.next = 1;
+    this.pending = new Map(); // id -> {resolve}
+    this.buf = Buffer.alloc(0);
+    this.head = undefined; // the header of the answer being read
+  }
+
+  start() {
+    const proc = spawn(this.bin, ['instrument-server', ...this.args], { stdio: ['pipe', 'pipe', 'inherit'], windowsHide: true });
+    this.proc = proc;
+    proc.on('error', (e) => this.fail('memtrace instrument-server: ' + e.message));
+    proc.on('exit', (code, sig) => this.fail(`memtrace instrument-server ended (${sig || code})`));
+    proc.stdin.on('error', () => {});
+    proc.stdout.on('data', (d) => this.data(d));
+    // Neither the server nor its pipes keep the program alive, except
+    // while an answer is awaited (the loader-hooks thread must not go idle
+    // then).
+    proc.unref();
+    this.ref(false);
+  }
+
+  ref(on) {
+    for (const s of [this.proc.stdin, this.proc.stdout]) {
+      if (on && s.ref) s.ref();
+      else if (!on && s.unref) s.unref();
+    }
+  }
+
+  fail(why) {
+    if (this.failed === undefined) this.failed = why;
+    for (const p of this.pending.values()) p.resolve({ error: this.failed });
+    this.pending.clear();
+  }
+
+  data(d) {
+    this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
+    for (;;) {
+      if (this.head === undefined) {
+        const nl = this.buf.indexOf(10);
+        if (nl < 0) return;
+        try { this.head = JSON.parse(this.buf.subarray(0, nl).toString('utf8')); } catch (e) { this.fail('bad answer: ' + e.message); return; }
+        this.buf = this.buf.subarray(nl + 1);
+      }
+      if (this.buf.length < this.head.len) return;
+      const code = this.buf.subarray(0, this.head.len).toString('utf8');
+      this.buf = this.buf.subarray(this.head.len);
+      const p = this.pending.get(this.head.id);
+      this.pending.delete(this.head.id);
+      if (p) p.resolve(this.head.error ? { error: this.head.error } : { code });
+      this.head = undefined;
+      if (this.pending.size === 0) this.ref(false);
+    }
+  }
+
+  // instrument resolves to {code} or {error}; req has name, goal, loader,
+  // path, eval and strict (see serverRequest).
+  instrument(req, source) {
+    if (this.failed === undefined && this.proc === undefined) {
+      try { this.start(); } catch (e) { this.fail(String(e)); }
+    }
+    if (this.failed !== undefined) return Promise.resolve({ error: this.failed });
+    const id = this.next++;
+    const src = Buffer.from(source, 'utf8');
+    return new Promise((resolve) => {
+      if (this.pending.size === 0) this.ref(true);
+      this.pending.set(id, { resolve });
+      const head = JSON.stringify({ id, name: req.name, goal: req.goal, loader: req.loader || 'js', path: req.path || '',
+        eval: !!req.eval, strict: !!req.strict, len: src.length });
+      this.proc.stdin.write(head + '\n');
+      this.proc.stdin.write(src);
+    });
+  }
+}
+
+module.exports = { isInstrumented, instrumentArgs, Client };

@@ -1,0 +1,156 @@
+package noderun
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/memtrace/memtrace/instrument"
+	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/glob"
+)
+
+// ServerOptions configure the instrumenting server: the modes and the
+// exclusion globs of the run, common to every request.
+type ServerOptions struct {
+	AllUses, AllPutFields bool
+	Exclude               []string
+}
+
+// serverRequest is a request's header line; Len bytes of source follow it.
+type serverRequest struct {
+	ID     int64  `json:"id"`
+	Name   string `json:"name"`   // the script name recorded in the trace
+	Goal   string `json:"goal"`   // script, module or commonjs
+	Loader string `json:"loader"` // js (default), ts, tsx or jsx
+	Path   string `json:"path"`   // the file (for tsconfig.json), TS/TSX/JSX only
+	// Eval: run-time code (`memtrace instrument --eval`, goal script, no
+	// exclusions); Strict: a strict direct eval's (--strict).
+	Eval   bool `json:"eval,omitempty"`
+	Strict bool `json:"strict,omitempty"`
+	Len    int  `json:"len"`
+}
+
+// serverResponse is a response's header line; Len bytes of instrumented
+// code follow it. With Error set, Len is 0 and the module runs as it is.
+type serverResponse struct {
+	ID    int64  `json:"id"`
+	Len   int    `json:"len"`
+	Error string `json:"error,omitempty"`
+}
+
+// Serve answers instrumentation requests from r on w until r ends: the
+// long-lived instrumenter of `memtrace node` (the preload and the ES
+// module loader start one per thread that needs it, instead of one
+// `memtrace instrument` process per module). Each request is a JSON header
+// line followed by the source's bytes; the answer is a JSON header line
+// with the same id followed by the instrumented code. Requests are
+// instrumented in parallel (up to GOMAXPROCS at once) and answered as they
+// finish, so answers may come out of order.
+func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
+	excl, err := glob.Excludes(opts.Exclude)
+	if err != nil {
+		return err
+	}
+	br := bufio.NewReaderSize(r, 1<<16)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	var mu sync.Mutex // bw
+	var wg sync.WaitGroup
+	var werr error
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	defer wg.Wait()
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF && len(line) == 0 {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var req serverRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			return fmt.Errorf("bad request header: %v", err)
+		}
+		if req.Len < 0 {
+			return fmt.Errorf("bad request length %d", req.Len)
+		}
+		src := make([]byte, req.Len)
+		if _, err := io.ReadFull(br, src); err != nil {
+			return err
+		}
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			out, ierr := serveOne(req, src, excl, opts)
+			<-sem
+			resp := serverResponse{ID: req.ID, Len: len(out)}
+			if ierr != nil {
+				resp = serverResponse{ID: req.ID, Error: ierr.Error()}
+				out = nil
+			}
+			head, _ := json.Marshal(resp)
+			mu.Lock()
+			defer mu.Unlock()
+			if werr != nil {
+				return
+			}
+			bw.Write(head)
+			bw.WriteByte('\n')
+			bw.Write(out)
+			werr = bw.Flush()
+		}()
+	}
+}
+
+// serveOne instruments one module as `memtrace instrument --no-shim` would.
+func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	if req.Eval {
+		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
+			Strict: req.Strict, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+		if err != nil {
+			return nil, err
+		}
+		return res.Code, nil
+	}
+	if len(opts.Exclude) > 0 && !excl.Match(req.Name) {
+		return src, nil
+	}
+	var goal js.Goal
+	switch req.Goal {
+	case "script":
+		goal = js.Script
+	case "module":
+		goal = js.Module
+	case "commonjs", "":
+		goal = js.CommonJS
+	default:
+		return nil, fmt.Errorf("unknown goal %q", req.Goal)
+	}
+	loader := instrument.JS
+	if req.Loader != "" {
+		l, ok := instrument.ParseLoader(req.Loader)
+		if !ok {
+			return nil, fmt.Errorf("unknown loader %q", req.Loader)
+		}
+		loader = l
+	}
+	var tsconfig string
+	if loader != instrument.JS && req.Path != "" {
+		_, tsconfig = instrument.FindTsconfig(req.Path)
+	}
+	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: req.Name, Loader: loader,
+		Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+	if err != nil {
+		return nil, err
+	}
+	return res.Code, nil
+}

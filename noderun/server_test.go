@@ -1,0 +1,97 @@
+package noderun
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/instrument"
+	js "github.com/memtrace/memtrace/instrument/js"
+)
+
+func request(id int64, name, goal, src string) string {
+	h, _ := json.Marshal(serverRequest{ID: id, Name: name, Goal: goal, Len: len(src)})
+	return string(h) + "\n" + src
+}
+
+type answer struct{ err, code string }
+
+// readAnswers reads the server's answers, by id.
+func readAnswers(t *testing.T, out []byte) map[int64]answer {
+	t.Helper()
+	got := map[int64]answer{}
+	br := bufio.NewReader(bytes.NewReader(out))
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF && len(line) == 0 {
+			break
+		}
+		require.NoError(t, err)
+		var r serverResponse
+		require.NoError(t, json.Unmarshal(line, &r))
+		buf := make([]byte, r.Len)
+		_, err = io.ReadFull(br, buf)
+		require.NoError(t, err)
+		got[r.ID] = answer{r.Error, string(buf)}
+	}
+	return got
+}
+
+// TestServe: the instrument-server answers each request with what
+// instrument.Instrument makes of it (in any order), an error for a syntax
+// error, the source itself for an excluded name or instrumented code.
+func TestServe(t *testing.T) {
+	var in strings.Builder
+	var srcs []string
+	for i := 0; i < 40; i++ {
+		src := fmt.Sprintf("var o%d = { v: %d, w: [%d] };\nmodule.exports = o%d;\n", i, i, i, i)
+		srcs = append(srcs, src)
+		in.WriteString(request(int64(i+1), fmt.Sprintf("m%d.js", i), "commonjs", src))
+	}
+	in.WriteString(request(100, "bad.js", "commonjs", "var = ;"))
+	in.WriteString(request(101, "vendor/x.js", "commonjs", "var keep = {};"))
+	in.WriteString(request(102, "e.mjs", "module", "export const q = [1];\n"))
+	done, err := instrument.Instrument([]byte(srcs[0]), instrument.Options{Goal: js.CommonJS, File: "m0.js"})
+	require.NoError(t, err)
+	in.WriteString(request(103, "again.js", "commonjs", string(done.Code)))
+
+	var out bytes.Buffer
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{Exclude: []string{"vendor"}}))
+	got := readAnswers(t, out.Bytes())
+	require.Len(t, got, 44)
+	code := func(id int64) (string, string) { return got[id].err, got[id].code }
+	for i, src := range srcs {
+		want, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.CommonJS, File: fmt.Sprintf("m%d.js", i)})
+		require.NoError(t, err)
+		e, c := code(int64(i + 1))
+		assert.Empty(t, e)
+		assert.Equal(t, string(want.Code), c)
+	}
+	e, c := code(100)
+	assert.Contains(t, e, "bad.js:1:5")
+	assert.Empty(t, c)
+	e, c = code(101)
+	assert.Empty(t, e)
+	assert.Equal(t, "var keep = {};", c)
+	e, c = code(102)
+	assert.Empty(t, e)
+	assert.True(t, strings.HasPrefix(c, `const __mt$ = __mt.S("e.mjs"`), c)
+	e, c = code(103)
+	assert.Empty(t, e)
+	assert.Equal(t, string(done.Code), c)
+}
+
+// TestServeBadRequest: a malformed header ends the server with an error.
+func TestServeBadRequest(t *testing.T) {
+	var out bytes.Buffer
+	assert.Error(t, Serve(strings.NewReader("not json\n"), &out, ServerOptions{}))
+	assert.Error(t, Serve(strings.NewReader(`{"id":1,"len":10}`+"\nshort"), &out, ServerOptions{}))
+	assert.NoError(t, Serve(strings.NewReader(""), &out, ServerOptions{}))
+}

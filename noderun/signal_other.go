@@ -1,0 +1,14 @@
+//go:build !unix
+
+package noderun
+
+import "os/exec"
+
+func signalOf(e *exec.ExitError) int { return 0 }
+
+// signalNumber: signal names have no numbers here.
+func signalNumber(name string) int { return 0 }
+
+// processAlive: not known here; a child without an exit record counts as
+// ended.
+func processAlive(pid int) bool { return false }
