@@ -111,23 +111,7 @@ func collectChildren(dir string) []Child {
 				}
 			}
 		}
-		c.Status = "complete"
-		if f, err := os.Open(filepath.Join(cdir, "mem-trace")); err != nil {
-			c.Status, c.Reason = "incomplete", "no trace was written: "+err.Error()
-		} else {
-			rep, err := trace.Check(f, 5)
-			f.Close()
-			switch {
-			case err != nil:
-				c.Status, c.Reason = "incomplete", err.Error()
-			default:
-				c.Bytes, c.Entries = rep.Bytes, rep.Entries
-				if !rep.OK() {
-					c.Status = "incomplete"
-					c.Reason = fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
-				}
-			}
-		}
+		c.Status, c.Reason, c.Bytes, c.Entries = traceState(filepath.Join(cdir, "mem-trace"), c.Signal)
 		if st, err := os.ReadFile(filepath.Join(cdir, "status.json")); err == nil && c.Status == "complete" {
 			var v struct {
 				Stopped string `json:"stopped"`
@@ -150,4 +134,45 @@ func collectChildren(dir string) []Child {
 		out[i] = a.c
 	}
 	return out
+}
+
+// traceState checks the trace a process left at path. killed names the
+// signal that ended the process ("" if none): such a process wrote no final
+// last-use block and may have stopped inside an entry, so its trace is
+// first cut to its last whole entry (trace.Repair). It returns the status
+// (complete or incomplete), the reason, and the trace's size.
+func traceState(path, killed string) (status, reason string, bytes, entries int64) {
+	status = "complete"
+	var repaired trace.Repaired
+	if killed != "" {
+		r, err := trace.Repair(path)
+		if err != nil && !os.IsNotExist(err) {
+			return "incomplete", fmt.Sprintf("killed by %s; the trace could not be repaired: %v", killed, err), 0, 0
+		}
+		repaired = r
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		if killed != "" {
+			return "incomplete", "killed by " + killed + " before any trace was written", 0, 0
+		}
+		return "incomplete", "no trace was written: " + err.Error(), 0, 0
+	}
+	rep, err := trace.Check(f, 5)
+	f.Close()
+	switch {
+	case err != nil:
+		return "incomplete", err.Error(), 0, 0
+	case killed != "" && rep.Time < 0:
+		return "incomplete", "killed by " + killed + " before the shim wrote its buffer (the trace holds no entry)", rep.Bytes, rep.Entries
+	case !rep.OK():
+		status, reason = "incomplete", fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
+	case killed != "":
+		status = "incomplete"
+		reason = "killed by " + killed + ": the trace ends where the process last wrote it (the last second of buffered entries and the final last-use block are missing)"
+		if repaired.Changed() {
+			reason += "; memtrace " + repaired.String()
+		}
+	}
+	return status, reason, rep.Bytes, rep.Entries
 }

@@ -27,7 +27,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -39,7 +38,6 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/glob"
-	"github.com/memtrace/memtrace/trace"
 )
 
 //go:embed preload.cjs
@@ -201,24 +199,13 @@ func Run(opts Options) (int, error) {
 		return -1, runErr
 	}
 	sess.ExitCode = code
-	sess.Status = "complete"
-	f, err := os.Open(out)
-	if err != nil {
-		sess.Status, sess.Reason = "incomplete", "no trace was written: "+err.Error()
-	} else {
-		rep, err := trace.Check(f, 5)
-		f.Close()
-		switch {
-		case err != nil:
-			sess.Status, sess.Reason = "incomplete", err.Error()
-		default:
-			sess.Bytes, sess.Entries = rep.Bytes, rep.Entries
-			if !rep.OK() {
-				sess.Status = "incomplete"
-				sess.Reason = fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
-			}
+	killed := ""
+	if exitErr != nil {
+		if n := signalOf(exitErr); n > 0 {
+			killed = signalName(n)
 		}
 	}
+	sess.Status, sess.Reason, sess.Bytes, sess.Entries = traceState(out, killed)
 	if st, err := os.ReadFile(statusFile); err == nil && sess.Status == "complete" {
 		// The shim stopped tracing early (its logical-time limit).
 		var v struct {

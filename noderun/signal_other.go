@@ -2,7 +2,10 @@
 
 package noderun
 
-import "os/exec"
+import (
+	"fmt"
+	"os/exec"
+)
 
 func signalOf(e *exec.ExitError) int { return 0 }
 
@@ -12,3 +15,5 @@ func signalNumber(name string) int { return 0 }
 // processAlive: not known here; a child without an exit record counts as
 // ended.
 func processAlive(pid int) bool { return false }
+
+func signalName(n int) string { return fmt.Sprintf("signal %d", n) }

@@ -3,6 +3,7 @@
 package noderun
 
 import (
+	"fmt"
 	"os/exec"
 	"syscall"
 
@@ -24,4 +25,12 @@ func signalNumber(name string) int {
 // processAlive: a process with this pid exists.
 func processAlive(pid int) bool {
 	return pid > 0 && unix.Kill(pid, 0) == nil
+}
+
+// signalName is the name Node gives signal n ("SIGTERM").
+func signalName(n int) string {
+	if name := unix.SignalName(syscall.Signal(n)); name != "" {
+		return name
+	}
+	return fmt.Sprintf("signal %d", n)
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "8fc2009ec1067061"
+const Version = "159587b9001dadf2"

@@ -15,6 +15,8 @@ type FormatError struct {
 	Offset int64
 	Index  int64
 	Msg    string
+	// Truncated is true when the input ends inside the entry.
+	Truncated bool
 }
 
 func (e *FormatError) Error() string {
@@ -224,7 +226,7 @@ func (r *Reader) fail(err error) error {
 	switch {
 	case errors.Is(err, errTruncated):
 		r.err = &FormatError{Offset: r.offset, Index: r.index,
-			Msg: fmt.Sprintf("truncated %s entry: the stream ends %d bytes into it", r.e.Kind, r.w-r.r)}
+			Msg: fmt.Sprintf("truncated %s entry: the stream ends %d bytes into it", r.e.Kind, r.w-r.r), Truncated: true}
 	case errors.As(err, &msg):
 		r.err = &FormatError{Offset: r.offset, Index: r.index, Msg: string(msg)}
 	case errors.As(err, &ioe):

@@ -2288,14 +2288,21 @@ function install() {
     // SCRIPT_EXIT for scripts still open (their frames may be open too).
     proc.on('exit', end);
     proc.on('uncaughtExceptionMonitor', closeScripts);
-    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-      const onSignal = () => {
-        if (proc.listenerCount(sig) > 1) return; // the program handles it
-        end();
-        proc.removeListener(sig, onSignal);
-        proc.kill(proc.pid, sig);
-      };
-      try { proc.on(sig, onSignal); } catch { /* unsupported signal */ }
+    // No signal listeners: one would change what a signal does (a program
+    // busy in JavaScript would run on until it yields, and
+    // process.listenerCount would see it). A signal that kills the process
+    // leaves the trace as last written; memtrace node cuts it to its last
+    // whole entry (trace.Repair). To bound what is lost, bytes waiting in
+    // the buffer are written every second the event loop gets to run (an
+    // unref'd timer: it keeps nothing alive).
+    const isNode = typeof proc.versions === 'object' && proc.versions !== null && typeof proc.versions.node === 'string';
+    if (fd >= 0 && isNode && typeof N_SET_INTERVAL === 'function') {
+      try {
+        const idle = apply(N_SET_INTERVAL, GLOBAL, [() => {
+          if (w.off > 0 && !stopped) w.flush();
+        }, 1000]);
+        if (idle && typeof idle.unref === 'function') idle.unref();
+      } catch { /* no timers */ }
     }
   }
 
