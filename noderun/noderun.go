@@ -27,7 +27,9 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 	"time"
 
 	"github.com/memtrace/memtrace/instrument"
@@ -151,7 +153,21 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_ALL_PUTFIELDS="+flag01(opts.AllPutFields),
 		"MEMTRACE_EXCLUDE="+string(excl),
 	)
-	runErr := cmd.Run()
+	// memtrace node stands for the program: SIGINT, SIGTERM and SIGHUP go
+	// to node (whose shim finishes the trace), and memtrace waits for it.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	runErr := cmd.Start()
+	if runErr == nil {
+		go func() {
+			for s := range sigs {
+				_ = cmd.Process.Signal(s)
+			}
+		}()
+		runErr = cmd.Wait()
+	}
+	signal.Stop(sigs)
+	close(sigs)
 	sess.End = time.Now().UTC()
 	code := 0
 	var exitErr *exec.ExitError
