@@ -537,4 +537,3 @@ func tail(s string, n int) string {
 	}
 	return s
 }
-

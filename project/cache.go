@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,7 +13,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -158,15 +158,11 @@ func cacheKey(tool string, o instrument.Options, prelude string, src []byte) str
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-var (
-	toolOnce sync.Once
-	toolHash string
-)
-
 // ToolID identifies this memtrace build for cache keys: the version, and
-// the VCS revision Go recorded; a development build (version "devel" or
-// "", or modified sources) adds a hash of its own executable, so that a
-// rebuilt instrumenter never reads a stale entry.
+// the VCS revision Go recorded; a development build (a version that says
+// "devel" or "dirty", or modified sources) adds its executable's path,
+// size and modification time, so that a rebuilt instrumenter never reads
+// a stale entry.
 func ToolID(version string) string {
 	id := version
 	dev := version == "" || strings.Contains(version, "devel") || strings.Contains(version, "dirty")
@@ -181,22 +177,11 @@ func ToolID(version string) string {
 		}
 	}
 	if dev {
-		toolOnce.Do(func() {
-			exe, err := os.Executable()
-			if err != nil {
-				return
+		if exe, err := os.Executable(); err == nil {
+			if fi, err := os.Stat(exe); err == nil {
+				id += fmt.Sprintf(" %s %d %d", exe, fi.Size(), fi.ModTime().UnixNano())
 			}
-			f, err := os.Open(exe)
-			if err != nil {
-				return
-			}
-			defer f.Close()
-			h := sha256.New()
-			if _, err := io.Copy(h, f); err == nil {
-				toolHash = hex.EncodeToString(h.Sum(nil))
-			}
-		})
-		id += " " + toolHash
+		}
 	}
 	return id
 }
