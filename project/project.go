@@ -105,7 +105,9 @@ type Summary struct {
 	Links             int // symbolic links recreated
 	Dirs              int
 	OutBytes          int64 // bytes written
-	CacheHits         int
+	CacheHits         int // instrumented files read from the cache
+	Misses            int // instrumented files the instrumenter made (not from the cache)
+	UpToDate          int // files the output already held (OUT's manifest), not written again
 	Elapsed           time.Duration
 	Failures          []Failure // sorted by path
 	Warnings          []string  // special files skipped, renamed outputs that collided
@@ -162,6 +164,8 @@ type task struct {
 	rel, out   string // slash-separated, relative
 	kind       kind
 	size       int64
+	mtime      int64 // nanoseconds
+	ino        uint64
 	mode       fs.FileMode
 	instrument bool
 }
@@ -179,6 +183,8 @@ type runner struct {
 	sum      Summary
 	goals    map[string]js.Goal // directory → goal of its .js files
 	tsconfig map[string]string  // directory → nearest tsconfig.json text
+	prev     *manifest          // the output's manifest from the last run (read only)
+	next     *manifest          // this run's
 }
 
 // Run instruments the tree opts.In into opts.Out. It refuses an output
@@ -207,6 +213,8 @@ func Run(opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.next = &manifest{Header: manifestHeader(opts, r.toolID), Files: make(map[string]manifestEntry, len(tasks))}
+	r.prev = loadManifest(filepath.Join(out, ManifestFile), r.next.Header)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
@@ -281,6 +289,9 @@ func Run(opts Options) (*Summary, error) {
 	}
 	if r.cache != nil {
 		r.cache.trim()
+	}
+	if err := r.next.save(filepath.Join(out, ManifestFile)); err != nil {
+		return nil, err
 	}
 	r.sum.Elapsed = time.Since(start)
 	slices.SortFunc(r.sum.Failures, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
@@ -379,8 +390,8 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 			r.sum.Dirs++
 			return os.MkdirAll(filepath.Join(r.out, filepath.FromSlash(rel)), fi.Mode().Perm()|0o700)
 		}
-		if rel == instrument.ShimFile {
-			return nil // an instrumented tree as input: its shim is written anew
+		if rel == instrument.ShimFile || rel == ManifestFile {
+			return nil // an instrumented tree as input: these are written anew
 		}
 		t := task{rel: rel, out: rel}
 		switch {
@@ -391,7 +402,10 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 			if err != nil {
 				return err
 			}
-			t.size, t.mode = fi.Size(), fi.Mode()
+			t.size, t.mode, t.mtime = fi.Size(), fi.Mode(), fi.ModTime().UnixNano()
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				t.ino = st.Ino
+			}
 			if isJS(rel) && list.Match(rel) {
 				t.instrument = true
 				t.out = OutputName(rel)
@@ -429,10 +443,17 @@ func (r *runner) do(t *task) error {
 	switch {
 	case t.kind == kLink:
 		return r.link(t, src, dst)
-	case t.instrument:
+	}
+	if r.upToDate(t, src, dst) {
+		return nil
+	}
+	if t.instrument {
 		return r.instrument(t, src, dst)
 	}
 	n, err := copyFile(src, dst, t.mode)
+	if err == nil {
+		r.record(t, dst, js.Goal(0), "", "")
+	}
 	r.mu.Lock()
 	r.sum.Copied++
 	r.sum.CopiedBytes += t.size
@@ -459,6 +480,12 @@ func (r *runner) link(t *task, src, dst string) error {
 		}
 	} else {
 		target = abs
+	}
+	if old, err := os.Readlink(dst); err == nil && old == target {
+		r.mu.Lock()
+		r.sum.Links++
+		r.mu.Unlock()
+		return nil
 	}
 	if fi, err := os.Lstat(dst); err == nil {
 		if fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
@@ -624,9 +651,11 @@ func (r *runner) instrument(t *task, src, dst string) error {
 	if failure != "" {
 		var n int64
 		if !r.opts.Strict {
-			if n, err = copyFile(src, filepath.Join(r.out, filepath.FromSlash(t.rel)), t.mode); err != nil {
+			copyDst := filepath.Join(r.out, filepath.FromSlash(t.rel))
+			if n, err = copyFile(src, copyDst, t.mode); err != nil {
 				return err
 			}
+			r.record(t, copyDst, goal, tsconfig, failure)
 		}
 		r.mu.Lock()
 		r.sum.Failed++
@@ -642,12 +671,15 @@ func (r *runner) instrument(t *task, src, dst string) error {
 	if err := writeFile(dst, out, t.mode); err != nil {
 		return err
 	}
+	r.record(t, dst, goal, tsconfig, "")
 	r.mu.Lock()
 	r.sum.Instrumented++
 	r.sum.InstrumentedBytes += int64(len(data))
 	r.sum.OutBytes += int64(len(out))
 	if hit {
 		r.sum.CacheHits++
+	} else {
+		r.sum.Misses++
 	}
 	r.mu.Unlock()
 	return nil

@@ -69,9 +69,12 @@ func summaryLine(s *project.Summary, cached bool) string {
 	}
 	line += fmt.Sprintf("; %s in %.2fs (%.1f MB/s), %s written", mbString(s.InBytes()), s.Elapsed.Seconds(), s.MBps(), mbString(s.OutBytes))
 	if cached {
-		line += fmt.Sprintf("; cache hits %d of %d", s.CacheHits, s.Instrumented)
+		line += fmt.Sprintf("; cache hits %d of %d", s.CacheHits, s.CacheHits+s.Misses)
 	} else {
 		line += "; no cache"
+	}
+	if s.UpToDate > 0 {
+		line += fmt.Sprintf("; %d files up to date", s.UpToDate)
 	}
 	return line
 }
