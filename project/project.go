@@ -105,9 +105,9 @@ type Summary struct {
 	Links             int // symbolic links recreated
 	Dirs              int
 	OutBytes          int64 // bytes written
-	CacheHits         int // instrumented files read from the cache
-	Misses            int // instrumented files the instrumenter made (not from the cache)
-	UpToDate          int // files the output already held (OUT's manifest), not written again
+	CacheHits         int   // instrumented files read from the cache
+	Misses            int   // instrumented files the instrumenter made (not from the cache)
+	UpToDate          int   // files the output already held (OUT's manifest), not written again
 	Elapsed           time.Duration
 	Failures          []Failure // sorted by path
 	Warnings          []string  // special files skipped, renamed outputs that collided
@@ -627,6 +627,13 @@ func (r *runner) instrument(t *task, src, dst string) error {
 			var b bytes.Buffer
 			if errors.As(err, &list) {
 				list.Log.File = name
+				for i := range list.Log.Diags {
+					d := &list.Log.Diags[i]
+					d.File = name
+					for j := range d.Notes {
+						d.Notes[j].File = name
+					}
+				}
 				_ = list.Log.Render(&b, diag.RenderOptions{Color: r.opts.Color})
 				failure = b.String()
 			} else {
