@@ -73,6 +73,8 @@ func runChild(job, file string) error {
 	switch job {
 	case "js-parse", "js-parse-scope", "tdewolff-parse", "instrument", "esbuild-transform":
 		return frontEndChild(job, file)
+	case "project-copy", "project-esbuild", "project-cold", "project-warm":
+		return projectChild(job, file)
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -416,6 +418,7 @@ func runAll() error {
 		{"frontend", benchFrontEnd},
 		{"instrument", benchInstrument},
 		{"overhead", benchOverhead},
+		{"project", benchProject},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {

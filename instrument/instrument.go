@@ -22,6 +22,7 @@
 package instrument
 
 import (
+	"bytes"
 	"encoding/hex"
 	"hash/fnv"
 	"strconv"
@@ -82,6 +83,10 @@ type Result struct {
 	// of the source, which Code instruments: Code inserts nothing before
 	// JS's hashbang line and directive prologue. Nil for JS.
 	JS []byte
+	// At is the offset in Code (and in the source Code instruments: JS,
+	// or the source) where the prologue begins: after the hashbang line
+	// and the directive prologue. Code inserts nothing before it.
+	At int
 }
 
 // Prefix is the reserved name prefix of the instrumentation.
@@ -102,7 +107,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 	if err != nil {
 		return nil, err
 	}
-	if alreadyInstrumented(prog) {
+	if alreadyInstrumented(src, prog) {
 		return &Result{Code: src, Unchanged: true}, nil
 	}
 	info := scope.Analyze(prog)
@@ -127,7 +132,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 	if !ok {
 		panic(internalError("overlapping edits"))
 	}
-	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h}
+	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h, At: int(r.at)}
 	r.release()
 	return res, nil
 }
@@ -139,11 +144,25 @@ func fileName(o Options) string {
 	return o.File
 }
 
-// alreadyInstrumented: the first statement after the directives is
-// "const __mt$… = __mt.S(…)".
-func alreadyInstrumented(p *js.Program) bool {
+// ShimFile is the name of the runtime shim's file at the root of an
+// instrumented project (package project), which each file's prelude loads.
+const ShimFile = ".memtrace-shim.cjs"
+
+// shimBanner begins the runtime shim bundle, which is never instrumented.
+const shimBanner = "/* memtrace runtime shim "
+
+// alreadyInstrumented: the source is the runtime shim bundle, or the first
+// statement after the directives (and after empty statements and a
+// project prelude that loads ShimFile) is "const __mt$… = __mt.S(…)".
+func alreadyInstrumented(src []byte, p *js.Program) bool {
+	if bytes.HasPrefix(src, []byte(shimBanner)) {
+		return true
+	}
 	for _, st := range p.Body {
 		if es, ok := st.(*js.ExprStmt); ok && es.Directive != "" {
+			continue
+		}
+		if isPrelude(src, st) {
 			continue
 		}
 		d, ok := st.(*js.VarDecl)
@@ -165,6 +184,22 @@ func alreadyInstrumented(p *js.Program) bool {
 		o, ok := m.Object.(*js.Ident)
 		k, _ := m.Property.(*js.Ident)
 		return ok && o.Name == "__mt" && k != nil && k.Name == "S"
+	}
+	return false
+}
+
+// isPrelude: st is an empty statement, or a project prelude (package
+// project): "if(!globalThis.__mt)…", or an import declaration of at most
+// 200 bytes that names ShimFile.
+func isPrelude(src []byte, st js.Stmt) bool {
+	sp := src[st.Pos():st.EndPos()]
+	switch st.(type) {
+	case *js.Empty:
+		return true
+	case *js.If:
+		return bytes.HasPrefix(sp, []byte("if(!globalThis.__mt)"))
+	case *js.Import:
+		return len(sp) <= 200 && bytes.Contains(sp, []byte(ShimFile))
 	}
 	return false
 }

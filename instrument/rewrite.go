@@ -42,6 +42,7 @@ type rewriter struct {
 	info   *scope.Info
 	opts   Options
 	h      string // the script handle
+	at     int32  // where the prologue goes (Result.At)
 	edits  []edit
 	sites  []js.Span
 	fn     *fnState
@@ -338,6 +339,7 @@ func (r *rewriter) program(p *js.Program) {
 	if cjs {
 		r.fn.noTry = needsNoTry(p.Body, p.Strict)
 	}
+	r.at = pos
 	h := r.hole(pos)
 	r.stmts(body)
 	r.fixSelfRefs()

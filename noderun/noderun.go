@@ -31,8 +31,10 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/memtrace/memtrace/instrument"
@@ -181,7 +183,26 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_ALL_PUTFIELDS="+flag01(opts.AllPutFields),
 		"MEMTRACE_EXCLUDE="+string(excl),
 	)
-	runErr := cmd.Run()
+	// memtrace node stands for the program: SIGTERM and SIGHUP sent to it
+	// go to node, and memtrace waits for node to end. SIGINT is ignored
+	// here and not forwarded: Ctrl-C reaches node from the terminal
+	// itself (the same process group), and a second copy would reach a
+	// program that handles SIGINT twice.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	runErr := cmd.Start()
+	if runErr == nil {
+		go func() {
+			for s := range sigs {
+				if s != syscall.SIGINT {
+					_ = cmd.Process.Signal(s)
+				}
+			}
+		}()
+		runErr = cmd.Wait()
+	}
+	signal.Stop(sigs)
+	close(sigs)
 	sess.End = time.Now().UTC()
 	code := 0
 	var exitErr *exec.ExitError

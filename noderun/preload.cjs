@@ -315,11 +315,14 @@ if (env.MEMTRACE_INSTRUMENTER !== 'spawn' && bin && globalThis.__mt && typeof gl
 // CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own
 // reading and error handling; only the source changes.
 const origCompile = Module.prototype._compile;
-Module.prototype._compile = function (content, filename) {
+// Node 20.19+ also compiles ES modules that require() loads here, with
+// format 'module' (require(esm)).
+Module.prototype._compile = function (content, filename, format) {
   if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
-    content = instrument(content, filename, 'commonjs');
+    const goal = format === 'module' || /\.m[jt]s$/i.test(filename) ? 'module' : 'commonjs';
+    content = instrument(content, filename, goal);
   }
-  return origCompile.call(this, content, filename);
+  return origCompile.apply(this, [content, ...Array.prototype.slice.call(arguments, 1)]);
 };
 
 // require() finds .ts, .cts, .tsx and .jsx files without their extension

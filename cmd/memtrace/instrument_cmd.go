@@ -11,6 +11,7 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/glob"
+	"github.com/memtrace/memtrace/project"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
@@ -28,18 +29,38 @@ type instrumentOptions struct {
 	// AllUses and AllPutFields select MemInsight's modes.
 	AllUses      bool
 	AllPutFields bool
-	// Exclude lists glob patterns (internal/glob); a file whose name
-	// matches is copied unchanged.
-	Exclude []string
-	// Strict: --eval code that a strict direct eval runs.
+	// Rules are the --include and --exclude globs in command-line order
+	// (internal/glob): a file they exclude is copied unchanged.
+	Rules []project.Rule
+	// Strict: with a FILE, --eval code that a strict direct eval runs;
+	// with a DIR, a file that cannot be instrumented fails the run.
 	Strict bool
+	// Directory mode (project.Options).
+	NodeModules bool
+	Cache       string
+	NoCache     bool
+	Jobs        int
+	Quiet       bool
+}
+
+// ruleFlag appends --include or --exclude patterns to one ordered list.
+type ruleFlag struct {
+	rules   *[]project.Rule
+	include bool
+}
+
+func (f ruleFlag) String() string { return "" }
+func (f ruleFlag) Type() string   { return "stringArray" }
+func (f ruleFlag) Set(v string) error {
+	*f.rules = append(*f.rules, project.Rule{Pattern: v, Include: f.include})
+	return nil
 }
 
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
 	opts := &instrumentOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "instrument [--goal G] [--loader L] [--name NAME] [-o OUT] FILE",
-		Short: "Rewrite a JavaScript or TypeScript file so that running it writes a memory trace",
+		Use:   "instrument [--goal G] [--loader L] [--name NAME] [-o OUT] FILE | instrument -o OUT DIR",
+		Short: "Rewrite a JavaScript or TypeScript file, or a whole project, so that running it writes a memory trace",
 		Long: heredoc.Doc(`
 			Instrument one JavaScript file: hook calls are spliced into the original
 			text (comments, formatting and line numbers survive), and the runtime
@@ -60,6 +81,28 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 			Instrumenting instrumented code changes nothing. A syntax error is
 			reported as FILE:LINE:COL with a code frame, exit status 1, and no
 			output is written.
+
+			With a directory DIR, the whole tree is written to OUT (-o, required;
+			never inside DIR, nor containing it): every .js, .mjs, .cjs, .ts, .mts,
+			.cts, .tsx and .jsx file is instrumented, in parallel on all cores,
+			everything else copied with its permissions (symbolic links are
+			recreated: into the tree, relative; out of it, as they were). Goals
+			come from the extension and the nearest package.json's "type" (no
+			package.json: CommonJS, as Node runs it). TypeScript, TSX and JSX
+			become JavaScript Node can load: x.ts, x.tsx and x.jsx become x.js, x.mts
+			x.mjs, x.cts x.cjs (import specifiers are not rewritten); declaration
+			files are copied. The runtime shim goes once into OUT/.memtrace-shim.cjs,
+			which each file loads when globalThis.__mt is missing, so OUT runs under
+			plain node and under 'memtrace node' alike. Script names in the trace are
+			paths relative to DIR. --include and --exclude globs (matched against
+			paths relative to DIR, in order, the last match wins, !GLOB negates; a
+			first --include makes the default "not instrumented") choose the files;
+			node_modules is copied but not instrumented unless --node-modules. A file
+			that cannot be instrumented is reported as FILE:LINE:COL with a code
+			frame and copied unchanged (with --strict: not copied, exit 1). Results
+			are cached by content, options and memtrace version (--cache, default
+			under the user cache directory, bounded to 1 GB, safe to delete), so a
+			second run is nearly free. A summary goes to standard error.
 		`),
 		Example: heredoc.Doc(`
 			$ memtrace instrument app.js -o app.inst.js
@@ -67,10 +110,31 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 			$ memtrace instrument --loader tsx --name view.tsx - < view.tsx
 			$ MEMTRACE_OUT=out/mem-trace node app.inst.js
 			$ memtrace trace check out/mem-trace
+			$ memtrace instrument myapp -o myapp.inst --exclude 'test/**'
+			$ memtrace instrument myapp -o myapp.inst --node-modules --exclude 'node_modules/typescript'
 		`),
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Input = args[0]
+			if fi, err := os.Stat(opts.Input); err == nil && fi.IsDir() {
+				if opts.Output == "" {
+					return flagErrorf("instrumenting the directory %s needs an output directory: -o OUT", opts.Input)
+				}
+				for _, f := range []string{"goal", "loader", "path", "name", "no-shim", "eval"} {
+					if cmd.Flags().Changed(f) {
+						return flagErrorf("--%s is for one FILE, not a directory", f)
+					}
+				}
+				if runF != nil {
+					return runF(opts)
+				}
+				return instrumentDirRun(opts)
+			}
+			for _, f := range []string{"node-modules", "cache", "no-cache", "jobs", "quiet"} {
+				if cmd.Flags().Changed(f) {
+					return flagErrorf("--%s is for a directory, not one FILE", f)
+				}
+			}
 			if opts.Goal != "" {
 				if _, ok := js.ParseGoal(opts.Goal); !ok {
 					return flagErrorf("unknown --goal %q (choose script, module or commonjs)", opts.Goal)
@@ -94,10 +158,16 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().StringVar(&opts.Name, "name", "", "the script's `NAME` in the trace (default: the path)")
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
-	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "parse the code as strict code without a \"use strict\" directive (direct eval code called from strict code)")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "FILE: parse the code as strict code without a \"use strict\" directive (direct eval code called from strict code); DIR: a file that cannot be instrumented is not copied and the exit status is 1")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
-	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "copy the file unchanged when its name (--name, else the path) matches `GLOB` (repeatable; a later !GLOB re-includes; see docs/instrumentation.md)")
+	cmd.Flags().Var(ruleFlag{&opts.Rules, false}, "exclude", "copy the file unchanged when its name (DIR: its path in DIR; FILE: --name, else the path) matches `GLOB` (repeatable; !GLOB re-includes; the last matching --include or --exclude wins; see docs/instrumentation.md)")
+	cmd.Flags().Var(ruleFlag{&opts.Rules, true}, "include", "instrument the files whose name matches `GLOB` (repeatable; !GLOB excludes; a first --include makes the others copied unchanged)")
+	cmd.Flags().BoolVar(&opts.NodeModules, "node-modules", false, "DIR: instrument node_modules too (by default it is copied unchanged)")
+	cmd.Flags().StringVar(&opts.Cache, "cache", "", "DIR: keep instrumented files in the cache `CACHEDIR` (default: memtrace in the user cache directory)")
+	cmd.Flags().BoolVar(&opts.NoCache, "no-cache", false, "DIR: neither read nor write the cache")
+	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 0, "DIR: instrument `N` files at a time (default: the number of CPUs)")
+	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "DIR: no progress bar and no summary (failures are still reported)")
 	return cmd
 }
 
@@ -135,12 +205,14 @@ func instrumentRun(opts *instrumentOptions) error {
 	if scriptName == "" {
 		scriptName = name
 	}
-	if len(opts.Exclude) > 0 {
-		excl, err := glob.Excludes(opts.Exclude)
-		if err != nil {
-			return flagErrorf("--exclude: %v", err)
+	if len(opts.Rules) > 0 {
+		list := glob.NewList(!opts.Rules[0].Include)
+		for _, r := range opts.Rules {
+			if err := list.Add(r.Pattern, r.Include); err != nil {
+				return flagErrorf("--exclude/--include %q: %v", r.Pattern, err)
+			}
 		}
-		if !excl.Match(scriptName) {
+		if !list.Match(scriptName) {
 			return writeOutput(ios, opts.Output, src)
 		}
 	}

@@ -106,3 +106,46 @@ func TestInstrumentExclude(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.True(t, strings.Contains(errOut, "unclosed character class"), errOut)
 }
+
+// TestInstrumentDir: a directory argument instruments the tree into -o
+// OUT, reports a file that does not parse as FILE:LINE:COL and copies it
+// (--strict: exit 1), prints a summary, and refuses overlapping or missing
+// directories and single-file flags.
+func TestInstrumentDir(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "app")
+	require.NoError(t, os.MkdirAll(in, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "a.js"), []byte("module.exports = {a: 1};\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "bad.js"), []byte("var x = ;\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	cache := filepath.Join(dir, "cache")
+	code, stdout, stderr := runCmd(t, "", "instrument", in, "-o", out, "--cache", cache)
+	assert.Equal(t, ExitOK, code, stderr)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, filepath.Join(in, "bad.js")+":1:9: error: ")
+	assert.Contains(t, stderr, "bad.js: copied uninstrumented")
+	assert.Contains(t, stderr, "memtrace: 1 files instrumented (0.0 MB), 1 copied (0.0 MB), 1 failed")
+	b, err := os.ReadFile(filepath.Join(out, "a.js"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `require("./.memtrace-shim.cjs")`)
+	b, err = os.ReadFile(filepath.Join(out, "bad.js"))
+	require.NoError(t, err)
+	assert.Equal(t, "var x = ;\n", string(b))
+
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", filepath.Join(dir, "out2"), "--no-cache", "--strict")
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "bad.js: not written (--strict)")
+
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", filepath.Join(in, "sub"))
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "never writes into the input tree")
+	code, _, stderr = runCmd(t, "", "instrument", in)
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "needs an output directory")
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", out, "--goal", "module")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "--goal is for one FILE")
+	code, _, stderr = runCmd(t, "", "instrument", filepath.Join(in, "a.js"), "--node-modules")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "--node-modules is for a directory")
+}

@@ -47,17 +47,23 @@ func (p *progressReader) Read(b []byte) (int, error) {
 }
 
 func (p *progressReader) draw(now time.Time) {
+	drawBar(p.w, p.label, p.n, p.total, now.Sub(p.start), "")
+	p.drawn = true
+}
+
+// drawBar redraws a one-line progress bar: n of total bytes after
+// elapsed, and an extra note.
+func drawBar(w io.Writer, label string, n, total int64, elapsed time.Duration, note string) {
 	const width = 30
-	frac := float64(p.n) / float64(p.total)
+	frac := float64(n) / float64(max(total, 1))
 	frac = min(max(frac, 0), 1)
 	filled := int(frac * width)
 	bar := strings.Repeat("=", filled)
 	if filled < width {
 		bar += ">" + strings.Repeat(" ", width-filled-1)
 	}
-	rate := float64(p.n) / 1e6 / max(now.Sub(p.start).Seconds(), 1e-3)
-	fmt.Fprintf(p.w, "\r%s [%s] %3.0f%%  %.1f/%.1f MB  %.0f MB/s ", p.label, bar, frac*100, float64(p.n)/1e6, float64(p.total)/1e6, rate)
-	p.drawn = true
+	rate := float64(n) / 1e6 / max(elapsed.Seconds(), 1e-3)
+	fmt.Fprintf(w, "\r%s [%s] %3.0f%%  %.1f/%.1f MB  %.0f MB/s %s", label, bar, frac*100, float64(n)/1e6, float64(total)/1e6, rate, note)
 }
 
 // done erases the bar.

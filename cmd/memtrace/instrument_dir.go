@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/memtrace/memtrace/project"
+)
+
+// instrumentDirRun instruments a whole directory (package project).
+func instrumentDirRun(opts *instrumentOptions) error {
+	ios := opts.IO
+	cache := ""
+	if !opts.NoCache {
+		cache = opts.Cache
+		if cache == "" {
+			cache = project.DefaultCacheDir()
+		}
+	}
+	exe, _ := os.Executable()
+	popts := project.Options{
+		In: opts.Input, Out: opts.Output, Rules: opts.Rules, NodeModules: opts.NodeModules,
+		Cache: cache, Strict: opts.Strict, DebugFun: opts.DebugFun,
+		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Jobs: opts.Jobs,
+		ToolID: project.ToolID(buildInfo().String() + " " + filepath.Base(exe)),
+		Color:  ios.ColorErr(),
+	}
+	drawn := false
+	if ios.ErrIsTTY() && !opts.Quiet {
+		popts.Progress = func(p project.Progress) {
+			drawBar(ios.ErrOut, "instrumenting", p.Bytes, p.TotalBytes, time.Since(p.Start), fmt.Sprintf(" %d/%d files ", p.Files, p.TotalFiles))
+			drawn = true
+		}
+	}
+	sum, err := project.Run(popts)
+	if drawn {
+		fmt.Fprint(ios.ErrOut, "\r\x1b[K")
+	}
+	if err != nil {
+		return err
+	}
+	for _, f := range sum.Failures {
+		fmt.Fprint(ios.ErrOut, f.Message)
+		if opts.Strict {
+			fmt.Fprintf(ios.ErrOut, "%s %s: not written (--strict)\n", ios.paint(ansiRed, "error:"), f.Path)
+		} else {
+			fmt.Fprintf(ios.ErrOut, "%s %s: copied uninstrumented\n", ios.paint(ansiYellow, "warning:"), f.Path)
+		}
+	}
+	for _, w := range sum.Warnings {
+		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.paint(ansiYellow, "warning:"), w)
+	}
+	if !opts.Quiet {
+		fmt.Fprintln(ios.ErrOut, summaryLine(sum, cache != ""))
+	}
+	if opts.Strict && sum.Failed > 0 {
+		return errSilent
+	}
+	return nil
+}
+
+func summaryLine(s *project.Summary, cached bool) string {
+	line := fmt.Sprintf("memtrace: %d files instrumented (%s), %d copied (%s), %d failed",
+		s.Instrumented, mbString(s.InstrumentedBytes), s.Copied, mbString(s.CopiedBytes), s.Failed)
+	if s.Links > 0 {
+		line += fmt.Sprintf(", %d links", s.Links)
+	}
+	line += fmt.Sprintf("; %s in %.2fs (%.1f MB/s), %s written", mbString(s.InBytes()), s.Elapsed.Seconds(), s.MBps(), mbString(s.OutBytes))
+	if cached {
+		line += fmt.Sprintf("; cache hits %d of %d", s.CacheHits, s.CacheHits+s.Misses)
+	} else {
+		line += "; no cache"
+	}
+	if s.UpToDate > 0 {
+		line += fmt.Sprintf("; %d files up to date", s.UpToDate)
+	}
+	return line
+}
+
+func mbString(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/1e6) }

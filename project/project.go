@@ -1,0 +1,751 @@
+// Package project instruments a whole Node.js project ahead of time: it
+// mirrors a directory tree into an output directory, instrumenting every
+// JavaScript and TypeScript file in parallel and copying everything else,
+// with an on-disk cache so that a second run costs little more than a copy.
+//
+//	sum, err := project.Run(project.Options{In: "app", Out: "app.inst", Cache: project.DefaultCacheDir()})
+//
+// Instrumented files run under plain node as well as under `memtrace node`:
+// the runtime shim is written once to OUT/.memtrace-shim.cjs, and each
+// file loads it, before its prologue, only when globalThis.__mt is missing
+// (CommonJS: `;if(!globalThis.__mt)require("REL/.memtrace-shim.cjs");`;
+// files of InlineShimMin bytes or more also carry a copy for where require
+// is missing) or, in ES modules, by importing it first
+// (`;import "REL/.memtrace-shim.cjs";`; the shim installs itself once). The prelude takes no line, so line
+// numbers stay the original's; instrument.Instrument recognises it, so
+// instrumenting the output again changes nothing. See
+// docs/instrumentation.md §10.
+package project
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/diag"
+	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/glob"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+)
+
+// Rule is one --include or --exclude pattern, in command-line order.
+type Rule struct {
+	Pattern string
+	Include bool
+}
+
+// Options configure a run.
+type Options struct {
+	In, Out string // the input tree and the output directory
+	// Rules decide which JavaScript files are instrumented (the others are
+	// copied unchanged), matched against the slash-separated path relative
+	// to In: an ordered list where the last matching rule wins and a
+	// pattern beginning with '!' does the opposite of its flag
+	// (glob.List). With no rule, or a first rule that excludes, every file
+	// is instrumented unless excluded; a first rule that includes makes
+	// the default "not instrumented".
+	Rules []Rule
+	// NodeModules instruments files under node_modules too; by default a
+	// first rule excludes "node_modules" (they are still copied).
+	NodeModules bool
+	// Cache is the cache directory; "" disables the cache.
+	Cache string
+	// CacheMax bounds the cache (bytes; 0: DefaultCacheMax). A run that
+	// added entries trims it to three quarters, least recently used first.
+	CacheMax int64
+	// Strict: a file that cannot be instrumented is not copied, and Run's
+	// summary counts it as failed (the caller exits 1).
+	Strict bool
+	// The instrumenter's options (instrument.Options).
+	DebugFun              string
+	AllUses, AllPutFields bool
+	Jobs                  int    // workers (0: GOMAXPROCS)
+	ToolID                string // identifies this memtrace build in cache keys (ToolID())
+	// Color renders diagnostics with ANSI colours.
+	Color bool
+	// Progress, when set, is called about ten times a second while the
+	// run lasts, from one goroutine.
+	Progress func(Progress)
+}
+
+// Progress is the state of a run.
+type Progress struct {
+	Files, TotalFiles int
+	Bytes, TotalBytes int64
+	Start             time.Time
+}
+
+// Failure is a file that could not be instrumented.
+type Failure struct {
+	Path    string // relative to In, slash-separated
+	Message string // FILE:LINE:COL: error: … with a code frame, or an I/O error
+}
+
+// Summary is what a run did.
+type Summary struct {
+	Instrumented      int   // files instrumented (cache hits included)
+	InstrumentedBytes int64 // their input bytes
+	Copied            int   // files copied unchanged (not JavaScript, excluded, already instrumented)
+	CopiedBytes       int64
+	Failed            int // files that could not be instrumented (copied unless Strict)
+	Links             int // symbolic links recreated
+	Dirs              int
+	OutBytes          int64 // bytes written
+	CacheHits         int   // instrumented files read from the cache
+	Misses            int   // instrumented files the instrumenter made (not from the cache)
+	UpToDate          int   // files the output already held (OUT's manifest), not written again
+	Elapsed           time.Duration
+	Failures          []Failure // sorted by path
+	Warnings          []string  // special files skipped, renamed outputs that collided
+}
+
+// InBytes is the input's size.
+func (s *Summary) InBytes() int64 { return s.InstrumentedBytes + s.CopiedBytes }
+
+// MBps is the input's megabytes per second of wall time.
+func (s *Summary) MBps() float64 {
+	return float64(s.InBytes()) / 1e6 / max(s.Elapsed.Seconds(), 1e-6)
+}
+
+// jsExts are the extensions instrumented, with the extension of the
+// output: TypeScript, TSX and JSX become JavaScript Node can load.
+var jsExts = map[string]string{
+	".js": ".js", ".mjs": ".mjs", ".cjs": ".cjs",
+	".ts": ".js", ".mts": ".mjs", ".cts": ".cjs", ".tsx": ".js", ".jsx": ".js",
+}
+
+// OutputName returns the output path of an input path (slash-separated,
+// relative): TypeScript, TSX and JSX files become .js (.mts .mjs, .cts
+// .cjs); declaration files (.d.ts, .d.mts, .d.cts) and other files keep
+// their names.
+func OutputName(rel string) string {
+	ext := path.Ext(rel)
+	low := strings.ToLower(ext)
+	out, ok := jsExts[low]
+	if !ok || out == low || isDeclaration(rel) {
+		return rel
+	}
+	return rel[:len(rel)-len(ext)] + out
+}
+
+func isDeclaration(rel string) bool {
+	b := strings.ToLower(path.Base(rel))
+	return strings.HasSuffix(b, ".d.ts") || strings.HasSuffix(b, ".d.mts") || strings.HasSuffix(b, ".d.cts")
+}
+
+// isJS: the file is one the instrumenter takes.
+func isJS(rel string) bool {
+	_, ok := jsExts[strings.ToLower(path.Ext(rel))]
+	return ok && !isDeclaration(rel)
+}
+
+type kind uint8
+
+const (
+	kFile kind = iota
+	kLink
+)
+
+type task struct {
+	rel, out   string // slash-separated, relative
+	kind       kind
+	size       int64
+	mtime      int64 // nanoseconds
+	ino        uint64
+	mode       fs.FileMode
+	instrument bool
+}
+
+type runner struct {
+	opts    Options
+	in, out string // resolved absolute paths
+	cache   *cache
+	shimRel string
+	toolID  string
+
+	files, bytes atomic.Int64
+
+	mu       sync.Mutex
+	sum      Summary
+	goals    map[string]js.Goal // directory → goal of its .js files
+	tsconfig map[string]string  // directory → nearest tsconfig.json text
+	prev     *manifest          // the output's manifest from the last run (read only)
+	next     *manifest          // this run's
+}
+
+// Run instruments the tree opts.In into opts.Out. It refuses an output
+// directory inside the input tree, equal to it, or containing it. Files
+// that cannot be instrumented are listed in the summary, not returned as
+// an error; the error is for what stops the run (bad options, I/O on the
+// output).
+func Run(opts Options) (*Summary, error) {
+	start := time.Now()
+	in, out, err := checkDirs(opts.In, opts.Out)
+	if err != nil {
+		return nil, err
+	}
+	list, err := rules(opts)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{opts: opts, in: in, out: out, goals: map[string]js.Goal{}, tsconfig: map[string]string{}, toolID: opts.ToolID}
+	if r.toolID == "" {
+		r.toolID = ToolID("")
+	}
+	if opts.Cache != "" {
+		r.cache = &cache{dir: filepath.Join(opts.Cache, cacheLayout), max: opts.CacheMax}
+	}
+	tasks, err := r.walk(list)
+	if err != nil {
+		return nil, err
+	}
+	r.next = &manifest{Header: manifestHeader(opts, r.toolID), Files: make(map[string]manifestEntry, len(tasks))}
+	r.prev = loadManifest(filepath.Join(out, ManifestFile), r.next.Header)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := writeFile(filepath.Join(out, instrument.ShimFile), []byte(runtimeshim.Source()), 0o644); err != nil {
+		return nil, err
+	}
+
+	var total int64
+	for _, t := range tasks {
+		total += t.size
+	}
+	stop := make(chan struct{})
+	var progressDone sync.WaitGroup
+	if opts.Progress != nil {
+		progressDone.Add(1)
+		go func() {
+			defer progressDone.Done()
+			tick := time.NewTicker(100 * time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+					opts.Progress(Progress{Files: int(r.files.Load()), TotalFiles: len(tasks), Bytes: r.bytes.Load(), TotalBytes: total, Start: start})
+				}
+			}
+		}()
+	}
+
+	// Largest files first, so that no worker is left with a big one at
+	// the end.
+	slices.SortStableFunc(tasks, func(a, b task) int {
+		switch {
+		case a.size > b.size:
+			return -1
+		case a.size < b.size:
+			return 1
+		}
+		return 0
+	})
+	jobs := opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	ch := make(chan *task)
+	var wg sync.WaitGroup
+	var firstErr error
+	var errOnce sync.Once
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for t := range ch {
+				if err := r.do(t); err != nil {
+					errOnce.Do(func() { firstErr = err })
+				}
+				r.files.Add(1)
+				r.bytes.Add(t.size)
+			}
+		}()
+	}
+	for i := range tasks {
+		ch <- &tasks[i]
+	}
+	close(ch)
+	wg.Wait()
+	close(stop)
+	progressDone.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if r.cache != nil {
+		r.cache.trim()
+	}
+	if err := r.next.save(filepath.Join(out, ManifestFile)); err != nil {
+		return nil, err
+	}
+	r.sum.Elapsed = time.Since(start)
+	slices.SortFunc(r.sum.Failures, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(r.sum.Warnings)
+	return &r.sum, nil
+}
+
+// checkDirs resolves the two directories (following symbolic links) and
+// refuses overlapping ones.
+func checkDirs(inArg, outArg string) (in, out string, err error) {
+	if inArg == "" || outArg == "" {
+		return "", "", errors.New("an input directory and an output directory (-o) are needed")
+	}
+	in, err = filepath.Abs(inArg)
+	if err == nil {
+		in, err = filepath.EvalSymlinks(in)
+	}
+	if err != nil {
+		return "", "", err
+	}
+	if fi, err := os.Stat(in); err != nil {
+		return "", "", err
+	} else if !fi.IsDir() {
+		return "", "", fmt.Errorf("%s is not a directory", inArg)
+	}
+	out, err = filepath.Abs(outArg)
+	if err != nil {
+		return "", "", err
+	}
+	// Resolve the deepest existing ancestor of out.
+	rest := ""
+	for p := out; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			out = filepath.Join(r, rest)
+			break
+		}
+		if filepath.Dir(p) == p {
+			break
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
+	within := func(a, b string) bool { // a is b or inside b
+		rel, err := filepath.Rel(b, a)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+	}
+	switch {
+	case within(out, in):
+		return "", "", fmt.Errorf("the output directory %s is inside the input directory %s (or is it): memtrace never writes into the input tree", outArg, inArg)
+	case within(in, out):
+		return "", "", fmt.Errorf("the input directory %s is inside the output directory %s: memtrace never writes into the input tree", inArg, outArg)
+	}
+	return in, out, nil
+}
+
+// rules builds the include/exclude list.
+func rules(opts Options) (*glob.List, error) {
+	def := len(opts.Rules) == 0 || !opts.Rules[0].Include
+	l := glob.NewList(def)
+	if !opts.NodeModules {
+		if err := l.Add("node_modules", false); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range opts.Rules {
+		if err := l.Add(r.Pattern, r.Include); err != nil {
+			flag := "--exclude"
+			if r.Include {
+				flag = "--include"
+			}
+			return nil, fmt.Errorf("%s %q: %v", flag, r.Pattern, err)
+		}
+	}
+	return l, nil
+}
+
+// walk lists the tree and creates the output directories.
+func (r *runner) walk(list *glob.List) ([]task, error) {
+	var tasks []task
+	err := filepath.WalkDir(r.in, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(r.in, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel == "." {
+				return nil
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			r.sum.Dirs++
+			return os.MkdirAll(filepath.Join(r.out, filepath.FromSlash(rel)), fi.Mode().Perm()|0o700)
+		}
+		if rel == instrument.ShimFile || rel == ManifestFile {
+			return nil // an instrumented tree as input: these are written anew
+		}
+		t := task{rel: rel, out: rel}
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			t.kind = kLink
+		case d.Type().IsRegular():
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			t.size, t.mode, t.mtime = fi.Size(), fi.Mode(), fi.ModTime().UnixNano()
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				t.ino = st.Ino
+			}
+			if isJS(rel) && list.Match(rel) {
+				t.instrument = true
+				t.out = OutputName(rel)
+			}
+		default:
+			r.sum.Warnings = append(r.sum.Warnings, fmt.Sprintf("%s: not a regular file, directory or symbolic link: skipped", rel))
+			return nil
+		}
+		tasks = append(tasks, t)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// A renamed output (x.ts → x.js) must not overwrite another file's.
+	outs := make(map[string]bool, len(tasks))
+	for _, t := range tasks {
+		if t.out == t.rel {
+			outs[t.rel] = true
+		}
+	}
+	for i := range tasks {
+		t := &tasks[i]
+		if t.out != t.rel && outs[t.out] {
+			r.sum.Warnings = append(r.sum.Warnings, fmt.Sprintf("%s: its output %s would replace the input's %s: copied unchanged", t.rel, t.out, t.out))
+			t.out, t.instrument = t.rel, false
+		}
+	}
+	return tasks, nil
+}
+
+func (r *runner) do(t *task) error {
+	src := filepath.Join(r.in, filepath.FromSlash(t.rel))
+	dst := filepath.Join(r.out, filepath.FromSlash(t.out))
+	switch {
+	case t.kind == kLink:
+		return r.link(t, src, dst)
+	}
+	if r.upToDate(t, src, dst) {
+		return nil
+	}
+	if t.instrument {
+		return r.instrument(t, src, dst)
+	}
+	n, err := copyFile(src, dst, t.mode)
+	if err == nil {
+		r.record(t, dst, js.Goal(0), "", "")
+	}
+	r.mu.Lock()
+	r.sum.Copied++
+	r.sum.CopiedBytes += t.size
+	r.sum.OutBytes += n
+	r.mu.Unlock()
+	return err
+}
+
+// link recreates a symbolic link. A target inside the input tree becomes
+// the relative link to the same place in the output; a target outside it
+// is kept (absolute), and is neither copied nor instrumented.
+func (r *runner) link(t *task, src, dst string) error {
+	target, err := os.Readlink(src)
+	if err != nil {
+		return err
+	}
+	abs := target
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(filepath.Dir(src), target)
+	}
+	if rel, err := filepath.Rel(r.in, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if target, err = filepath.Rel(filepath.Dir(src), abs); err != nil {
+			return err
+		}
+	} else {
+		target = abs
+	}
+	if old, err := os.Readlink(dst); err == nil && old == target {
+		r.mu.Lock()
+		r.sum.Links++
+		r.mu.Unlock()
+		return nil
+	}
+	if fi, err := os.Lstat(dst); err == nil {
+		if fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
+			return fmt.Errorf("%s: a directory is in the way of the symbolic link %s", dst, t.rel)
+		}
+		if err := os.Remove(dst); err != nil {
+			return err
+		}
+	}
+	r.mu.Lock()
+	r.sum.Links++
+	r.mu.Unlock()
+	return os.Symlink(target, dst)
+}
+
+// goalOf is the goal of an input file: from its extension, else from the
+// nearest package.json's "type" (as Node decides; a file under no
+// package.json is CommonJS, as Node runs it).
+func (r *runner) goalOf(src string) js.Goal {
+	switch strings.ToLower(filepath.Ext(src)) {
+	case ".mjs", ".mts":
+		return js.Module
+	case ".cjs", ".cts":
+		return js.CommonJS
+	}
+	return r.dirGoal(filepath.Dir(src))
+}
+
+func (r *runner) dirGoal(dir string) js.Goal {
+	r.mu.Lock()
+	g, ok := r.goals[dir]
+	r.mu.Unlock()
+	if ok {
+		return g
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+		g = js.CommonJS
+		if packageType(data) == "module" {
+			g = js.Module
+		}
+	} else if parent := filepath.Dir(dir); parent != dir {
+		g = r.dirGoal(parent)
+	} else {
+		g = js.CommonJS
+	}
+	r.mu.Lock()
+	r.goals[dir] = g
+	r.mu.Unlock()
+	return g
+}
+
+// tsconfigOf is the text of the tsconfig.json nearest to dir.
+func (r *runner) tsconfigOf(dir string) string {
+	r.mu.Lock()
+	s, ok := r.tsconfig[dir]
+	r.mu.Unlock()
+	if ok {
+		return s
+	}
+	if data, err := os.ReadFile(filepath.Join(dir, "tsconfig.json")); err == nil {
+		s = string(data)
+	} else if parent := filepath.Dir(dir); parent != dir {
+		s = r.tsconfigOf(parent)
+	}
+	r.mu.Lock()
+	r.tsconfig[dir] = s
+	r.mu.Unlock()
+	return s
+}
+
+// InlineShimMin is the size from which a CommonJS file's prelude carries a
+// copy of the shim, evaluated where require is missing (the file's text
+// run in a fresh vm context or a browser, as lodash's suite does with
+// lodash.js); it costs about 30 KB, little beside such a file.
+const InlineShimMin = 128 << 10
+
+var inlineShim = sync.OnceValue(func() string {
+	b, _ := json.Marshal(runtimeshim.Source()) // one line: \n, \u2028 and \u2029 escaped
+	return string(b)
+})
+
+// prelude is the statement that loads the shim in front of a file's
+// prologue; rel is the output file's path relative to the output root. It
+// is one line, so the file keeps its line numbers.
+func prelude(goal js.Goal, rel string, inline bool) string {
+	up := strings.Repeat("../", strings.Count(rel, "/"))
+	if up == "" {
+		up = "./"
+	}
+	spec := up + instrument.ShimFile
+	if goal == js.Module {
+		return `;import "` + spec + `";`
+	}
+	if inline {
+		return `;if(!globalThis.__mt)if(typeof require=="function")require("` + spec + `");else(0,eval)(` + inlineShim() + `);`
+	}
+	return `;if(!globalThis.__mt)require("` + spec + `");`
+}
+
+func (r *runner) instrument(t *task, src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	goal := r.goalOf(src)
+	loader := instrument.LoaderOf(src)
+	var tsconfig string
+	if loader != instrument.JS {
+		tsconfig = r.tsconfigOf(filepath.Dir(src))
+	}
+	iopts := instrument.Options{Goal: goal, File: t.rel, Loader: loader, Tsconfig: tsconfig,
+		DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields}
+	pre := prelude(goal, t.out, len(data) >= InlineShimMin)
+
+	var out []byte
+	var failure string
+	hit := false
+	var key string
+	if r.cache != nil {
+		key = cacheKey(r.toolID, iopts, pre, data)
+		if v, ok := r.cache.get(key); ok && len(v) > 0 {
+			switch v[0] {
+			case 'o':
+				out, hit = v[1:], true
+			case 'u':
+				out, hit = data, true
+			}
+			// 'e': instrumented again below, for its diagnostics.
+		}
+	}
+	if !hit {
+		res, err := instrument.Instrument(data, iopts)
+		var entry []byte
+		switch {
+		case err != nil:
+			// Named as the user can open it.
+			name := filepath.Join(r.opts.In, filepath.FromSlash(t.rel))
+			var list *diag.List
+			var b bytes.Buffer
+			if errors.As(err, &list) {
+				list.Log.File = name
+				for i := range list.Log.Diags {
+					d := &list.Log.Diags[i]
+					d.File = name
+					for j := range d.Notes {
+						d.Notes[j].File = name
+					}
+				}
+				_ = list.Log.Render(&b, diag.RenderOptions{Color: r.opts.Color})
+				failure = b.String()
+			} else {
+				failure = name + ": " + err.Error() + "\n"
+			}
+			entry = []byte{'e'}
+		case res.Unchanged:
+			out = data
+			entry = []byte{'u'}
+		default:
+			out = make([]byte, 0, len(res.Code)+len(pre))
+			out = append(out, res.Code[:res.At]...)
+			out = append(out, pre...)
+			out = append(out, res.Code[res.At:]...)
+			entry = make([]byte, 0, len(out)+1)
+			entry = append(append(entry, 'o'), out...)
+		}
+		if r.cache != nil {
+			r.cache.put(key, entry)
+		}
+	}
+	if failure != "" {
+		var n int64
+		if !r.opts.Strict {
+			copyDst := filepath.Join(r.out, filepath.FromSlash(t.rel))
+			if n, err = copyFile(src, copyDst, t.mode); err != nil {
+				return err
+			}
+			r.record(t, copyDst, goal, tsconfig, failure)
+		}
+		r.mu.Lock()
+		r.sum.Failed++
+		r.sum.Failures = append(r.sum.Failures, Failure{Path: t.rel, Message: failure})
+		r.sum.OutBytes += n
+		if !r.opts.Strict {
+			r.sum.Copied++
+			r.sum.CopiedBytes += t.size
+		}
+		r.mu.Unlock()
+		return nil
+	}
+	if err := writeFile(dst, out, t.mode); err != nil {
+		return err
+	}
+	r.record(t, dst, goal, tsconfig, "")
+	r.mu.Lock()
+	r.sum.Instrumented++
+	r.sum.InstrumentedBytes += int64(len(data))
+	r.sum.OutBytes += int64(len(out))
+	if hit {
+		r.sum.CacheHits++
+	} else {
+		r.sum.Misses++
+	}
+	r.mu.Unlock()
+	return nil
+}
+
+// create opens dst for writing, replacing a symbolic link (from an
+// earlier run) instead of writing through it, and a file it may not
+// write (a read-only input's copy).
+func create(dst string, mode fs.FileMode) (*os.File, error) {
+	perm := mode.Perm() | 0o200
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, perm)
+	if err != nil {
+		// A symbolic link, or a read-only file from an earlier run.
+		if fi, lerr := os.Lstat(dst); lerr == nil && !fi.IsDir() {
+			if err := os.Remove(dst); err != nil {
+				return nil, err
+			}
+			f, err = os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, perm)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// finish closes f and gives it the input's permissions (the umask does
+// not apply: they are the input's).
+func finish(f *os.File, mode fs.FileMode, werr error) error {
+	if werr == nil {
+		werr = f.Chmod(mode.Perm())
+	}
+	if err := f.Close(); werr == nil {
+		werr = err
+	}
+	return werr
+}
+
+func writeFile(dst string, data []byte, mode fs.FileMode) error {
+	f, err := create(dst, mode)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return finish(f, mode, err)
+}
+
+// copyFile copies src to dst (in the kernel where it can: io.Copy between
+// files uses copy_file_range).
+func copyFile(src, dst string, mode fs.FileMode) (int64, error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	f, err := create(dst, mode)
+	if err != nil {
+		return 0, err
+	}
+	n, err := io.Copy(f, in)
+	return n, finish(f, mode, err)
+}
