@@ -37,3 +37,37 @@ func BenchmarkInstrument(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkInstrumentSmall measures many small files (test262's, 1-3 KB
+// each), where fixed costs per file show.
+func BenchmarkInstrumentSmall(b *testing.B) {
+	files, _ := filepath.Glob("../../shared/corpora/test262/test/language/expressions/*/*.js")
+	if len(files) == 0 {
+		b.Skip("no test262 corpus")
+	}
+	if len(files) > 400 {
+		files = files[:400]
+	}
+	var srcs [][]byte
+	var total int64
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := Instrument(src, Options{Goal: js.Script, File: f}); err != nil {
+			continue
+		}
+		srcs = append(srcs, src)
+		total += int64(len(src))
+	}
+	b.SetBytes(total)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, src := range srcs {
+			if _, err := Instrument(src, Options{Goal: js.Script, File: "x.js"}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -11,7 +11,18 @@ import (
 func (r *rewriter) hk(name string, i int) string {
 	n := len(r.h) + len(name) + 16
 	if cap(r.arena)-len(r.arena) < n {
-		r.arena = make([]byte, 0, 64<<10)
+		// Chunks grow from 4 KiB to 64 KiB, so that a small file does not
+		// pay for a large one's arena.
+		c := 2 * cap(r.arena)
+		if c < 4<<10 {
+			c = 4 << 10
+		} else if c > 64<<10 {
+			c = 64 << 10
+		}
+		if c < n {
+			c = n
+		}
+		r.arena = make([]byte, 0, c)
 	}
 	start := len(r.arena)
 	r.arena = append(r.arena, r.h...)

@@ -3,11 +3,22 @@ package js
 // slab hands out nodes from chunks, so that the most frequent node types
 // cost one allocation per chunk rather than one each. A chunk stays alive
 // while any of its nodes is referenced, which suits a syntax tree.
-type slab[T any] struct{ buf []T }
+// Chunks grow from 8 to 64 nodes, so that a small program does not pay
+// for a large one's.
+type slab[T any] struct {
+	buf []T
+	n   int // size of the last chunk
+}
 
 func (s *slab[T]) alloc() *T {
 	if len(s.buf) == 0 {
-		s.buf = make([]T, 64)
+		switch {
+		case s.n < 8:
+			s.n = 8
+		case s.n < 64:
+			s.n *= 2
+		}
+		s.buf = make([]T, s.n)
 	}
 	x := &s.buf[0]
 	s.buf = s.buf[1:]

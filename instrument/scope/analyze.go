@@ -46,7 +46,7 @@ type analyzer struct {
 
 func (a *analyzer) push(kind Kind, n js.Node) *Scope {
 	if len(a.scopes) == cap(a.scopes) {
-		a.scopes = make([]Scope, 0, 256)
+		a.scopes = make([]Scope, 0, slabNext(cap(a.scopes)))
 	}
 	a.scopes = append(a.scopes, Scope{Kind: kind, Node: n, Parent: a.scope, Func: a.fn})
 	s := &a.scopes[len(a.scopes)-1]
@@ -56,6 +56,19 @@ func (a *analyzer) push(kind Kind, n js.Node) *Scope {
 }
 
 func (a *analyzer) pop(s *Scope) { a.scope = s.Parent }
+
+// slabNext is the size of the next slab after one of size n: slabs grow
+// from 8 to 256 elements, so that a small program does not pay for a
+// large one's.
+func slabNext(n int) int {
+	switch {
+	case n < 8:
+		return 8
+	case n >= 256:
+		return 256
+	}
+	return 2 * n
+}
 
 // varScope is the scope var declarations of the current code land in.
 func (a *analyzer) varScope() *Scope {
@@ -81,7 +94,7 @@ func (a *analyzer) declare(s *Scope, id *js.Ident, kind BindingKind) {
 
 func (a *analyzer) newBinding(b Binding) *Binding {
 	if len(a.bindings) == cap(a.bindings) {
-		a.bindings = make([]Binding, 0, 256)
+		a.bindings = make([]Binding, 0, slabNext(cap(a.bindings)))
 	}
 	a.bindings = append(a.bindings, b)
 	return &a.bindings[len(a.bindings)-1]
