@@ -67,13 +67,6 @@ var gtExpectedDiff = map[string]gtDiff{
 // a whole program the engine rejects. A listed site that starts agreeing
 // fails the test: remove it from the list.
 var gtKnownFailing = map[string]string{
-	// model: a loop body's const/let is one binding of the function's
-	// context (contexts are per call, there are no per-iteration
-	// bindings), so the closures of different iterations share it and
-	// only the last value stays (V8 3, engine 1). Repro:
-	//   function p() { const fs = []; for (let i = 0; i < 3; i++) { const o = {i}; fs.push(() => o); } return fs; }
-	"closures/per-iteration-capture": "model: no per-iteration bindings for loop-body const/let (one binding per function context)",
-
 	// Engine: CommonJS module scopes are modelled as GLOBAL (lifetime/doc.go:
 	// --nodejs module scopes are not implemented), so a module-level const
 	// no closure captures stays until the end; V8 drops it when the module
