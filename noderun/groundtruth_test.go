@@ -77,8 +77,7 @@ var gtExpectedDiff = map[string]gtDiff{
 // engine, with the cause and a minimal reproduction; a key without "/" is
 // a whole program the engine rejects. A listed site that starts agreeing
 // fails the test: remove it from the list.
-var gtKnownFailing = map[string]string{
-}
+var gtKnownFailing = map[string]string{}
 
 // gtOptions are the engine options of the ground-truth runs: the model
 // with MemInsight's bugs that its goldens encode fixed.
