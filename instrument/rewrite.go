@@ -29,6 +29,7 @@ type fnState struct {
 	susp     bool        // a generator or async function: Fg/Fx, suspensions (suspend.go)
 	sfn      *scope.Func
 	nsusp    int // suspensions rewritten so far
+	nsuspAll int // the same, with for await loops (iter.go)
 }
 
 type freeEntry struct {
@@ -73,6 +74,11 @@ type rewriter struct {
 	ready      map[*scope.Binding]bool
 	funcScopes map[*scope.Func][]*scope.Scope
 	wrapped    *js.ForOf // a labeled for await wrapped at its label
+	// iterLoops: the loops rewritten as synthetic iteration scopes, with
+	// their function (iter.go); labelStart: the start of the outermost
+	// label of the statement being rewritten, or -1.
+	iterLoops  map[js.Node]*scope.Func
+	labelStart int32
 }
 
 type selfRef struct {
@@ -99,7 +105,8 @@ func (r *rewriter) fixSelfRefs() {
 
 func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: handleName(src, opts.Goal),
-		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool)}
+		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),
+		labelStart: -1}
 	if sb, ok := scratchPool.Get().(*scratchBufs); ok {
 		r.edits, r.buf, r.sites, r.arena = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.arena[:0]
 		r.scratch, r.scratch2, r.hoist = sb.scratch, sb.scratch2, sb.hoist
@@ -1134,6 +1141,16 @@ func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
 
 func (r *rewriter) stmt(st js.Stmt, guard bool) {
 	switch s := st.(type) {
+	case *js.Labeled:
+		if r.labelStart < 0 {
+			r.labelStart = s.Start
+		}
+	case *js.For, *js.ForIn, *js.ForOf, *js.While, *js.DoWhile:
+		// iterBegin takes labelStart
+	default:
+		r.labelStart = -1
+	}
+	switch s := st.(type) {
 	case *js.ExprStmt:
 		if s.Directive != "" {
 			return
@@ -1159,6 +1176,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			r.stmt(s.Else, false)
 		}
 	case *js.For:
+		it := r.iterBegin(s)
 		switch init := s.Init.(type) {
 		case nil:
 		case *js.VarDecl:
@@ -1172,21 +1190,36 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		if s.Update != nil {
 			r.flushed(s.Update, s.Span, false)
 		}
+		r.iterBody(it, s.Body)
 		r.stmt(s.Body, false)
+		r.iterBodyEnd(it, s.Body)
+		r.iterEnd(it, s.Body)
 	case *js.ForIn:
-		r.forInOf(s.Span, s.Left, s.Right, s.Body, false)
+		it := r.iterBegin(s)
+		r.forInOf(s.Span, s.Left, s.Right, s.Body, false, it)
+		r.iterEnd(it, s.Body)
 	case *js.ForOf:
+		it := r.iterBegin(s)
 		if s.Await && r.fn.susp && r.wrapped != s {
-			r.afterForAwait(s, s.Span, func() { r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await) }, guard)
+			r.afterForAwait(s, s.Span, func() { r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await, nil) }, guard)
 			break
 		}
-		r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await)
+		r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await, it)
+		r.iterEnd(it, s.Body)
 	case *js.While:
+		it := r.iterBegin(s)
 		r.flushed(s.Test, s.Span, false)
+		r.iterBody(it, s.Body)
 		r.stmt(s.Body, false)
+		r.iterBodyEnd(it, s.Body)
+		r.iterEnd(it, s.Body)
 	case *js.DoWhile:
+		it := r.iterBegin(s)
+		r.iterBody(it, s.Body)
 		r.stmt(s.Body, false)
+		r.iterBodyEnd(it, s.Body)
 		r.flushed(s.Test, s.Span, false)
+		r.iterEnd(it, s.Body)
 	case *js.Labeled:
 		if fo := labeledForAwait(s); fo != nil && r.fn.susp {
 			r.wrapped = fo
@@ -1397,7 +1430,7 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 
 // forInOf instruments for-in and for-of loops: the write of the loop
 // variable is logged at the start of each iteration.
-func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.Stmt, await bool) {
+func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.Stmt, await bool, it *iterLoop) {
 	var pre string
 	temps := 0
 	switch l := left.(type) {
@@ -1461,6 +1494,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 	r.used(right, spanOf(right))
 	if fa {
 		// The first next() is awaited: exit after the iterable.
+		r.fn.nsuspAll++
 		i := r.site(spanOf(right))
 		r.fill(hr, r.hk("Ys", i), r.fn.self, ", ")
 		r.ins(right.EndPos(), ")")
@@ -1479,6 +1513,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		r.free = append(r.free, freeEntry{fe: k, names: names})
 		defer r.ins(body.EndPos(), " } finally { ", r.hk("Ys", k), r.fn.self, "); } }")
 	}
+	r.iterBody(it, body)
 	if pre != "" {
 		r.ins(body.Pos(), "{ "+pre)
 		r.stmt(body, false)
@@ -1486,6 +1521,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 	} else {
 		r.stmt(body, false)
 	}
+	r.iterBodyEnd(it, body)
 	r.releaseTemps(temps)
 }
 

@@ -117,6 +117,7 @@ func (r *rewriter) suspension(e js.Expr, arg js.Expr) {
 	}
 	i := r.site(spanOf(e))
 	f.nsusp++
+	f.nsuspAll++
 	names := r.liveNames(e.Pos())
 	r.fill(h, r.hk("Y", i), f.self, ", ")
 	ys := r.hk("Ys", i) + f.self + ", "

@@ -18,6 +18,22 @@ import (
 // the per-site summary (Summary).
 
 // enhancedClient receives the second pass's events.
+// IterationMarker is the first FREE_VARS name of a synthetic iteration
+// scope (docs/instrumentation.md §7, "Per-iteration bindings"): memtrace's
+// instrumenter makes a loop whose per-iteration bindings closures capture
+// a synthetic function, created at the loop (its CREATE_FUN's Fe iid),
+// entered and exited at each iteration (FUNCTION_ENTER and FUNCTION_EXIT
+// of that same iid). The engine models it as any function; the JSON
+// summary leaves those functions, entries and exits out.
+const IterationMarker = "~iteration~"
+
+// iterationSkipper is implemented by the clients that leave out synthetic
+// iteration scopes: their function objects are not created and their
+// entries and exits are not invocations.
+type iterationSkipper interface {
+	skipsIterations()
+}
+
 type enhancedClient interface {
 	// begin is called before the first entry with the pass's source map.
 	begin(src *sourceMap)
@@ -124,6 +140,7 @@ type enhancedRunner struct {
 	cs             []enhancedClient
 	group          []int32
 	err            error
+	iter           map[int32]bool // Fe iids of synthetic iteration scopes
 }
 
 func (e *enhancedRunner) advanceLU() {
@@ -235,7 +252,23 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
 			e.create(en.Obj, site, now)
 		case trace.CreateDOMNode:
 			e.create(en.Obj, loc, now)
+		case trace.FreeVars:
+			if len(en.Names) > 0 && en.Names[0] == IterationMarker {
+				if e.iter == nil {
+					e.iter = map[int32]bool{}
+				}
+				e.iter[en.IID] = true
+			}
 		case trace.CreateFun:
+			if e.iter[en.FunIID] {
+				for _, c := range e.cs {
+					if _, ok := c.(iterationSkipper); !ok {
+						c.create(en.Obj, loc, now)
+						c.create(en.Obj+1, loc, now)
+					}
+				}
+				break
+			}
 			e.create(en.Obj, loc, now)
 			e.create(en.Obj+1, loc, now)
 		case trace.PutField:
@@ -251,13 +284,19 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
 				c.enter(loc)
 			}
 		case trace.FunctionEnter:
+			it := e.iter[en.IID]
 			for _, c := range e.cs {
-				c.enter(LocUnknown)
+				if _, ok := c.(iterationSkipper); !it || !ok {
+					c.enter(LocUnknown)
+				}
 			}
 		case trace.FunctionExit:
 			e.handleTime(now)
+			it := e.iter[en.IID]
 			for _, c := range e.cs {
-				c.exit()
+				if _, ok := c.(iterationSkipper); !it || !ok {
+					c.exit()
+				}
 			}
 		case trace.ScriptEnter:
 			e.src.scripts[en.SID] = en.Name

@@ -257,3 +257,55 @@ func TestScenarioSummaryLeakUntilEventLoopEnds(t *testing.T) {
 	require.Equal(t, 1, s.Totals.LeakingSites)
 	require.EqualValues(t, 0, s.Totals.LiveAtEnd)
 }
+
+// A synthetic iteration scope (IterationMarker): function f runs a loop
+// whose two iterations are entered and exited as a function of Fe iid 30;
+// each iteration creates an object at line 8 that f's local keep then
+// holds until f returns. The summary lists no object at the loop (line
+// 30) and counts the iterations as part of f's invocation, so the
+// objects, which die at f's exit, do not escape it.
+func TestScenarioSummarySkipsIterationScopes(t *testing.T) {
+	b := newTB().add(
+		`[21,30,["`+IterationMarker+`","keep"]]`,
+		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // function f (ids 2, 3)
+		`[6,20,2]`, `[0,21,"keep",0]`, // f runs
+		`[2,30,30,4]`, // the loop's synthetic function (ids 4, 5)
+	)
+	for i := 0; i < 2; i++ {
+		id := itoa(10 + i)
+		b.add(`[6,30,4]`, `[1,8,`+id+`]`, `[0,9,"o",`+id+`]`, `[4,22,"keep",`+id+`]`, `[8,"1:22"]`, `[7,30]`)
+	}
+	b.add(`[7,23]`, `[20,6]`)
+	data := b.bytes(t)
+	var sum bytes.Buffer
+	require.NoError(t, Report(bytesOpener(data), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
+	var s Summary
+	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
+	sites := map[string]SiteSummary{}
+	for _, st := range s.Sites {
+		sites[st.Site] = st
+	}
+	require.NotContains(t, sites, "dir/t.js:30:1:30:10", sum.String())
+	o, ok := sites["dir/t.js:8:1:8:10"]
+	require.True(t, ok, sum.String())
+	require.EqualValues(t, 2, o.Allocated)
+	require.True(t, o.NonEscaping, sum.String())
+	require.Equal(t, 2, s.Totals.Sites, sum.String()) // f (and its prototype) and line 8
+
+	// Without the marker the loop's function is an object of the summary
+	// and its iterations are invocations: the objects escape them.
+	for i, l := range b.lines {
+		if strings.HasPrefix(l, `[21,30,`) {
+			b.lines[i] = `[21,30,["keep"]]`
+		}
+	}
+	sum.Reset()
+	require.NoError(t, Report(bytesOpener(b.bytes(t)), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
+	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
+	sites = map[string]SiteSummary{}
+	for _, st := range s.Sites {
+		sites[st.Site] = st
+	}
+	require.Contains(t, sites, "dir/t.js:30:1:30:10", sum.String())
+	require.False(t, sites["dir/t.js:8:1:8:10"].NonEscaping, sum.String())
+}

@@ -111,6 +111,10 @@ func newSummary(w io.Writer) *summary {
 
 func (s *summary) begin(src *sourceMap) { s.src = src }
 
+// skipsIterations: synthetic iteration scopes are not objects nor
+// invocations of the summary (IterationMarker).
+func (s *summary) skipsIterations() {}
+
 func (s *summary) siteOf(l Loc) int32 {
 	if i, ok := s.byLoc[l]; ok {
 		return i

@@ -1965,6 +1965,36 @@ function install() {
       return v;
     }
 
+    // Il, Ie, Ix: a loop whose per-iteration bindings closures capture
+    // is a synthetic scope (docs/instrumentation.md §7, "Per-iteration
+    // bindings"); i is its one iid (allocation site, Fe iid and exit
+    // site, FREE_VARS marked "~iteration~"). Il, when the loop statement
+    // starts: its synthetic function (CREATE_FUN, id+1 reserved as for
+    // every CREATE_FUN); returns its id.
+    Il(i) {
+      curSid = this.sid;
+      const g = this.base + i;
+      const id = newId();
+      newId(); // its announced prototype
+      log4(CREATE_FUN, g, g, id);
+      return id;
+    }
+
+    // Ie: an iteration of the loop l starts: FUNCTION_ENTER.
+    Ie(i, l) {
+      curSid = this.sid;
+      log3(FUNCTION_ENTER, this.base + i, l);
+    }
+
+    // Ix: the iteration ends (normally, break, continue, return, throw):
+    // FUNCTION_EXIT, after a RETURN of the value the frame d (-1 at top
+    // level) is returning, which the exit's flush must not reclaim.
+    Ix(i, l, d) {
+      curSid = this.sid;
+      if (d >= 0 && frameRet[d] !== 0) log2(RETURN, frameRet[d]);
+      log2(FUNCTION_EXIT, this.base + i);
+    }
+
     // X: end of a statement-level expression: fills the pending-flush slot.
     X(i, v) {
       if (!pending) {

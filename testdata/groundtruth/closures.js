@@ -24,6 +24,62 @@ function perIterationLet() {
   return fs;
 }
 
+function perIterationForOf() {
+  const fs = [];
+  for (const k of [1, 2, 3]) {
+    const o = track('per-iteration-for-of', { k });
+    fs.push(() => o.k + k);
+  }
+  return fs;
+}
+
+function perIterationDropped() {
+  let n = 0;
+  for (let i = 0; i < 3; i++) {
+    const o = track('per-iteration-dropped', { i });
+    const f = () => o.i;
+    n += f();
+  }
+  return n;
+}
+
+function perIterationReturn() {
+  let k = 0;
+  while (k < 5) {
+    const o = track('per-iteration-return', { k });
+    k++;
+    if (k === 3) return () => o.k;
+  }
+  return null;
+}
+
+function perIterationNested() {
+  const fs = [];
+  outer: for (const a of [1, 2]) {
+    const oa = track('per-iteration-nested-outer', { a });
+    for (let b = 0; b < 3; b++) {
+      const ob = track('per-iteration-nested-inner', { b });
+      if (b === 2) continue outer;
+      fs.push(() => [oa, ob]);
+    }
+  }
+  return fs;
+}
+
+function perIterationThrow() {
+  const fs = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const o = track('per-iteration-throw', { i });
+      fs.push(() => o);
+      if (i === 1) throw new Error('stop');
+    }
+  } catch (e) {
+    return fs;
+  }
+  return fs;
+}
+
 class Counter {
   constructor(keep) {
     this.n = 0;
@@ -62,6 +118,11 @@ function droppedClosure() {
 function main() {
   kept.iter = perIteration();
   kept.iterLet = perIterationLet();
+  kept.iterForOf = perIterationForOf();
+  perIterationDropped();
+  kept.iterReturn = perIterationReturn();
+  kept.iterNested = perIterationNested();
+  kept.iterThrow = perIterationThrow();
   new Counter(true);
   new Counter(false);
   kept.unc = uncaptured();
