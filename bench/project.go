@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,7 +42,7 @@ func projectTree(mb int) (dir string, size int64, files int, err error) {
 		"test262":          filepath.Join(corpora, "test262"),
 		"npm/node_modules": filepath.Join(root, "testdata", "npm", "node_modules"),
 	}
-	dir, err = os.MkdirTemp("", "memtrace-project-")
+	dir, err = os.MkdirTemp(projectBase(), "memtrace-project-")
 	if err != nil {
 		return "", 0, 0, err
 	}
@@ -108,7 +109,7 @@ func projectChild(job, tree string) error {
 	out := os.Getenv("MEMTRACE_BENCH_OUT")
 	if out == "" {
 		var err error
-		if out, err = os.MkdirTemp("", "memtrace-project-out-"); err != nil {
+		if out, err = os.MkdirTemp(filepath.Dir(tree), "memtrace-project-out-"); err != nil {
 			return err
 		}
 		defer os.RemoveAll(out)
@@ -122,7 +123,7 @@ func projectChild(job, tree string) error {
 	case "project-cold", "project-warm":
 		cache := os.Getenv("MEMTRACE_BENCH_CACHE")
 		if job == "project-cold" {
-			cache, err = os.MkdirTemp("", "memtrace-project-cache-")
+			cache, err = os.MkdirTemp(filepath.Dir(tree), "memtrace-project-cache-")
 			if err != nil {
 				return err
 			}
@@ -274,13 +275,13 @@ func benchProject() error {
 	if err != nil {
 		return err
 	}
-	cache, err := os.MkdirTemp("", "memtrace-project-cache-")
+	cache, err := os.MkdirTemp(filepath.Dir(tree), "memtrace-project-cache-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(cache)
-	t := &table{title: fmt.Sprintf("project: memtrace instrument DIR -o OUT over %s of JavaScript in %d files, GOMAXPROCS=%d; MB/s by CPU time spread over %d cores, and by the clock (shared machine)",
-		mb(size), files, projectProcs, projectProcs)}
+	t := &table{title: fmt.Sprintf("project: memtrace instrument DIR -o OUT over %s of JavaScript in %d files, GOMAXPROCS=%d; MB/s by CPU time spread over %d cores, and by the clock (shared machine); tree, outputs and cache in %s (-projectfs)",
+		mb(size), files, projectProcs, projectProcs, filepath.Dir(tree))}
 	t.add("job", "CPU time", "MB/s (CPU/2)", "wall", "MB/s (wall)", "note")
 	row := func(name string, r projectResult, note string) {
 		t.add(name, fmt.Sprintf("%.2fs", r.cpu.Seconds()), fmt.Sprintf("%.0f", r.mbpsCPU()),
@@ -316,7 +317,7 @@ func benchProject() error {
 	row("memtrace, warm cache, new OUT", warm, fmt.Sprintf("%d hits; %.1fx faster than cold (CPU; %.1fx wall)",
 		warm.rep.Hits, ratio, cold.wall.Seconds()/warm.wall.Seconds()))
 	// The second run of a user: the same OUT, the cache warm.
-	out, err := os.MkdirTemp("", "memtrace-project-out-")
+	out, err := os.MkdirTemp(filepath.Dir(tree), "memtrace-project-out-")
 	if err != nil {
 		return err
 	}
@@ -336,4 +337,16 @@ func benchProject() error {
 	t.print()
 	fmt.Printf("  cold vs esbuild Transform: %.2fx the CPU time; warm vs a plain copy: %.2fx\n", cold.cpu.Seconds()/es.cpu.Seconds(), warm.cpu.Seconds()/cp.cpu.Seconds())
 	return nil
+}
+
+var flagProjectFS = flag.String("projectfs", "ram", "where the project group puts its tree, outputs and caches: ram (/dev/shm when it exists, so the figure measures memtrace rather than this machine's file creation) or disk ($TMPDIR)")
+
+// projectBase is the directory the project group works in.
+func projectBase() string {
+	if *flagProjectFS == "ram" {
+		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
+			return "/dev/shm"
+		}
+	}
+	return os.TempDir()
 }

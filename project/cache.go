@@ -66,9 +66,10 @@ func (c *cache) get(key string) ([]byte, bool) {
 	return data, true
 }
 
-// put stores an entry; failures (a full disk, a read-only cache) only
-// cost the next run a miss.
-func (c *cache) put(key string, data []byte) {
+// put stores an entry: the parts, in order (so that a caller need not
+// copy them into one buffer); failures (a full disk, a read-only cache)
+// only cost the next run a miss.
+func (c *cache) put(key string, parts ...[]byte) {
 	p := c.path(key)
 	dir := filepath.Dir(p)
 	f, err := os.CreateTemp(dir, ".tmp-*")
@@ -80,7 +81,14 @@ func (c *cache) put(key string, data []byte) {
 			return
 		}
 	}
-	_, err = f.Write(data)
+	n := 0
+	for _, b := range parts {
+		if err != nil {
+			break
+		}
+		_, err = f.Write(b)
+		n += len(b)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -91,7 +99,7 @@ func (c *cache) put(key string, data []byte) {
 		os.Remove(f.Name())
 		return
 	}
-	c.wrote.Add(int64(len(data)))
+	c.wrote.Add(int64(n))
 }
 
 // trim bounds the cache after a run that added entries.
