@@ -159,6 +159,7 @@ type kind uint8
 const (
 	kFile kind = iota
 	kLink
+	kStat // a regular file not yet stat'ed (walk)
 )
 
 type task struct {
@@ -216,7 +217,7 @@ func Run(opts Options) (*Summary, error) {
 		r.toolID = ToolID("")
 	}
 	if opts.Cache != "" {
-		r.cache = &cache{dir: filepath.Join(opts.Cache, cacheLayout), max: opts.CacheMax}
+		r.cache = openCache(filepath.Join(opts.Cache, cacheLayout), opts.CacheMax)
 	}
 	tasks, err := r.walk(list)
 	if err != nil {
@@ -265,10 +266,7 @@ func Run(opts Options) (*Summary, error) {
 		}
 		return 0
 	})
-	jobs := opts.Jobs
-	if jobs <= 0 {
-		jobs = runtime.GOMAXPROCS(0)
-	}
+	jobs := r.jobs()
 	ch := make(chan *task)
 	var wg sync.WaitGroup
 	var firstErr error
@@ -294,10 +292,13 @@ func Run(opts Options) (*Summary, error) {
 	close(stop)
 	progressDone.Wait()
 	if firstErr != nil {
+		if r.cache != nil {
+			r.cache.close()
+		}
 		return nil, firstErr
 	}
 	if r.cache != nil {
-		r.cache.trim()
+		r.cache.close()
 	}
 	if err := r.next.save(filepath.Join(out, ManifestFile)); err != nil {
 		return nil, err
@@ -377,6 +378,14 @@ func rules(opts Options) (*glob.List, error) {
 }
 
 // walk lists the tree and creates the output directories.
+// jobs is the number of workers.
+func (r *runner) jobs() int {
+	if r.opts.Jobs > 0 {
+		return r.opts.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 func (r *runner) walk(list *glob.List) ([]task, error) {
 	var tasks []task
 	err := filepath.WalkDir(r.in, func(p string, d fs.DirEntry, err error) error {
@@ -407,14 +416,7 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 		case d.Type()&fs.ModeSymlink != 0:
 			t.kind = kLink
 		case d.Type().IsRegular():
-			fi, err := d.Info()
-			if err != nil {
-				return err
-			}
-			t.size, t.mode, t.mtime = fi.Size(), fi.Mode(), fi.ModTime().UnixNano()
-			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-				t.ino = st.Ino
-			}
+			t.kind = kStat // stat below, in parallel
 			if isJS(rel) && list.Match(rel) {
 				t.instrument = true
 				t.out = OutputName(rel)
@@ -428,6 +430,42 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	// Stat the regular files with all workers: a second run into the
+	// same output is mostly these calls and the outputs' (upToDate).
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var statErr error
+	var statOnce sync.Once
+	for w := 0; w < r.jobs(); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(tasks) {
+					return
+				}
+				t := &tasks[i]
+				if t.kind != kStat {
+					continue
+				}
+				fi, err := os.Lstat(filepath.Join(r.in, filepath.FromSlash(t.rel)))
+				if err != nil {
+					statOnce.Do(func() { statErr = err })
+					return
+				}
+				t.kind = kFile
+				t.size, t.mode, t.mtime = fi.Size(), fi.Mode(), fi.ModTime().UnixNano()
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+					t.ino = st.Ino
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if statErr != nil {
+		return nil, statErr
 	}
 	// A renamed output (x.ts → x.js) must not overwrite another file's.
 	outs := make(map[string]bool, len(tasks))
