@@ -257,14 +257,14 @@ func Run(opts Options) (*Summary, error) {
 
 	// Largest files first, so that no worker is left with a big one at
 	// the end.
-	slices.SortStableFunc(tasks, func(a, b task) int {
+	slices.SortFunc(tasks, func(a, b task) int {
 		switch {
 		case a.size > b.size:
 			return -1
 		case a.size < b.size:
 			return 1
 		}
-		return 0
+		return strings.Compare(a.rel, b.rel)
 	})
 	jobs := r.jobs()
 	ch := make(chan *task)
