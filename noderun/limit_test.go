@@ -3,6 +3,7 @@ package noderun_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -65,4 +66,39 @@ console.log("sum", sum, keep.length);
 	require.NoError(t, json.Unmarshal(js, &sess))
 	assert.Equal(t, "incomplete", sess.Status)
 	assert.Contains(t, sess.Reason, "logical-time limit")
+}
+
+// TestTimeLimitMemory: after the trace stops at its limit, the program
+// runs on with its hooks, and the shim's last-use table must not grow
+// with every object used from then on (it once did, 24x the plain
+// program's memory on Octane's EarleyBoyer).
+func TestTimeLimitMemory(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	dir := t.TempDir()
+	prog := `
+let sum = 0;
+for (let round = 0; round < 20; round++) {
+  const objs = [];
+  for (let i = 0; i < 50000; i++) objs.push({ i });
+  for (const o of objs) sum += o.i;
+}
+const mu = process.memoryUsage();
+console.log(sum, Math.round((mu.arrayBuffers) / 1048576));
+`
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "many.js"), []byte(prog), 0o644))
+	var stdout, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{
+		Script: "many.js", OutDir: filepath.Join(dir, "out"), Memtrace: bin, Shim: runtimeshim.Source(), Dir: dir,
+		Stdout: &stdout, Stderr: &stderr, Env: []string{"MEMTRACE_TIME_LIMIT=20000"},
+	})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	var sum, abMB int
+	_, err = fmt.Sscan(stdout.String(), &sum, &abMB)
+	require.NoError(t, err, stdout.String())
+	assert.Equal(t, 20*(50000*49999/2), sum)
+	// A table of a million ids would be 12 MB of typed arrays; the shim's
+	// own buffer is 1 MB.
+	assert.Less(t, abMB, 4, "typed-array memory after the stop: %d MB", abMB)
 }

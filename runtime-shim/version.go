@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "ef50ae2d62b3dcde"
+const Version = "aa58005ba09bcd5c"

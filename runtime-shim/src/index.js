@@ -166,6 +166,9 @@ function install() {
 
   // luSlot finds or makes id's slot, starting at h.
   function luSlot(id, h) {
+    // Stopped (the time limit, or the end): nothing will be written, so
+    // the table must not grow; any slot will do.
+    if (stopped) return h;
     for (;;) {
       const mask = luCap - 1;
       let k = luKeys[h];
