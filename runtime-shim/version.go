@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "aa58005ba09bcd5c"
+const Version = "fd195a0a764ec788"

@@ -247,6 +247,29 @@ function install() {
     p[2][id & 4095] = lit;
   }
 
+  // Objects from which the trace holds an edge: ids with a PUTFIELD of an
+  // object (not __proto__), functions (their prototype) and the global
+  // object (global variables), one bit each, in pages of 32768 ids. A
+  // primitive written over an own property of an object without edges
+  // cannot remove an edge, so P logs it without reading the property's
+  // descriptor (MemInsight's writer would log a PUTFIELD of 0 when the
+  // old value was an object stored where it could not see, which changes
+  // nothing in its engine).
+  const edgePages = [];
+  function hasEdges(id) {
+    const k = id >>> 15;
+    if (k >= edgePages.length) return false;
+    const p = edgePages[k];
+    return p !== null && (p[(id >>> 3) & 4095] & (1 << (id & 7))) !== 0;
+  }
+  function markEdges(id) {
+    const k = id >>> 15;
+    while (edgePages.length <= k) edgePages[edgePages.length] = null;
+    let p = edgePages[k];
+    if (p === null) p = edgePages[k] = new Uint8Array(4096);
+    p[(id >>> 3) & 4095] |= 1 << (id & 7);
+  }
+
   // Objects under construction (the constructor protocol): few at a time.
   const underConstruction = new SafeSet();
   let nUnder = 0;
@@ -412,6 +435,7 @@ function install() {
 
   function log4(type, a, b, c) {
     if (stopped || !before()) return;
+    if (type === CREATE_FUN) markEdges(c); // it implies the edge to the prototype (id+1)
     w.need(13);
     w.u8(type);
     w.i32(a);
@@ -431,6 +455,7 @@ function install() {
 
   function logPutfield(iid, base, prop, val) {
     if (stopped || !before()) return;
+    if (val !== 0 && prop !== '__proto__') markEdges(base);
     w.need(17 + 2 * prop.length);
     w.u8(PUTFIELD);
     w.i32(iid);
@@ -1659,8 +1684,16 @@ function install() {
       if (isObj(o)) {
         id = idOf(o);
         if (id !== 0 && !allPutfields && !isObj(v)) {
-          const d = getOwnPropertyDescriptor(o, k);
-          if (d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
+          if (!hasEdges(id) && hasOwn(o, k)) {
+            // The engine holds no edge from o: an own property, data or
+            // accessor, is not logged either way (an elided write, or a
+            // setter's); no descriptor needed (element writes of numeric
+            // arrays are most writes of numeric code).
+            skip = true;
+          } else {
+            const d = getOwnPropertyDescriptor(o, k);
+            if (d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
+          }
         }
       }
       if (strict) setStrict(o, k, v); else setSloppy(o, k, v);
@@ -2387,4 +2420,5 @@ function install() {
 
   // The global object is id 1, created first (createObjIdManager).
   create(GLOBAL, -1);
+  markEdges(1); // global variables (DECLARE, WRITE) are its edges
 }
