@@ -68,10 +68,11 @@ type cachePack struct {
 }
 
 type cache struct {
-	dir   string
-	max   int64
-	index map[[sha256.Size]byte]cacheLoc // packs complete when the run started
-	packs []*cachePack
+	dir      string
+	max      int64
+	loadOnce sync.Once
+	index    map[[sha256.Size]byte]cacheLoc // packs complete at the first lookup
+	packs    []*cachePack
 
 	mu    sync.Mutex // guards the run's own pack
 	out   *os.File   // nil until the first put; broken after a write error
@@ -81,11 +82,18 @@ type cache struct {
 	wrote atomic.Int64
 }
 
-// openCache reads the indexes of the packs in dir (a missing directory is
-// an empty cache).
+// openCache opens the cache in dir (a missing directory is an empty
+// cache); the packs' indexes are read at the first lookup, so a run with
+// nothing to instrument never reads them.
 func openCache(dir string, max int64) *cache {
-	c := &cache{dir: dir, max: max, index: map[[sha256.Size]byte]cacheLoc{}}
-	ents, _ := os.ReadDir(dir)
+	return &cache{dir: dir, max: max}
+}
+
+// load reads the indexes of the packs complete now.
+func (c *cache) load() {
+	c.index = map[[sha256.Size]byte]cacheLoc{}
+	ents, _ := os.ReadDir(c.dir)
+	dir := c.dir
 	for _, e := range ents {
 		name := e.Name()
 		if !strings.HasSuffix(name, ".idx") || strings.HasPrefix(name, ".") {
@@ -105,7 +113,6 @@ func openCache(dir string, max int64) *cache {
 				n:   binary.BigEndian.Uint32(r[sha256.Size+8:])}
 		}
 	}
-	return c
 }
 
 func (p *cachePack) file() *os.File {
@@ -123,6 +130,7 @@ func (c *cache) get(key string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
+	c.loadOnce.Do(c.load)
 	loc, ok := c.index[k]
 	if !ok {
 		return nil, false

@@ -184,6 +184,7 @@ type runner struct {
 	mu       sync.Mutex
 	sum      Summary
 	goals    map[string]js.Goal // directory → goal of its .js files
+	pkgDirs  map[string]bool    // directories of the tree that hold a package.json (walk)
 	tsconfig map[string]string  // directory → nearest tsconfig.json text
 	prev     *manifest          // the output's manifest from the last run (read only)
 	next     *manifest          // this run's
@@ -255,17 +256,21 @@ func Run(opts Options) (*Summary, error) {
 		}()
 	}
 
-	// Largest files first, so that no worker is left with a big one at
-	// the end.
-	slices.SortFunc(tasks, func(a, b task) int {
-		switch {
-		case a.size > b.size:
-			return -1
-		case a.size < b.size:
-			return 1
+	// Files to write first, largest first, so that no worker is left with
+	// a big one at the end; then those the last run's manifest says are
+	// likely up to date (a second run sorts only what changed).
+	if r.prev != nil {
+		stale := 0
+		for i := range tasks {
+			if e, ok := r.prev.Files[tasks[i].rel]; !ok || e.InSize != tasks[i].size || e.InMtime != tasks[i].mtime || e.InIno != tasks[i].ino {
+				tasks[stale], tasks[i] = tasks[i], tasks[stale]
+				stale++
+			}
 		}
-		return strings.Compare(a.rel, b.rel)
-	})
+		sortBySize(tasks[:stale])
+	} else {
+		sortBySize(tasks)
+	}
 	jobs := r.jobs()
 	ch := make(chan *task)
 	var wg sync.WaitGroup
@@ -300,8 +305,12 @@ func Run(opts Options) (*Summary, error) {
 	if r.cache != nil {
 		r.cache.close()
 	}
-	if err := r.next.save(filepath.Join(out, ManifestFile)); err != nil {
-		return nil, err
+	// A run that found every file up to date has the same manifest as
+	// the last one: not written again.
+	if r.prev == nil || r.sum.UpToDate != len(r.prev.Files) || len(r.next.Files) != len(r.prev.Files) {
+		if err := r.next.save(filepath.Join(out, ManifestFile)); err != nil {
+			return nil, err
+		}
 	}
 	r.sum.Elapsed = time.Since(start)
 	slices.SortFunc(r.sum.Failures, func(a, b Failure) int { return strings.Compare(a.Path, b.Path) })
@@ -378,6 +387,19 @@ func rules(opts Options) (*glob.List, error) {
 }
 
 // walk lists the tree and creates the output directories.
+// sortBySize orders tasks largest first (ties by path).
+func sortBySize(tasks []task) {
+	slices.SortFunc(tasks, func(a, b task) int {
+		switch {
+		case a.size > b.size:
+			return -1
+		case a.size < b.size:
+			return 1
+		}
+		return strings.Compare(a.rel, b.rel)
+	})
+}
+
 // jobs is the number of workers.
 func (r *runner) jobs() int {
 	if r.opts.Jobs > 0 {
@@ -388,6 +410,7 @@ func (r *runner) jobs() int {
 
 func (r *runner) walk(list *glob.List) ([]task, error) {
 	var tasks []task
+	r.pkgDirs = map[string]bool{}
 	err := filepath.WalkDir(r.in, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -412,6 +435,9 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 			return nil // an instrumented tree as input: these are written anew
 		}
 		t := task{rel: rel, out: rel}
+		if d.Name() == "package.json" {
+			r.pkgDirs[filepath.Dir(p)] = true
+		}
 		switch {
 		case d.Type()&fs.ModeSymlink != 0:
 			t.kind = kLink
@@ -568,7 +594,16 @@ func (r *runner) dirGoal(dir string) js.Goal {
 	if ok {
 		return g
 	}
-	if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
+	// Inside the tree, the walk knows which directories hold a
+	// package.json: no failed open for the others.
+	inTree := r.pkgDirs != nil && (dir == r.in || strings.HasPrefix(dir, r.in+string(filepath.Separator)))
+	if inTree && !r.pkgDirs[dir] {
+		if parent := filepath.Dir(dir); parent != dir {
+			g = r.dirGoal(parent)
+		} else {
+			g = js.CommonJS
+		}
+	} else if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
 		g = js.CommonJS
 		if packageType(data) == "module" {
 			g = js.Module
