@@ -138,7 +138,7 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 	} else if t.instrument || e.Out != t.out {
 		return false
 	}
-	fi, err := os.Lstat(filepath.Join(r.out, filepath.FromSlash(e.Out)))
+	fi, err := os.Lstat(under(r.out, e.Out))
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != e.OutSize || fi.ModTime().UnixNano() != e.OutMtime {
 		return false
 	}

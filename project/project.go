@@ -387,6 +387,13 @@ func rules(opts Options) (*glob.List, error) {
 }
 
 // walk lists the tree and creates the output directories.
+// under joins a directory and a clean slash-separated relative path (as
+// the walk makes them) without filepath.Join's cleaning, which was a tenth
+// of a second run's CPU.
+func under(dir, rel string) string {
+	return dir + string(filepath.Separator) + filepath.FromSlash(rel)
+}
+
 // sortBySize orders tasks largest first (ties by path).
 func sortBySize(tasks []task) {
 	slices.SortFunc(tasks, func(a, b task) int {
@@ -429,7 +436,7 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 				return err
 			}
 			r.sum.Dirs++
-			return os.MkdirAll(filepath.Join(r.out, filepath.FromSlash(rel)), fi.Mode().Perm()|0o700)
+			return os.MkdirAll(under(r.out, rel), fi.Mode().Perm()|0o700)
 		}
 		if rel == instrument.ShimFile || rel == ManifestFile {
 			return nil // an instrumented tree as input: these are written anew
@@ -476,7 +483,7 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 				if t.kind != kStat {
 					continue
 				}
-				fi, err := os.Lstat(filepath.Join(r.in, filepath.FromSlash(t.rel)))
+				fi, err := os.Lstat(under(r.in, t.rel))
 				if err != nil {
 					statOnce.Do(func() { statErr = err })
 					return
@@ -511,8 +518,8 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 }
 
 func (r *runner) do(t *task) error {
-	src := filepath.Join(r.in, filepath.FromSlash(t.rel))
-	dst := filepath.Join(r.out, filepath.FromSlash(t.out))
+	src := under(r.in, t.rel)
+	dst := under(r.out, t.out)
 	switch {
 	case t.kind == kLink:
 		return r.link(t, src, dst)
@@ -743,7 +750,7 @@ func (r *runner) instrument(t *task, src, dst string) error {
 	if failure != "" {
 		var n int64
 		if !r.opts.Strict {
-			copyDst := filepath.Join(r.out, filepath.FromSlash(t.rel))
+			copyDst := under(r.out, t.rel)
 			if n, err = copyFile(src, copyDst, t.mode); err != nil {
 				return err
 			}
