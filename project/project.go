@@ -181,13 +181,15 @@ type runner struct {
 
 	files, bytes atomic.Int64
 
-	mu       sync.Mutex
-	sum      Summary
-	goals    map[string]js.Goal // directory → goal of its .js files
-	pkgDirs  map[string]bool    // directories of the tree that hold a package.json (walk)
-	tsconfig map[string]string  // directory → nearest tsconfig.json text
-	prev     *manifest          // the output's manifest from the last run (read only)
-	next     *manifest          // this run's
+	mu        sync.Mutex
+	sum       Summary
+	goals     map[string]js.Goal // directory → goal of its .js files
+	pkgDirs   map[string]bool    // directories of the tree that hold a package.json (walk)
+	dirs      []string           // the tree's directories (walk)
+	goalsDone bool               // goals holds every directory of dirs; read without the lock
+	tsconfig  map[string]string  // directory → nearest tsconfig.json text
+	prev      *manifest          // the output's manifest from the last run (read only)
+	next      *manifest          // this run's
 }
 
 // Run instruments the tree opts.In into opts.Out. It refuses an output
@@ -428,6 +430,7 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 		}
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
+			r.dirs = append(r.dirs, p)
 			if rel == "." {
 				return nil
 			}
@@ -464,6 +467,11 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The goal of every directory, before the workers start.
+	for _, d := range r.dirs {
+		r.dirGoal(d)
+	}
+	r.goalsDone = true
 	// Stat the regular files with all workers: a second run into the
 	// same output is mostly these calls and the outputs' (upToDate).
 	var next atomic.Int64
@@ -595,6 +603,13 @@ func (r *runner) goalOf(src string) js.Goal {
 }
 
 func (r *runner) dirGoal(dir string) js.Goal {
+	if r.goalsDone {
+		// Every directory of the tree was settled by the walk: a
+		// read-only map, no lock.
+		if g, ok := r.goals[dir]; ok {
+			return g
+		}
+	}
 	r.mu.Lock()
 	g, ok := r.goals[dir]
 	r.mu.Unlock()
@@ -620,9 +635,11 @@ func (r *runner) dirGoal(dir string) js.Goal {
 	} else {
 		g = js.CommonJS
 	}
-	r.mu.Lock()
-	r.goals[dir] = g
-	r.mu.Unlock()
+	if !r.goalsDone { // after the walk the map is read without the lock
+		r.mu.Lock()
+		r.goals[dir] = g
+		r.mu.Unlock()
+	}
 	return g
 }
 
