@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "fd195a0a764ec788"
+const Version = "26a4ffd0ad0fda4b"

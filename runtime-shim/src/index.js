@@ -833,22 +833,7 @@ function install() {
     const val = kind === K_FUNCTION ? makeFunction(f, args) : kind === K_GEN_RESUME ? resume(f, base, args) : isNew ? construct(f, args) : apply(f, base, args);
     callPending = false;
     curSid = h.sid;
-    if (isObj(val)) {
-      const vid = idOf(val);
-      if (vid !== 0) {
-        if (isUnder(vid)) {
-          if (isNew) {
-            log3(UPDATE_IID, vid, ci);
-            const proto = f.prototype;
-            if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
-          }
-          clearUnder(vid);
-        }
-      } else {
-        nativeSite.set(val, ci);
-        nativeCount++;
-      }
-    }
+    if (isObj(val)) returned(ci, f, val, isNew);
     if (kind !== 0) modelAfter(kind, ci, base, args, val);
     if (isObj(f)) {
       const fid = idOf(f);
@@ -908,26 +893,32 @@ function install() {
     else logName(WRITE, g, '~frame~' + fo, 0);
   }
 
+  // returned: an object a call at global iid ci returned. The constructor
+  // protocol (spec 3.3: UPDATE_IID and the __proto__ PUTFIELD of an object
+  // made under construction), or, for an object without an id, its
+  // allocation site should it get one later in this statement (spec 2.2a).
+  function returned(ci, f, val, isNew) {
+    const vid = idOf(val);
+    if (vid !== 0) {
+      if (isUnder(vid)) {
+        if (isNew) {
+          log3(UPDATE_IID, vid, ci);
+          const proto = f.prototype;
+          if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
+        }
+        clearUnder(vid);
+      }
+    } else if (!stopped) { // stopped: X no longer empties the map
+      nativeSite.set(val, ci);
+      nativeCount++;
+    }
+  }
+
   function callEnd(h, i, f, fid, val, isNew) {
     callPending = false;
     curSid = h.sid;
     const ci = h.base + i;
-    if ((typeof val === 'object' && val !== null) || typeof val === 'function') {
-      const vid = idOf(val);
-      if (vid !== 0) {
-        if (isUnder(vid)) {
-          if (isNew) {
-            log3(UPDATE_IID, vid, ci);
-            const proto = f.prototype;
-            if (isObj(proto)) logPutfield(ci, vid, '__proto__', idOrCreate(proto, ci));
-          }
-          clearUnder(vid);
-        }
-      } else {
-        nativeSite.set(val, ci);
-        nativeCount++;
-      }
-    }
+    if ((typeof val === 'object' && val !== null) || typeof val === 'function') returned(ci, f, val, isNew);
     if (fid === 0) fid = idOf(f);
     if (fid !== 0) use(fid, ci);
     return val;
