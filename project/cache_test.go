@@ -68,7 +68,7 @@ func TestCachePacks(t *testing.T) {
 		t.Fatalf("a run of hits added a pack: %v", p)
 	}
 
-	// Two concurrent runs of a changed tree: two packs, both readable.
+	// Two concurrent runs of a changed tree: their packs are readable.
 	write(t, in, map[string]string{"lib/m1.js": "exports.changed = [];\n", "lib/m2.js": "exports.changed = {};\n"})
 	var wg sync.WaitGroup
 	for i := 0; i < 2; i++ {
@@ -81,7 +81,9 @@ func TestCachePacks(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if p, x, _ := packs(t, cdir); len(p) != 3 || len(x) != 3 {
+	// Each run added a pack, or found the other's (complete) when it
+	// first looked: 2 or 3 packs, each with its index.
+	if p, x, _ := packs(t, cdir); len(p) < 2 || len(p) > 3 || len(x) != len(p) {
 		t.Fatalf("after two concurrent runs: packs %v, indexes %v", p, x)
 	}
 	if s := run(filepath.Join(t.TempDir(), "o")); s.CacheHits != 20 {
