@@ -301,7 +301,7 @@ function instrumentRunTimeCode(code, name, strict) {
     const r = wait(b, 600000);
     return r === undefined || r.error !== undefined ? undefined : r.code;
   }
-  const args = strict ? ['instrument', '--eval', '--strict', '--name', name, '-'] : ['instrument', '--eval', '--name', name, '-'];
+  const args = strict ? ['instrument', '--eval', '--strict-code', '--name', name, '-'] : ['instrument', '--eval', '--name', name, '-'];
   try {
     return origExecFileSync(bin, args, { input: code, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] });
   } catch {

@@ -96,7 +96,7 @@ func TestRunTimeCodeServer(t *testing.T) {
 				assert.Equal(t, 1, strings.Count(log, `"name":"eval","goal":"script","loader":"js","path":"","eval":true,"strict":true`), log)
 			} else {
 				assert.Equal(t, 6, strings.Count(log, "instrument --eval --name evalIndirect"), log)
-				assert.Equal(t, 1, strings.Count(log, "instrument --eval --strict --name eval"), log)
+				assert.Equal(t, 1, strings.Count(log, "instrument --eval --strict-code --name eval"), log)
 			}
 		})
 	}

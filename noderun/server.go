@@ -28,7 +28,7 @@ type serverRequest struct {
 	Loader string `json:"loader"` // js (default), ts, tsx or jsx
 	Path   string `json:"path"`   // the file (for tsconfig.json), TS/TSX/JSX only
 	// Eval: run-time code (`memtrace instrument --eval`, goal script, no
-	// exclusions); Strict: a strict direct eval's (--strict).
+	// exclusions); Strict: a strict direct eval's (--strict-code).
 	Eval   bool `json:"eval,omitempty"`
 	Strict bool `json:"strict,omitempty"`
 	Len    int  `json:"len"`

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "26a4ffd0ad0fda4b"
+const Version = "f9b058565d6f1826"

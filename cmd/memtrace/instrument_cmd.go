@@ -32,9 +32,11 @@ type instrumentOptions struct {
 	// Rules are the --include and --exclude globs in command-line order
 	// (internal/glob): a file they exclude is copied unchanged.
 	Rules []project.Rule
-	// Strict: with a FILE, --eval code that a strict direct eval runs;
-	// with a DIR, a file that cannot be instrumented fails the run.
+	// Strict: DIR only, a file that cannot be instrumented fails the run.
 	Strict bool
+	// StrictCode: FILE only, parse as strict code without a directive
+	// (the --eval code of a strict direct eval).
+	StrictCode bool
 	// Directory mode (project.Options).
 	NodeModules bool
 	Cache       string
@@ -120,7 +122,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 				if opts.Output == "" {
 					return flagErrorf("instrumenting the directory %s needs an output directory: -o OUT", opts.Input)
 				}
-				for _, f := range []string{"goal", "loader", "path", "name", "no-shim", "eval"} {
+				for _, f := range []string{"goal", "loader", "path", "name", "no-shim", "eval", "strict-code"} {
 					if cmd.Flags().Changed(f) {
 						return flagErrorf("--%s is for one FILE, not a directory", f)
 					}
@@ -130,7 +132,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 				}
 				return instrumentDirRun(opts)
 			}
-			for _, f := range []string{"node-modules", "cache", "no-cache", "jobs", "quiet"} {
+			for _, f := range []string{"node-modules", "cache", "no-cache", "jobs", "quiet", "strict"} {
 				if cmd.Flags().Changed(f) {
 					return flagErrorf("--%s is for a directory, not one FILE", f)
 				}
@@ -158,7 +160,8 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().StringVar(&opts.Name, "name", "", "the script's `NAME` in the trace (default: the path)")
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
-	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "FILE: parse the code as strict code without a \"use strict\" directive (direct eval code called from strict code); DIR: a file that cannot be instrumented is not copied and the exit status is 1")
+	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "DIR: a file that cannot be instrumented is not copied and the exit status is 1")
+	cmd.Flags().BoolVar(&opts.StrictCode, "strict-code", false, "parse the code as strict code without a \"use strict\" directive (the code of a direct eval in strict code; the runtime shim passes it with --eval)")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
 	cmd.Flags().Var(ruleFlag{&opts.Rules, false}, "exclude", "copy the file unchanged when its name (DIR: its path in DIR; FILE: --name, else the path) matches `GLOB` (repeatable; !GLOB re-includes; the last matching --include or --exclude wins; see docs/instrumentation.md)")
@@ -217,7 +220,7 @@ func instrumentRun(opts *instrumentOptions) error {
 		}
 	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
-		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.Strict})
+		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.StrictCode})
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr

@@ -149,3 +149,18 @@ func TestInstrumentDir(t *testing.T) {
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, stderr, "--node-modules is for a directory")
 }
+
+// TestInstrumentStrictFlags: --strict-code parses one FILE as strict code
+// (the code of a direct eval in strict code: `with` is a syntax error
+// there); --strict is for a directory and refused for one FILE.
+func TestInstrumentStrictFlags(t *testing.T) {
+	src := "with (o) { x = 1; }\n"
+	code, _, stderr := runCmd(t, src, "instrument", "--eval", "--name", "eval", "-")
+	require.Equal(t, ExitOK, code, stderr)
+	code, _, stderr = runCmd(t, src, "instrument", "--eval", "--strict-code", "--name", "eval", "-")
+	require.Equal(t, ExitFailure, code)
+	require.Contains(t, stderr, "eval:1:1: error: ")
+	code, _, stderr = runCmd(t, src, "instrument", "--strict", "--name", "eval", "-")
+	require.Equal(t, ExitUsage, code)
+	require.Contains(t, stderr, "--strict is for a directory")
+}

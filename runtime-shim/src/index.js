@@ -2242,7 +2242,7 @@ function install() {
           out = instrumenter(s, strict ? 'eval' : name, strict);
           if (typeof out !== 'string') out = s;
         } else {
-          const args = name === 'eval strict' ? ['instrument', '--eval', '--strict', '--name', 'eval', '-'] : ['instrument', '--eval', '--name', name, '-'];
+          const args = name === 'eval strict' ? ['instrument', '--eval', '--strict-code', '--name', 'eval', '-'] : ['instrument', '--eval', '--name', name, '-'];
           out = execFileSync(env.MEMTRACE_BIN, args, {
             input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
           });
