@@ -2,19 +2,12 @@ package noderun_test
 
 import (
 	"bytes"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/lifetime"
-	"github.com/memtrace/memtrace/noderun"
-	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
-	"github.com/memtrace/memtrace/trace"
 )
 
 // asyncProgram interleaves many calls of async functions, async arrows and
@@ -105,28 +98,7 @@ main();
 // every object a finished activation allocated is reported unreachable
 // before the end of the program.
 func TestAsyncBalance(t *testing.T) {
-	needNode(t)
-	bin := memtracebin.Path(t)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "async.js"), []byte(asyncProgram), 0o644))
-	plain := exec.Command("node", "async.js")
-	plain.Dir = dir
-	want, err := plain.Output()
-	require.NoError(t, err)
-
-	var stdout, stderr bytes.Buffer
-	code, err := noderun.Run(noderun.Options{Script: "async.js", OutDir: filepath.Join(dir, "out"),
-		Memtrace: bin, Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	require.Equal(t, string(want), stdout.String())
-
-	data, err := os.ReadFile(filepath.Join(dir, "out", "mem-trace"))
-	require.NoError(t, err)
-	rep, err := trace.Check(bytes.NewReader(data), 10)
-	require.NoError(t, err)
-	require.True(t, rep.OK(), "%v", rep.Findings)
+	data, rep := runDifferential(t, "async.js", asyncProgram)
 	require.Zero(t, rep.Warnings, "%v", rep.Findings)
 	require.Zero(t, rep.OpenFrames)
 

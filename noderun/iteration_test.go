@@ -5,19 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/memtrace/memtrace/instrument"
-	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/lifetime"
-	"github.com/memtrace/memtrace/noderun"
-	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 	"github.com/memtrace/memtrace/trace"
 )
 
@@ -48,28 +42,8 @@ console.log(JSON.stringify([fs.map((f) => f()), total, g(), a, b]));
 // loops get a synthetic scope (IterationMarker), and the JSON summary
 // lists no object at their sites.
 func TestIterationScopes(t *testing.T) {
-	needNode(t)
 	require.Equal(t, instrument.IterationMarker, lifetime.IterationMarker)
-	dir := t.TempDir()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "iter.js"), []byte(iterProgram), 0o644))
-	plain := exec.Command("node", "iter.js")
-	plain.Dir = dir
-	want, err := plain.Output()
-	require.NoError(t, err)
-
-	var stdout, stderr bytes.Buffer
-	code, err := noderun.Run(noderun.Options{Script: "iter.js", OutDir: filepath.Join(dir, "out"),
-		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	require.Equal(t, string(want), stdout.String())
-
-	data, err := os.ReadFile(filepath.Join(dir, "out", "mem-trace"))
-	require.NoError(t, err)
-	rep, err := trace.Check(bytes.NewReader(data), 10)
-	require.NoError(t, err)
-	require.True(t, rep.OK(), "%v", rep.Findings)
+	data, _ := runDifferential(t, "iter.js", iterProgram)
 
 	// The marked Fe iids and their ranges.
 	marked := map[int32]bool{}
