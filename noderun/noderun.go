@@ -64,6 +64,9 @@ type Options struct {
 	// AllUses and AllPutFields select MemInsight's all-uses and
 	// all-putfields modes (instrumenter and shim).
 	AllUses, AllPutFields bool
+	// Compact leaves out the flushes that have nothing to do (trace.Compact):
+	// the same lifetimes from fewer entries, with other logical times.
+	Compact bool
 	// Exclude lists glob patterns (internal/glob) of modules that load
 	// uninstrumented, matched against the name the trace would give them
 	// (the path relative to the working directory, or the absolute path).
@@ -99,6 +102,7 @@ type Session struct {
 	DebugFun     string   `json:"debugFun,omitempty"`
 	AllUses      bool     `json:"allUses"`
 	AllPutFields bool     `json:"allPutFields"`
+	Compact      bool     `json:"compact"`
 	Exclude      []string `json:"exclude,omitempty"`
 	// Children are the node processes the program started (and their
 	// children), each with a trace of its own, in the order they started.
@@ -149,7 +153,7 @@ func Run(opts Options) (int, error) {
 	}
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC(),
-		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Exclude: opts.Exclude}
+		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude}
 
 	statusFile := filepath.Join(tmp, "status.json")
 	argv := append([]string{}, opts.NodeArgs...)
@@ -181,6 +185,7 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_STATUS="+statusFile,
 		"MEMTRACE_ALL_USES="+flag01(opts.AllUses),
 		"MEMTRACE_ALL_PUTFIELDS="+flag01(opts.AllPutFields),
+		"MEMTRACE_COMPACT="+flag01(opts.Compact),
 		"MEMTRACE_EXCLUDE="+string(excl),
 	)
 	// memtrace node stands for the program: SIGTERM and SIGHUP sent to it

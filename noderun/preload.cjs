@@ -98,7 +98,7 @@ if (childDir !== undefined) {
 env.MEMTRACE_PARENT = String(process.pid);
 const ours = {};
 for (const k of ['MEMTRACE_BIN', 'MEMTRACE_CHILDREN', 'MEMTRACE_PARENT', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_ALL_USES',
-  'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_EXCLUDE', 'MEMTRACE_INSTRUMENTER']) {
+  'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_INSTRUMENTER']) {
   if (env[k] !== undefined) ours[k] = env[k];
 }
 const requireOpt = '--require ' + JSON.stringify(self);

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f9b058565d6f1826"
+const Version = "301da7da746fb355"

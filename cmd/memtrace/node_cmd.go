@@ -20,6 +20,7 @@ type nodeOptions struct {
 	// globs of modules that load uninstrumented.
 	AllUses      bool
 	AllPutFields bool
+	Compact      bool
 	Exclude      []string
 	Script       string
 	Args         []string
@@ -34,7 +35,7 @@ func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.
 func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	opts := &nodeOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--exclude GLOB]... SCRIPT [ARGS...]",
+		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--compact] [--exclude GLOB]... SCRIPT [ARGS...]",
 		Short: "Run a Node.js program with every module instrumented, and record its trace",
 		Long: heredoc.Doc(`
 			Run SCRIPT with Node.js, the runtime shim loaded first and every module
@@ -50,6 +51,13 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			traced too, each into DIR/children/<n>-<pid>/mem-trace; session.json
 			lists them (pid, parent, argv, exit code or signal, status). Worker
 			threads run untraced.
+
+			--compact leaves out the statement-end flushes that have nothing to do
+			(no object can have become unreachable since the frame's previous
+			one): the lifetime engine, memtrace's or MemInsight's, computes the same
+			lifetimes at the same sites and locations from fewer entries, and only
+			logical times differ from MemInsight's own writer ('memtrace trace
+			compact' does the same to a finished trace).
 
 			Flags for memtrace come before SCRIPT; everything after SCRIPT goes to
 			the program.
@@ -73,6 +81,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
+	cmd.Flags().BoolVar(&opts.Compact, "compact", false, "leave out the flushes that have nothing to do: the same lifetimes from fewer entries, other logical times")
 	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "load modules whose path (relative to the working directory) matches `GLOB` uninstrumented (repeatable; a later !GLOB re-includes)")
 	return cmd
 }
@@ -84,7 +93,7 @@ func nodeRun(opts *nodeOptions) error {
 	}
 	code, err := noderun.Run(noderun.Options{
 		Script: opts.Script, Args: opts.Args, OutDir: opts.Out, DebugFun: opts.DebugFun,
-		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Exclude: opts.Exclude,
+		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude,
 		Node: opts.Node, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
 		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,

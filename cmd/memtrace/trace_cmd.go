@@ -34,6 +34,7 @@ func newCmdTrace(ios *IOStreams) *cobra.Command {
 	cmd.AddCommand(newCmdTraceStats(ios, nil))
 	cmd.AddCommand(newCmdTraceCheck(ios, nil))
 	cmd.AddCommand(newCmdTraceEncode(ios, nil))
+	cmd.AddCommand(newCmdTraceCompact(ios))
 	return cmd
 }
 
@@ -588,4 +589,62 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// ---- compact ----
+
+func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
+	var output string
+	cmd := &cobra.Command{
+		Use:   "compact TRACE -o OUT",
+		Short: "Leave out the flushes that have nothing to do (a compact trace)",
+		Long: heredoc.Doc(`
+			Copy a trace, leaving out every TOP_LEVEL_FLUSH that finds nothing to
+			do: no entry of its frame since the frame's previous flush could have
+			made an object a candidate for reclamation. LAST_USE times are
+			renumbered to match. The lifetime engine (memtrace's or MemInsight's)
+			computes the same lifetimes from the result, at the same sites and
+			locations; only logical times differ. This is what 'memtrace node
+			--compact' writes directly.
+		`),
+		Example: heredoc.Doc(`
+			$ memtrace trace compact out/mem-trace -o out/mem-trace.compact
+		`),
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if output == "" {
+				return flagErrorf("compact needs -o OUT")
+			}
+			in, err := openTrace(ios, args[0])
+			if err != nil {
+				return err
+			}
+			defer in.Close()
+			dir := filepath.Dir(output)
+			f, err := os.CreateTemp(dir, "."+filepath.Base(output)+".tmp*")
+			if err != nil {
+				return err
+			}
+			tmp := f.Name()
+			bw := bufio.NewWriterSize(f, 1<<20)
+			st, err := trace.Compact(bufio.NewReaderSize(in.r, 1<<20), bw)
+			if err == nil {
+				err = bw.Flush()
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err == nil {
+				err = os.Rename(tmp, output)
+			}
+			if err != nil {
+				os.Remove(tmp)
+				return fmt.Errorf("%s: %w", in.name, err)
+			}
+			fmt.Fprintf(ios.ErrOut, "%d entries, %d flushes left out; %d bytes -> %d bytes\n", st.Entries, st.Elided, st.BytesIn, st.BytesOut)
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the compact trace to `FILE`")
+	return cmd
 }

@@ -105,6 +105,7 @@ function install() {
   let debugFun = typeof env.MEMTRACE_DEBUG_FUN === 'string' ? env.MEMTRACE_DEBUG_FUN : '';
   let allPutfields = env.MEMTRACE_ALL_PUTFIELDS === '1';
   let allUses = env.MEMTRACE_ALL_USES === '1';
+  let compact = env.MEMTRACE_COMPACT === '1';
   if (+env.MEMTRACE_TIME_LIMIT > 0) timeLimit = +env.MEMTRACE_TIME_LIMIT; // tests
 
   // ---------------------------------------------------------------- sink
@@ -138,6 +139,52 @@ function install() {
   let pendIid = 0;
   let stopped = false;
   let ended = false;
+
+  // Compact traces (docs/instrumentation.md §12; trace.FrameState mirrors
+  // this): a flush is left out when its frame's candidate set must be
+  // empty, i.e. no entry since the frame's previous flush could have added
+  // a candidate. dirty is that for the top frame; frames holds the callers'
+  // (CALL and FUNCTION_ENTER push, FUNCTION_EXIT pops); fresh: only
+  // DECLAREs since the frame began; retPend: a RETURN awaits its exit.
+  // The bookkeeping runs in both modes; only compact mode leaves flushes
+  // out. elided counts them, so that last-use blocks come after the same
+  // entries as in a full trace.
+  let dirty = true;
+  let fresh = false;
+  let retPend = false;
+  let frames = new Uint8Array(256);
+  let fdepth = 0;
+  let elided = 0;
+  function note(type) {
+    switch (type) {
+      case CALL:
+      case FUNCTION_ENTER:
+        if (fdepth === frames.length) {
+          const f = new Uint8Array(2 * fdepth);
+          f.set(frames);
+          frames = f;
+        }
+        frames[fdepth++] = dirty ? 1 : 0;
+        dirty = false;
+        fresh = true;
+        return;
+      case DECLARE:
+        if (!fresh) dirty = true;
+        return;
+      case RETURN:
+        retPend = true;
+        fresh = false;
+        return;
+      case FUNCTION_EXIT:
+        dirty = fdepth > 0 ? frames[--fdepth] === 1 || retPend : true;
+        retPend = false;
+        fresh = false;
+        return;
+      default:
+        dirty = true;
+        fresh = false;
+    }
+  }
 
   // Object ids and what the shim keeps per id. Nothing is kept for every
   // id ever created: memory follows the objects used in one last-use
@@ -378,9 +425,9 @@ function install() {
   // before is beforeLog() of Loggers.ts for a counted entry. It returns
   // false when the trace has reached its logical-time limit and stopped.
   function before() {
-    if (time - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
+    if (time + elided - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
       flushLastUse();
-      lastUseFlushTime = time;
+      lastUseFlushTime = time + elided;
       if (time >= timeLimit) {
         stopAtLimit();
         return false;
@@ -411,6 +458,11 @@ function install() {
     writeSid();
     if (pending) {
       pending = false;
+      if (!dirty && compact) {
+        elided++;
+        return;
+      }
+      dirty = false;
       w.need(1 + siteBytes(pendSid, pendIid));
       w.u8(TOP_LEVEL_FLUSH);
       w.site(pendSid, pendIid);
@@ -420,6 +472,7 @@ function install() {
 
   function log2(type, a) {
     if (stopped || !before()) return;
+    note(type);
     w.need(5);
     w.u8(type);
     w.i32(a);
@@ -427,6 +480,7 @@ function install() {
 
   function log3(type, a, b) {
     if (stopped || !before()) return;
+    note(type);
     w.need(9);
     w.u8(type);
     w.i32(a);
@@ -435,6 +489,7 @@ function install() {
 
   function log4(type, a, b, c) {
     if (stopped || !before()) return;
+    note(type);
     if (type === CREATE_FUN) markEdges(c); // it implies the edge to the prototype (id+1)
     w.need(13);
     w.u8(type);
@@ -446,6 +501,10 @@ function install() {
   // DECLARE and WRITE: iid, name, id.
   function logName(type, iid, name, id) {
     if (stopped || !before()) return;
+    if (type === WRITE || !fresh) {
+      dirty = true;
+      fresh = false;
+    }
     w.need(13 + 2 * name.length);
     w.u8(type);
     w.i32(iid);
@@ -455,6 +514,8 @@ function install() {
 
   function logPutfield(iid, base, prop, val) {
     if (stopped || !before()) return;
+    dirty = true;
+    fresh = false;
     if (val !== 0 && prop !== '__proto__') markEdges(base);
     w.need(17 + 2 * prop.length);
     w.u8(PUTFIELD);
@@ -466,6 +527,7 @@ function install() {
 
   function logCall(iid, fid, fe, fsid) {
     if (stopped || !before()) return;
+    note(CALL);
     w.need(17);
     w.u8(CALL);
     w.i32(iid);
@@ -476,6 +538,7 @@ function install() {
 
   function logCreateObjDiffScript(sid, iid, id) {
     if (stopped || !before()) return;
+    note(CREATE_OBJ);
     w.need(19);
     w.u8(UPDATE_CURRENT_SCRIPT);
     w.i32(sid);
@@ -488,6 +551,7 @@ function install() {
 
   function logScriptEnter(iid, sid, file) {
     if (stopped || !before()) return;
+    note(SCRIPT_ENTER);
     w.need(13 + 2 * file.length);
     w.u8(SCRIPT_ENTER);
     w.i32(iid);
@@ -2373,6 +2437,7 @@ function install() {
     if (typeof o.debugFun === 'string') debugFun = o.debugFun;
     if (typeof o.allPutFields === 'boolean') allPutfields = o.allPutFields;
     else if (typeof o.allPutfields === 'boolean') allPutfields = o.allPutfields;
+    if (typeof o.compact === 'boolean') compact = o.compact;
     if (typeof o.allUses === 'boolean') {
       if (o.allUses && !allUses && luCount > 0) flushLastUse(); // uses recorded so far
       allUses = o.allUses;

@@ -1,0 +1,171 @@
+package noderun_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
+	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/lifetime"
+	"github.com/memtrace/memtrace/noderun"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+	"github.com/memtrace/memtrace/trace"
+)
+
+// lifetimes records the engine's results with times passed through a
+// mapping.
+type lifetimes struct {
+	lifetime.NopListener
+	at    func(int64) int64
+	lines []string
+}
+
+func (l *lifetimes) Unreachable(u lifetime.Unreachability) {
+	l.lines = append(l.lines, fmt.Sprintf("unreachable %d t=%d %v alloc=%v", u.ID, l.at(u.Time), u.Loc, u.AllocSite))
+}
+func (l *lifetimes) Debug(d lifetime.DebugEvent) {
+	l.lines = append(l.lines, fmt.Sprintf("debug t=%d %v %d rc=%d", l.at(d.Time), d.CallSite, d.ID, d.RefCount))
+}
+func (l *lifetimes) LastUse(id int32, t int64, site lifetime.Loc) {
+	l.lines = append(l.lines, fmt.Sprintf("lastuse %d t=%d %v", id, l.at(t), site))
+}
+
+// checkCompact: the shim's compact trace is exactly the offline
+// compaction of its full trace (the same flushes left out, the same
+// last-use blocks in the same places), and the engine finds the same
+// lifetimes in both, at renumbered times.
+func checkCompact(t *testing.T, name string, full, compact []byte) {
+	t.Helper()
+	var want bytes.Buffer
+	st, err := trace.Compact(bytes.NewReader(full), &want)
+	require.NoError(t, err)
+	if !bytes.Equal(want.Bytes(), compact) {
+		a, b := dumpText(t, want.Bytes()), dumpText(t, compact)
+		require.Equal(t, a, b, "%s: the shim's compact trace is not the compaction of its full trace", name)
+	}
+	at, err := trace.CompactTimeMap(bytes.NewReader(full))
+	require.NoError(t, err)
+	lf := &lifetimes{at: at}
+	require.NoError(t, lifetime.Analyze(bytes.NewReader(full), lifetime.Options{}, lf))
+	lc := &lifetimes{at: func(v int64) int64 { return v }}
+	require.NoError(t, lifetime.Analyze(bytes.NewReader(compact), lifetime.Options{}, lc))
+	require.Equal(t, lf.lines, lc.lines, "%s: lifetimes differ", name)
+	rep, err := trace.Check(bytes.NewReader(compact), 10)
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%s: %v", name, rep.Findings)
+	t.Logf("%s: %d flushes left out, %d -> %d bytes", name, st.Elided, len(full), len(compact))
+}
+
+func dumpText(t *testing.T, data []byte) string {
+	var sb strings.Builder
+	r := trace.NewReader(bytes.NewReader(data))
+	for {
+		e, err := r.Next()
+		if err != nil {
+			break
+		}
+		sb.Write(trace.AppendText(nil, e))
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+// TestCompactMemInsightPrograms: every MemInsight test program, run in both
+// modes.
+func TestCompactMemInsightPrograms(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	names, err := filepath.Glob(filepath.Join(testcorpus.Dir(t, "meminsight", "programs"), "*.js"))
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+	for _, p := range names {
+		name := strings.TrimSuffix(filepath.Base(p), ".js")
+		t.Run(name, func(t *testing.T) {
+			full := runProgram(t, bin, name)
+			var sess noderun.Session
+			compact := runProgram(t, bin, name, func(o *noderun.Options) {
+				o.Compact = true
+				t.Cleanup(func() {
+					b, err := os.ReadFile(filepath.Join(o.OutDir, "session.json"))
+					require.NoError(t, err)
+					require.NoError(t, json.Unmarshal(b, &sess))
+					require.True(t, sess.Compact)
+				})
+			})
+			checkCompact(t, name, full, compact)
+		})
+	}
+}
+
+// compactProgram exercises what MemInsight's ES5 programs do not: block
+// bindings re-declared on every iteration with objects and primitives in
+// turn (a DECLARE that replaces a binding mid-function), closures per
+// iteration, classes, generators, async functions, destructuring, Map and
+// Set, exceptions, and more than one last-use block.
+const compactProgram = `'use strict';
+class Node { constructor(v) { this.v = v; this.next = null; } get twice() { return [this.v, this.v]; } }
+const kept = [];
+function churn(n) {
+  let head = null;
+  for (let i = 0; i < n; i++) {
+    const v = i % 3 === 0 ? { i } : i;
+    const node = new Node(v);
+    node.next = head;
+    if (i % 5 === 0) head = node;
+    if (i % 7 === 0) kept.push(() => node);
+  }
+  return head;
+}
+function* gen(o) { for (let i = 0; i < 3; i++) { const x = { i, o }; yield x; } }
+async function later(o) { await null; const r = { o }; await r; return r; }
+function swap({ a, b }) { return { a: b, b: a }; }
+function risky(i) { const t = { i }; if (i % 4 === 0) throw new Error('e' + i); return t; }
+const m = new Map(), s = new Set();
+let total = 0;
+for (let round = 0; round < 30; round++) {
+  const h = churn(50);
+  for (const x of gen(h)) { m.set(round % 7, x); s.add(x.o); }
+  later({ round }).then((r) => { total += r.o.round; });
+  const sw = swap({ a: h, b: { round } });
+  try { risky(round); } catch (e) { s.add(e); }
+  total += sw.a.round + (h ? h.twice.length : 0);
+}
+Promise.resolve().then(() => console.log(total, m.size, s.size, kept.length));
+`
+
+// TestCompactModernProgram: the same check on compactProgram.
+func TestCompactModernProgram(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "prog.js"), []byte(compactProgram), 0o644))
+	plain := exec.Command("node", "prog.js")
+	plain.Dir = dir
+	want, err := plain.Output()
+	require.NoError(t, err)
+	run := func(compact bool) []byte {
+		out := filepath.Join(dir, fmt.Sprintf("out-%v", compact))
+		var stdout, stderr bytes.Buffer
+		code, err := noderun.Run(noderun.Options{Script: "prog.js", OutDir: out, Compact: compact,
+			Memtrace: bin, Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+		require.NoError(t, err)
+		require.Equal(t, 0, code, stderr.String())
+		require.Equal(t, string(want), stdout.String())
+		data, err := os.ReadFile(filepath.Join(out, "mem-trace"))
+		require.NoError(t, err)
+		return data
+	}
+	full, compact := run(false), run(true)
+	blocks := bytes.Count([]byte(dumpText(t, full)), []byte("[24]"))
+	require.Greater(t, blocks, 2, "the program should span several last-use blocks")
+	checkCompact(t, "prog.js", full, compact)
+}
