@@ -22,7 +22,9 @@ type eventLog struct {
 	lines   []string
 }
 
-func (l *eventLog) add(format string, args ...any) { l.lines = append(l.lines, fmt.Sprintf(format, args...)) }
+func (l *eventLog) add(format string, args ...any) {
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
 
 func (l *eventLog) Unreachable(u Unreachability) {
 	l.add("unreachable %d t=%d loc=%v out=%d alloc=%v", u.ID, l.mapTime(u.Time), u.Loc, u.OutDegree, u.AllocSite)
