@@ -711,7 +711,7 @@ func benchOverhead() error {
 			return err
 		}
 		type run struct {
-			res                   result
+			res                  result
 			size, entries, ltime int64
 		}
 		instrumented := func(compact string) (run, error) {
