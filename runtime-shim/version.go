@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "301da7da746fb355"
+const Version = "193c5d49cb578460"

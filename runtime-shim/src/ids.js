@@ -136,3 +136,67 @@ export function nativeKind(f) {
   const v = fieldOf(f);
   return v < 0 ? -v : v > 0 ? kindOf(v) : 0;
 }
+
+// What the shim keeps about an instrumented function lives on the function
+// itself, in private fields, and goes with it: its function-enter iid (0:
+// none, not instrumented code) and the global iid of the literal that made
+// it. (Tables by id kept a slot for every function ever created: a
+// closure-heavy program's memory grew with its closures.) Functions that
+// refuse fields keep them in a WeakMap.
+class FunInfo extends Return {
+  #fe;
+  #lit;
+  constructor(f, fe, lit) {
+    super(f);
+    this.#fe = fe;
+    this.#lit = lit;
+  }
+  static fe(f) {
+    return #fe in f ? f.#fe : -1;
+  }
+  static lit(f) {
+    return #lit in f ? f.#lit : -1;
+  }
+  static setFe(f, v) {
+    if (#fe in f) {
+      f.#fe = v;
+      return true;
+    }
+    return false;
+  }
+}
+const funFallback = new SafeWeakMap(); // f -> [fe, lit]
+let funFallbackCount = 0;
+
+// setFunInfo records f's function-enter iid and literal site.
+export function setFunInfo(f, fe, lit) {
+  if (FunInfo.setFe(f, fe)) {
+    // a second literal evaluation cannot happen for one function object;
+    // keep the first site
+    return;
+  }
+  try {
+    new FunInfo(f, fe, lit);
+  } catch {
+    funFallback.set(f, [fe, lit]);
+    funFallbackCount++;
+  }
+}
+
+// funFe is f's function-enter iid (0: not instrumented, or unknown).
+export function funFe(f) {
+  const v = FunInfo.fe(f);
+  if (v >= 0) return v;
+  if (funFallbackCount === 0) return 0;
+  const x = funFallback.get(f);
+  return x === undefined ? 0 : x[0];
+}
+
+// funLit is the global iid of the literal that made f (0: unknown).
+export function funLit(f) {
+  const v = FunInfo.lit(f);
+  if (v >= 0) return v;
+  if (funFallbackCount === 0) return 0;
+  const x = funFallback.get(f);
+  return x === undefined ? 0 : x[1];
+}

@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind } from './ids.js';
+import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -255,43 +255,31 @@ function install() {
     }
   }
 
-  // Function-enter iid, script and literal site (global iid of its F) of
-  // functions, by id, in pages of 4096 ids made when a function's id falls
-  // in them. pages[k] is null or [fe, sid, lit, gen] arrays.
-  const funPages = [];
-  function funPage(id) {
-    const k = id >>> 12;
-    return k < funPages.length ? funPages[k] : null;
+  // By global function-enter iid (static, bounded by the code loaded):
+  // the script, and 1 for a generator function, 2 for an async generator
+  // one. The rest of what the shim knows about a function is on the
+  // function object (ids.js, setFunInfo).
+  let feSid = new Int32Array(4096);
+  let feGen = new Uint8Array(4096);
+  function setFe(fe, sid, gen) {
+    if (fe >= feSid.length) {
+      let c = feSid.length;
+      while (c <= fe) c *= 2;
+      const a = new Int32Array(c);
+      a.set(feSid);
+      feSid = a;
+      const b = new Uint8Array(c);
+      b.set(feGen);
+      feGen = b;
+    }
+    feSid[fe] = sid;
+    feGen[fe] = gen;
   }
-  function funFeOf(id) {
-    const p = funPage(id);
-    return p === null ? 0 : p[0][id & 4095];
+  function feSidOf(fe) {
+    return fe < feSid.length ? feSid[fe] : 0;
   }
-  function funSidOf(id) {
-    const p = funPage(id);
-    return p === null ? 0 : p[1][id & 4095];
-  }
-  function funLitOf(id) {
-    const p = funPage(id);
-    return p === null ? 0 : p[2][id & 4095];
-  }
-  // funGenOf: 1 for a generator function, 2 for an async generator one.
-  function funGenOf(id) {
-    const p = funPage(id);
-    return p === null ? 0 : p[3][id & 4095];
-  }
-  function setFunGen(id, v) {
-    if (funPage(id) === null) setFun(id, 0, 0, 0);
-    funPage(id)[3][id & 4095] = v;
-  }
-  function setFun(id, fe, sid, lit) {
-    const k = id >>> 12;
-    while (funPages.length <= k) funPages[funPages.length] = null;
-    let p = funPages[k];
-    if (p === null) p = funPages[k] = [new Int32Array(4096), new Int32Array(4096), new Int32Array(4096), new Uint8Array(4096)];
-    p[0][id & 4095] = fe;
-    p[1][id & 4095] = sid;
-    p[2][id & 4095] = lit;
+  function feGenOf(fe) {
+    return fe < feGen.length ? feGen[fe] : 0;
   }
 
   // Objects from which the trace holds an edge: ids with a PUTFIELD of an
@@ -744,10 +732,14 @@ function install() {
       const pid = newId();
       if (idOf(proto) === 0) setId(proto, pid);
     }
-    setFun(id, fe > 0 ? fe : 0, fe > 0 ? curSid : 0, g);
-    if (fe > 0 && isObj(proto)) {
-      const fp = getPrototypeOf(fn);
-      setFunGen(id, fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0);
+    setFunInfo(fn, fe > 0 ? fe : 0, g);
+    if (fe > 0) {
+      let gen = 0;
+      if (isObj(proto)) {
+        const fp = getPrototypeOf(fn);
+        gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
+      }
+      setFe(fe, curSid, gen);
     }
     log4(CREATE_FUN, g, fe, id);
     return id;
@@ -773,7 +765,7 @@ function install() {
     let id = idOf(fn);
     if (id !== 0) return id;
     id = literalFun(fn, g, h);
-    if (funFeOf(id) > 0) reserveProto(fn); // instrumented code, not a native
+    if (funFe(fn) > 0) reserveProto(fn); // instrumented code, not a native
     return id;
   }
 
@@ -886,10 +878,11 @@ function install() {
       }
     } else if (kind === 0 && fv > 0) {
       const fid = fv;
-      if (funFeOf(fid) !== 0 && funGenOf(fid) === 0) {
-        logCall(ci, fid, funFeOf(fid), funSidOf(fid));
+      const fe = funFe(f);
+      if (fe !== 0 && feGenOf(fe) === 0) {
+        logCall(ci, fid, fe, feSidOf(fe));
         callPending = true;
-        pendFe = funFeOf(fid);
+        pendFe = fe;
         pendFid = fid;
         pendCtor = isNew;
       }
@@ -917,10 +910,11 @@ function install() {
     curSid = h.sid;
     const ci = h.base + i;
     if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
-    if (fv > 0 && funFeOf(fv) !== 0 && funGenOf(fv) === 0) {
-      logCall(ci, fv, funFeOf(fv), funSidOf(fv));
+    const fe = fv > 0 ? funFe(f) : 0;
+    if (fe !== 0 && feGenOf(fe) === 0) {
+      logCall(ci, fv, fe, feSidOf(fe));
       callPending = true;
-      pendFe = funFeOf(fv);
+      pendFe = fe;
       pendFid = fv;
       pendCtor = isNew;
     }
@@ -993,8 +987,9 @@ function install() {
     timerName = '';
     if (typeof fun !== 'function') return;
     const fid = idOrCreateFirst(fun, ci);
-    const fe = funFeOf(fid) !== 0 ? funFeOf(fid) : -1;
-    const fsid = funSidOf(fid);
+    const fe0 = funFe(fun);
+    const fe = fe0 !== 0 ? fe0 : -1;
+    const fsid = feSidOf(fe0);
     const name = '~timer~global~' + ++callbackCounter;
     log4Name(ci, name, fid);
     const state = { timeoutId: undefined };
@@ -1536,7 +1531,7 @@ function install() {
         if (fe < 0) {
           if (id === 0) {
             id = createFun(fn, g, this.base - fe);
-            setFun(id, 0, 0, funLitOf(id));
+            setFunInfo(fn, 0, g);
           }
         } else {
           if (id === 0) {
@@ -1952,7 +1947,7 @@ function install() {
       frameDis[d] = enterThis;
       frameFo[d] = 0;
       frameGen[d] = 0;
-      if (resumeGen !== undefined && fid > 0 && funGenOf(fid) === 1) {
+      if (resumeGen !== undefined && fid > 0 && feGenOf(this.base + i) === 1) {
         frameGen[d] = idOrCreate(resumeGen, this.base + i);
         resumeGen = undefined;
       }
@@ -2160,9 +2155,9 @@ function install() {
   function originalText(fn, t) {
     const id = idOf(fn);
     if (id === 0) return undefined;
-    let g = funFeOf(id);
+    let g = funFe(fn);
     const cls = t.length > 5 && t[0] === 'c' && t[1] === 'l' && t[2] === 'a' && t[3] === 's' && t[4] === 's';
-    if (cls || g === 0) g = funLitOf(id);
+    if (cls || g === 0) g = funLit(fn);
     const h = scripts[sidOfIid(g)];
     if (h === undefined) return undefined;
     const src = scriptText(h);
