@@ -2,6 +2,7 @@ package diag
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -91,5 +92,31 @@ func BenchmarkPosition(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		lt.Position(int32(i*7919) % int32(len(src)))
+	}
+}
+
+// TestLineTableLongLines: columns on long lines with non-ASCII text (counted
+// from checkpoints) equal counting from the line's start, at every offset,
+// including offsets inside multi-byte characters and lone surrogates.
+func TestLineTableLongLines(t *testing.T) {
+	pieces := []string{"a", "bc", "é", "€", "😀", "\xed\xa0\x80", " ", "xyz", "\u2028", "\n", "\r\n", "ü"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for round := 0; round < 20; round++ {
+		var sb strings.Builder
+		n := 200 + rng.IntN(3000)
+		for sb.Len() < n {
+			p := pieces[rng.IntN(len(pieces))]
+			if (p == "\n" || p == "\r\n" || p == "\u2028") && rng.IntN(20) != 0 {
+				continue // mostly long lines
+			}
+			sb.WriteString(p)
+		}
+		src := []byte(sb.String())
+		lt := NewLineTable(src)
+		for off := 0; off <= len(src); off++ {
+			line, col := lt.Position(int32(off))
+			start := lt.LineStart(line)
+			require.Equal(t, utf16Len(src[start:off]), col, "round %d offset %d", round, off)
+		}
 	}
 }

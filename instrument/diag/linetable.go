@@ -16,7 +16,14 @@ type LineTable struct {
 	src   []byte
 	lines []int32 // byte offset where each line starts; lines[0] == 0
 	ascii []bool  // whether the line holds only ASCII (columns are byte counts)
+	// Long lines with non-ASCII text (minified code): the byte offset and
+	// UTF-16 column of the first character boundary at or after every
+	// cpStep bytes, interleaved, made on first use, so that a column costs
+	// at most cpStep bytes of counting rather than the line's length.
+	cps map[int][]int32
 }
+
+const cpStep = 64
 
 // NewLineTable indexes src. It keeps a reference to src.
 func NewLineTable(src []byte) *LineTable {
@@ -77,7 +84,57 @@ func (t *LineTable) Position(off int32) (line, col int) {
 	if t.ascii[line-1] {
 		return line, int(off - start)
 	}
-	return line, utf16Len(t.src[start:off])
+	if off-start < 4*cpStep {
+		return line, utf16Len(t.src[start:off])
+	}
+	cp := t.checkpoints(line)
+	k := min(int(off-start)/cpStep, len(cp)/2-1)
+	// A checkpoint a few bytes before off: the characters before it are
+	// whole, as they are when counting from the line's start.
+	for k > 0 && cp[2*k]+8 > off {
+		k--
+	}
+	return line, int(cp[2*k+1]) + utf16Len(t.src[cp[2*k]:off])
+}
+
+func (t *LineTable) checkpoints(line int) []int32 {
+	if cp, ok := t.cps[line]; ok {
+		return cp
+	}
+	start := t.lines[line-1]
+	end := int32(len(t.src))
+	if line < len(t.lines) {
+		end = t.lines[line]
+	}
+	b := t.src[start:end]
+	cp := make([]int32, 0, 2*(len(b)/cpStep+1))
+	n := 0
+	for i := 0; i < len(b); {
+		for len(cp) < 2*(i/cpStep+1) {
+			cp = append(cp, start+int32(i), int32(n))
+		}
+		c := b[i]
+		if c < 0x80 {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if size == 1 && c >= 0xE0 && c <= 0xEF && i+2 < len(b) {
+			size = 3 // a surrogate as generalized UTF-8 (WTF-8), as utf16Len
+		}
+		if r >= 0x10000 {
+			n += 2
+		} else {
+			n++
+		}
+		i += size
+	}
+	if t.cps == nil {
+		t.cps = map[int][]int32{}
+	}
+	t.cps[line] = cp
+	return cp
 }
 
 // LineText returns the text of the 1-based line without its terminator.
