@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "193c5d49cb578460"
+const Version = "03f7dfcd73bf4026"

@@ -146,10 +146,15 @@ export function nativeKind(f) {
 class FunInfo extends Return {
   #fe;
   #lit;
-  constructor(f, fe, lit) {
+  #script;
+  constructor(f, fe, lit, h) {
     super(f);
     this.#fe = fe;
     this.#lit = lit;
+    this.#script = h;
+  }
+  static script(f) {
+    return #script in f ? f.#script : undefined;
   }
   static fe(f) {
     return #fe in f ? f.#fe : -1;
@@ -165,20 +170,21 @@ class FunInfo extends Return {
     return false;
   }
 }
-const funFallback = new SafeWeakMap(); // f -> [fe, lit]
+const funFallback = new SafeWeakMap(); // f -> [fe, lit, script]
 let funFallbackCount = 0;
 
-// setFunInfo records f's function-enter iid and literal site.
-export function setFunInfo(f, fe, lit) {
+// setFunInfo records f's function-enter iid, literal site and script
+// handle.
+export function setFunInfo(f, fe, lit, h) {
   if (FunInfo.setFe(f, fe)) {
     // a second literal evaluation cannot happen for one function object;
     // keep the first site
     return;
   }
   try {
-    new FunInfo(f, fe, lit);
+    new FunInfo(f, fe, lit, h);
   } catch {
-    funFallback.set(f, [fe, lit]);
+    funFallback.set(f, [fe, lit, h]);
     funFallbackCount++;
   }
 }
@@ -199,4 +205,13 @@ export function funLit(f) {
   if (funFallbackCount === 0) return 0;
   const x = funFallback.get(f);
   return x === undefined ? 0 : x[1];
+}
+
+// funScript is the handle of the script whose literal made f (undefined:
+// unknown).
+export function funScript(f) {
+  const h = FunInfo.script(f);
+  if (h !== undefined || funFallbackCount === 0) return h;
+  const x = funFallback.get(f);
+  return x === undefined ? undefined : x[2];
 }

@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit } from './ids.js';
+import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
 import { Writer, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -724,7 +724,7 @@ function install() {
 
   // createFun gives a function literal its id and, when fn.prototype is an
   // object, the prototype id+1 (MemInsight's rule), and writes CREATE_FUN.
-  function createFun(fn, g, fe) {
+  function createFun(fn, g, fe, h) {
     const id = newId();
     setId(fn, id);
     const proto = fn.prototype;
@@ -732,7 +732,7 @@ function install() {
       const pid = newId();
       if (idOf(proto) === 0) setId(proto, pid);
     }
-    setFunInfo(fn, fe > 0 ? fe : 0, g);
+    setFunInfo(fn, fe > 0 ? fe : 0, g, h);
     if (fe > 0) {
       let gen = 0;
       if (isObj(proto)) {
@@ -794,10 +794,10 @@ function install() {
     if (id !== 0) return id;
     const fe = feFromSource(fn);
     if (fe > 0 && fe <= h.nSites) {
-      id = createFun(fn, g, h.base + fe);
+      id = createFun(fn, g, h.base + fe, h);
       h.closures[fe] = id;
     } else {
-      id = createFun(fn, g, -1);
+      id = createFun(fn, g, -1, h);
     }
     return id;
   }
@@ -1530,12 +1530,12 @@ function install() {
         let id = idOf(fn);
         if (fe < 0) {
           if (id === 0) {
-            id = createFun(fn, g, this.base - fe);
-            setFunInfo(fn, 0, g);
+            id = createFun(fn, g, this.base - fe, this);
+            setFunInfo(fn, 0, g, this);
           }
         } else {
           if (id === 0) {
-            id = createFun(fn, g, this.base + fe);
+            id = createFun(fn, g, this.base + fe, this);
             reserveProto(fn);
           }
           if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
@@ -1581,7 +1581,7 @@ function install() {
         if (typeof m !== 'function') continue;
         let mid = idOf(m);
         if (mid === 0) {
-          mid = createFun(m, g, this.base + fe);
+          mid = createFun(m, g, this.base + fe, this);
           reserveProto(m);
         }
         this.closures[fe] = mid;
@@ -2116,7 +2116,6 @@ function install() {
     }
   }
 
-  const scripts = []; // Script handles by sid
 
   // ---------------------------------------------------------------- toString
 
@@ -2158,8 +2157,8 @@ function install() {
     let g = funFe(fn);
     const cls = t.length > 5 && t[0] === 'c' && t[1] === 'l' && t[2] === 'a' && t[3] === 's' && t[4] === 's';
     if (cls || g === 0) g = funLit(fn);
-    const h = scripts[sidOfIid(g)];
-    if (h === undefined) return undefined;
+    const h = funScript(fn);
+    if (h === undefined || sidOfIid(g) !== h.sid) return undefined;
     const src = scriptText(h);
     if (src === null) return undefined;
     const p = 4 * (g - h.base - 1);
@@ -2249,7 +2248,11 @@ function install() {
     scriptBase.push(base);
     scriptSid.push(sid);
     const h = new Script(sid, base, n, srIid, curSid);
-    scripts[sid] = h;
+    // The shim keeps no table of handles: a script's functions hold its
+    // handle (FunInfo), and so does its code, so that the handle, its site
+    // table and the text of run-time code go when they do (a program that
+    // evaluates fresh strings over and over must not keep them all).
+
     h.file = file;
     h.sites = sites;
     h.seIid = seIid;
