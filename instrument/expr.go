@@ -233,8 +233,21 @@ func (r *rewriter) readObject(e *js.Member) {
 	h := r.hole(e.Object.Pos())
 	r.expr(e.Object)
 	i := r.site(e.Span)
-	r.fill(h, r.hk("G", i))
+	if r.selfThis(e.Object) {
+		r.fill(h, r.hk("Gt", i)+r.fn.self+", ")
+	} else {
+		r.fill(h, r.hk("G", i))
+	}
 	r.ins(e.Object.EndPos(), ")")
+}
+
+// selfThis reports whether o is this in a function whose frame knows its
+// id (fnState.thisFrame).
+func (r *rewriter) selfThis(o js.Expr) bool {
+	if _, ok := o.(*js.This); !ok {
+		return false
+	}
+	return r.fn != nil && r.fn.thisFrame && !r.opts.AllUses
 }
 
 // spine instruments an optional chain without splitting it: the links
@@ -457,7 +470,13 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	r.fillBytes(h, b)
 	// The lookup: , H.M(j, t, "m"), or , H.M(j, t, ( before a computed key.
 	b = append(b[:0], ", "...)
-	b = append(b, r.hk("M", j)...)
+	if r.selfThis(m.Object) {
+		b = append(b, r.hk("Mt", j)...)
+		b = append(b, r.fn.self...)
+		b = append(b, ", "...)
+	} else {
+		b = append(b, r.hk("M", j)...)
+	}
 	b = append(b, base...)
 	b = append(b, ", "...)
 	if !m.Computed {
@@ -636,7 +655,11 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		r.keyArgs(m, val.Pos(), ", ")
 		r.expr(val)
 		i := r.site(e.Span)
-		r.fill(h, r.hk("P", i))
+		if r.selfThis(m.Object) {
+			r.fill(h, r.hk("Pt", i)+r.fn.self+", ")
+		} else {
+			r.fill(h, r.hk("P", i))
+		}
 		r.ins(val.EndPos(), ", "+s+")")
 		return
 	}

@@ -28,7 +28,12 @@ type fnState struct {
 	rest     []restIdent // rest parameters (...a): their arrays are logged by T
 	susp     bool        // a generator or async function: Fg/Fx, suspensions (suspend.go)
 	sfn      *scope.Func
-	nsusp    int // suspensions rewritten so far
+	// thisFrame: uses of this in the body may name the frame (Gt, Pt):
+	// a function with its own this fixed for the whole activation and
+	// its frame in self (not an arrow, a generator, an async function or
+	// a derived class's constructor), past its parameters.
+	thisFrame bool
+	nsusp     int // suspensions rewritten so far
 	nsuspAll int // the same, with for await loops (iter.go)
 }
 
@@ -770,6 +775,7 @@ func (r *rewriter) function(fp funcParts) int {
 		fs.rest = restIdents(p, fs.rest)
 	}
 	fs.noTemps = false
+	fs.thisFrame = !fp.arrow && !fp.derived && !fp.susp && fp.body != nil
 
 	var h, k int
 	var body []js.Stmt

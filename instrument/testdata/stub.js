@@ -27,6 +27,7 @@
     T: function (i, v) { iid(i); return v; },
     W: function (i, name, v, old) { iid(i); return v; },
     G: function (i, o) { iid(i); return o; },
+    Gt: function (i, d, o) { iid(i); return o; },
     P: function (i, o, k, v, strict) {
       iid(i);
       coercible(o, k);
@@ -37,6 +38,7 @@
       if (!set(o, k, v) && strict) throw new TypeError("Cannot assign to read only property '" + String(k) + "'");
       return v;
     },
+    Pt: function (i, d, o, k, v, strict) { return H.P(i, o, k, v, strict); },
     D: function (i, o, k, strict) {
       iid(i);
       coercible(o, k);
@@ -55,6 +57,7 @@
       coercible(o, k);
       return o[k];
     },
+    Mt: function (i, d, o, k) { return H.M(i, o, k); },
     m: function (i, o, f) {
       iid(i);
       var a = []; for (var j = 3; j < arguments.length; j++) a.push(arguments[j]);

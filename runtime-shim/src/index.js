@@ -349,6 +349,9 @@ function install() {
   let fcap = 256;
   let frameSid = new Int32Array(fcap);
   let frameThis = new Int32Array(fcap);
+  // The id of the activation's this for its uses (Gt, Pt): 1 for the
+  // global object, 0 when this is not an object or has no id yet.
+  let frameSelf = new Int32Array(fcap);
   let frameRet = new Int32Array(fcap);
   let freeSlots = new Int32Array(fcap);
   // Frames of generators and async functions (Fg): 0 not one, 1 running,
@@ -367,6 +370,7 @@ function install() {
     const c = fcap * 2;
     let t = new Int32Array(c); t.set(frameSid); frameSid = t;
     t = new Int32Array(c); t.set(frameThis); frameThis = t;
+    t = new Int32Array(c); t.set(frameSelf); frameSelf = t;
     t = new Int32Array(c); t.set(frameRet); frameRet = t;
     t = new Int32Array(c); t.set(frameFn); frameFn = t;
     t = new Int32Array(c); t.set(frameFe); frameFe = t;
@@ -1488,6 +1492,40 @@ function install() {
 
   // ---------------------------------------------------------------- handles
 
+  // put is P of script h: o[k] = v; known: o's id if the caller knows it
+  // (Pt), else 0.
+  function put(h, i, o, k, v, strict, known) {
+    if (isObj(k)) k = toKey(k);
+    let id = 0;
+    let skip = false;
+    if (isObj(o)) {
+      id = known > 0 ? known : idOf(o);
+      if (id !== 0 && !allPutfields && !isObj(v)) {
+        if (!hasEdges(id) && hasOwn(o, k)) {
+          // The engine holds no edge from o: an own property, data or
+          // accessor, is not logged either way (an elided write, or a
+          // setter's); no descriptor needed (element writes of numeric
+          // arrays are most writes of numeric code).
+          skip = true;
+        } else {
+          const d = getOwnPropertyDescriptor(o, k);
+          if (d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
+        }
+      }
+    }
+    if (strict) setStrict(o, k, v); else setSloppy(o, k, v);
+    if (id === 0) {
+      if (!isObj(o)) return v;
+      id = idOf(o); // a setter's entry may have given it one
+      if (id === 0) return v;
+    }
+    curSid = h.sid;
+    const g = h.base + i;
+    if (!skip && !isAccessor(o, k)) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
+    use(id, g);
+    return v;
+  }
+
   // A Script is the handle H of one instrumented script; its methods are
   // the hooks of docs/instrumentation.md §4. Local iid i is written as
   // base + i.
@@ -1726,37 +1764,32 @@ function install() {
       return o;
     }
 
-    // P: property write o[k] = v, performed here.
-    P(i, o, k, v, strict) {
-      if (isObj(k)) k = toKey(k);
-      let id = 0;
-      let skip = false;
-      if (isObj(o)) {
-        id = idOf(o);
-        if (id !== 0 && !allPutfields && !isObj(v)) {
-          if (!hasEdges(id) && hasOwn(o, k)) {
-            // The engine holds no edge from o: an own property, data or
-            // accessor, is not logged either way (an elided write, or a
-            // setter's); no descriptor needed (element writes of numeric
-            // arrays are most writes of numeric code).
-            skip = true;
-          } else {
-            const d = getOwnPropertyDescriptor(o, k);
-            if (d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
-          }
+    // Gt: G of this in a function whose Fe returned frame d (the
+    // instrumenter's rule: not an arrow, a generator, an async function or
+    // a derived class's constructor, and not in its parameters): the id
+    // comes from the frame instead of the object.
+    Gt(i, d, o) {
+      const id = frameSelf[d];
+      if (id > 0) {
+        if (allUses) {
+          curSid = this.sid;
+          use(id, this.base + i);
+        } else {
+          luSet(id, this.base + i);
         }
+        return o;
       }
-      if (strict) setStrict(o, k, v); else setSloppy(o, k, v);
-      if (id === 0) {
-        if (!isObj(o)) return v;
-        id = idOf(o); // a setter's entry may have given it one
-        if (id === 0) return v;
-      }
-      curSid = this.sid;
-      const g = this.base + i;
-      if (!skip && !isAccessor(o, k)) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
-      use(id, g);
-      return v;
+      return this.G(i, o);
+    }
+
+    // P: property write o[k] = v, performed here (put).
+    P(i, o, k, v, strict) {
+      return put(this, i, o, k, v, strict, 0);
+    }
+
+    // Pt: P of this (see Gt).
+    Pt(i, d, o, k, v, strict) {
+      return put(this, i, o, k, v, strict, frameSelf[d]);
     }
 
     // D: delete o[k].
@@ -1791,6 +1824,18 @@ function install() {
           if (allUses) curSid = this.sid;
           use(id, this.base + j);
         }
+      }
+      return f;
+    }
+
+    // Mt: M of this (see Gt).
+    Mt(j, d, o, k) {
+      const f = o[k];
+      let id = frameSelf[d];
+      if (id === 0 && isObj(o)) id = useIdOf(o);
+      if (id !== 0) {
+        if (allUses) curSid = this.sid;
+        use(id, this.base + j);
       }
       return f;
     }
@@ -1932,6 +1977,7 @@ function install() {
         logName(DECLARE, fe, 'this', id);
         enterThis = id;
       }
+      frameSelf[d] = dis === GLOBAL ? 1 : enterThis > 0 ? enterThis : 0;
       return d;
     }
 

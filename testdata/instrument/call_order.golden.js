@@ -13,7 +13,7 @@ var p = __mt$ec6d9aa1.X(52, __mt$ec6d9aa1.W(51, "p", __mt$ec6d9aa1.T(50, { m: __
 __mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c1(60, note, __mt$ec6d9aa1.m1(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const __mt$f = __mt$ec6d9aa1.Fe(54, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(53, "new")); } finally { __mt$ec6d9aa1.Fr(55, __mt$f); } }), 0))));
 __mt$ec6d9aa1.X(65, __mt$ec6d9aa1.c1(64, note, __mt$ec6d9aa1.m0(62, p, __mt$ec6d9aa1.M(63, p, "m"))));
 // an argument that reassigns the base: this is the old base
-var q = __mt$ec6d9aa1.X(73, __mt$ec6d9aa1.W(72, "q", __mt$ec6d9aa1.T(71, { who: "q1", m: __mt$ec6d9aa1.F(70, 68, function () {const __mt$f = __mt$ec6d9aa1.Fe(68, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(67, __mt$ec6d9aa1.G(66, this).who)); } finally { __mt$ec6d9aa1.Fr(69, __mt$f); } }, "m") }), q));
+var q = __mt$ec6d9aa1.X(73, __mt$ec6d9aa1.W(72, "q", __mt$ec6d9aa1.T(71, { who: "q1", m: __mt$ec6d9aa1.F(70, 68, function () {const __mt$f = __mt$ec6d9aa1.Fe(68, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(67, __mt$ec6d9aa1.Gt(66, __mt$f, this).who)); } finally { __mt$ec6d9aa1.Fr(69, __mt$f); } }, "m") }), q));
 __mt$ec6d9aa1.X(83, __mt$ec6d9aa1.c1(82, note, __mt$ec6d9aa1.m1(80, q, __mt$ec6d9aa1.M(81, q, "m"), q = __mt$ec6d9aa1.W(79, "q", __mt$ec6d9aa1.T(78, { who: "q2", m: __mt$ec6d9aa1.F(77, 75, function () {const __mt$f = __mt$ec6d9aa1.Fe(75, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(74, "q2!")); } finally { __mt$ec6d9aa1.Fr(76, __mt$f); } }, "m") }), q))));
 // a throwing argument: the lookup (a getter) has run, the call has not
 try {
@@ -36,13 +36,13 @@ try {
 }
 // computed keys with a comma, nested calls, new and plain calls
 __mt$ec6d9aa1.X(118, __mt$ec6d9aa1.c1(117, note, __mt$ec6d9aa1.m2(115, o, __mt$ec6d9aa1.M(116, o, (__mt$ec6d9aa1.X(106, __mt$ec6d9aa1.c1(105, note, "k1")), "n")), __mt$ec6d9aa1.m2(107, o, __mt$ec6d9aa1.M(108, o, "n"), 1, 2), __mt$ec6d9aa1.m1(113, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.m1(111, __mt$ec6d9aa1_2 = __mt$ec6d9aa1.T(109, [1, 2]), __mt$ec6d9aa1.M(112, __mt$ec6d9aa1_2, "concat"), __mt$ec6d9aa1.T(110, [3])), __mt$ec6d9aa1.M(114, __mt$ec6d9aa1_1, "join"), "-"))));
-function F(a) {const __mt$f = __mt$ec6d9aa1.Fe(122, F, this, new.target); try { __mt$ec6d9aa1.N(121, "a", a);  __mt$ec6d9aa1.X(120, __mt$ec6d9aa1.P(119, this, "a", a, 0)); } finally { __mt$ec6d9aa1.Fr(123, __mt$f); } }
+function F(a) {const __mt$f = __mt$ec6d9aa1.Fe(122, F, this, new.target); try { __mt$ec6d9aa1.N(121, "a", a);  __mt$ec6d9aa1.X(120, __mt$ec6d9aa1.Pt(119, __mt$f, this, "a", a, 0)); } finally { __mt$ec6d9aa1.Fr(123, __mt$f); } }
 __mt$ec6d9aa1.X(129, __mt$ec6d9aa1.c1(128, note, __mt$ec6d9aa1.G(127, __mt$ec6d9aa1.n1(126, (__mt$ec6d9aa1.c2(124, note, "callee", F)), __mt$ec6d9aa1.c2(125, note, "new arg", 5))).a));
 __mt$ec6d9aa1.X(133, __mt$ec6d9aa1.c1(132, note, __mt$ec6d9aa1.c2(131, __mt$ec6d9aa1.c2(130, note, "callee2", note), "plain", 6)));
 // default parameters and class fields: no var for a temporary there
 function d(x = ((__mt$b) => __mt$ec6d9aa1.m1(135, __mt$b = __mt$ec6d9aa1.c2(134, note, "default", o), __mt$ec6d9aa1.M(136, __mt$b, "n"), 1))()) {const __mt$f = __mt$ec6d9aa1.Fe(139, d, this, new.target); try { __mt$ec6d9aa1.N(138, "x", x);  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(137, x)); } finally { __mt$ec6d9aa1.Fr(140, __mt$f); } }
 __mt$ec6d9aa1.X(143, __mt$ec6d9aa1.c1(142, note, __mt$ec6d9aa1.c0(141, d)));
-let C = __mt$ec6d9aa1.N(154, "C", __mt$ec6d9aa1.F(153, -152, class C { f = __mt$ec6d9aa1.Q(147, this, "f", ((__mt$b) => __mt$ec6d9aa1.m3(145, __mt$b = __mt$ec6d9aa1.c2(144, note, "field", o), __mt$ec6d9aa1.M(146, __mt$b, "n"), 1, 2, 3))(), 1); g() {const __mt$f = __mt$ec6d9aa1.Fe(150, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(149, __mt$ec6d9aa1.G(148, this).f)); } finally { __mt$ec6d9aa1.Fr(151, __mt$f); } } }, void 0, "g", 0, 150));
+let C = __mt$ec6d9aa1.N(154, "C", __mt$ec6d9aa1.F(153, -152, class C { f = __mt$ec6d9aa1.Q(147, this, "f", ((__mt$b) => __mt$ec6d9aa1.m3(145, __mt$b = __mt$ec6d9aa1.c2(144, note, "field", o), __mt$ec6d9aa1.M(146, __mt$b, "n"), 1, 2, 3))(), 1); g() {const __mt$f = __mt$ec6d9aa1.Fe(150, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(149, __mt$ec6d9aa1.Gt(148, __mt$f, this).f)); } finally { __mt$ec6d9aa1.Fr(151, __mt$f); } } }, void 0, "g", 0, 150));
 __mt$ec6d9aa1.X(159, __mt$ec6d9aa1.c1(158, note, __mt$ec6d9aa1.m0(156, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.n0(155, C), __mt$ec6d9aa1.M(157, __mt$ec6d9aa1_1, "g"))));
 __mt$ec6d9aa1.X(164, __mt$ec6d9aa1.m1(162, __mt$ec6d9aa1_1 = console, __mt$ec6d9aa1.M(163, __mt$ec6d9aa1_1, "log"), __mt$ec6d9aa1.m1(160, log, __mt$ec6d9aa1.M(161, log, "join"), "\n")));
 

@@ -11,15 +11,15 @@ let Shape = __mt$30d3286e.N(72, "Shape", __mt$30d3286e.F(71, 25, class Shape {
   kind = __mt$30d3286e.Q(10, this, "kind", "shape", 1);
   tags = __mt$30d3286e.Q(13, this, "tags", __mt$30d3286e.T(12, { list: __mt$30d3286e.T(11, []) }), 1);
   constructor(name) {const __mt$f = __mt$30d3286e.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { __mt$30d3286e.N(24, "name", name); 
-    __mt$30d3286e.X(15, __mt$30d3286e.P(14, this, "name", name, 1));
+    __mt$30d3286e.X(15, __mt$30d3286e.Pt(14, __mt$f, this, "name", name, 1));
     __mt$30d3286e.X(19, this.#id = __mt$30d3286e.Q(18, this, "#id", __mt$30d3286e.P(16, __mt$1 = Shape, "count", (__mt$2 = __mt$30d3286e.G(17, __mt$1).count, ++__mt$2), 1), 0));
     __mt$30d3286e.X(23, __mt$30d3286e.m1(21, __mt$1 = __mt$30d3286e.G(20, Shape).#registry, __mt$30d3286e.M(22, __mt$1, "push"), this));
   } finally { __mt$30d3286e.Fr(26, __mt$f); } }
-  get id() {const __mt$f = __mt$30d3286e.Fe(29, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(28, __mt$30d3286e.G(27, this).#id)); } finally { __mt$30d3286e.Fr(30, __mt$f); } }
-  set label(v) {const __mt$f = __mt$30d3286e.Fe(34, void 0, this, new.target); try { __mt$30d3286e.N(33, "v", v);  __mt$30d3286e.X(32, __mt$30d3286e.P(31, this, "name", v, 1)); } finally { __mt$30d3286e.Fr(35, __mt$f); } }
+  get id() {const __mt$f = __mt$30d3286e.Fe(29, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(28, __mt$30d3286e.Gt(27, __mt$f, this).#id)); } finally { __mt$30d3286e.Fr(30, __mt$f); } }
+  set label(v) {const __mt$f = __mt$30d3286e.Fe(34, void 0, this, new.target); try { __mt$30d3286e.N(33, "v", v);  __mt$30d3286e.X(32, __mt$30d3286e.Pt(31, __mt$f, this, "name", v, 1)); } finally { __mt$30d3286e.Fr(35, __mt$f); } }
   area() {const __mt$f = __mt$30d3286e.Fe(37, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(36, 0)); } finally { __mt$30d3286e.Fr(38, __mt$f); } }
-  #secret() {const __mt$f = __mt$30d3286e.Fe(41, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(40, "s" + __mt$30d3286e.G(39, this).#id)); } finally { __mt$30d3286e.Fr(42, __mt$f); } }
-  reveal() {const __mt$f = __mt$30d3286e.Fe(45, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(44, __mt$30d3286e.G(43, this).#secret())); } finally { __mt$30d3286e.Fr(46, __mt$f); } }
+  #secret() {const __mt$f = __mt$30d3286e.Fe(41, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(40, "s" + __mt$30d3286e.Gt(39, __mt$f, this).#id)); } finally { __mt$30d3286e.Fr(42, __mt$f); } }
+  reveal() {const __mt$f = __mt$30d3286e.Fe(45, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(44, __mt$30d3286e.Gt(43, __mt$f, this).#secret())); } finally { __mt$30d3286e.Fr(46, __mt$f); } }
   static get size() {const __mt$f = __mt$30d3286e.Fe(50, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(49, __mt$30d3286e.G(48, __mt$30d3286e.G(47, Shape).#registry).length)); } finally { __mt$30d3286e.Fr(51, __mt$f); } }
   static #helper(x) {const __mt$f = __mt$30d3286e.Fe(54, void 0, this, new.target); try { __mt$30d3286e.N(53, "x", x);  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(52, x * 2)); } finally { __mt$30d3286e.Fr(55, __mt$f); } }
   static double(x) {const __mt$f = __mt$30d3286e.Fe(59, void 0, this, new.target); try { __mt$30d3286e.N(58, "x", x);  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(57, __mt$30d3286e.G(56, Shape).#helper(x))); } finally { __mt$30d3286e.Fr(60, __mt$f); } }
@@ -33,12 +33,12 @@ let Circle = __mt$30d3286e.N(99, "Circle", __mt$30d3286e.F(98, 79, class Circle 
     __mt$30d3286e.X(75, __mt$30d3286e.Sp(74, __mt$f, super("circle")));
     __mt$30d3286e.X(77, __mt$30d3286e.P(76, this, "r", r, 1));
   } finally { __mt$30d3286e.Fr(80, __mt$f); } }
-  area() {const __mt$f = __mt$30d3286e.Fe(86, void 0, this, new.target); var __mt$1; try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(85, __mt$30d3286e.m1(83, __mt$1 = Math, __mt$30d3286e.M(84, __mt$1, "round"), 3.14159 * __mt$30d3286e.G(81, this).r * __mt$30d3286e.G(82, this).r))); } finally { __mt$30d3286e.Fr(87, __mt$f); } }
-  describe() {const __mt$f = __mt$30d3286e.Fe(91, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(90, super.area() + "/" + __mt$30d3286e.m0(88, this, __mt$30d3286e.M(89, this, "area")))); } finally { __mt$30d3286e.Fr(92, __mt$f); } }
+  area() {const __mt$f = __mt$30d3286e.Fe(86, void 0, this, new.target); var __mt$1; try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(85, __mt$30d3286e.m1(83, __mt$1 = Math, __mt$30d3286e.M(84, __mt$1, "round"), 3.14159 * __mt$30d3286e.Gt(81, __mt$f, this).r * __mt$30d3286e.Gt(82, __mt$f, this).r))); } finally { __mt$30d3286e.Fr(87, __mt$f); } }
+  describe() {const __mt$f = __mt$30d3286e.Fe(91, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(90, super.area() + "/" + __mt$30d3286e.m0(88, this, __mt$30d3286e.Mt(89, __mt$f, this, "area")))); } finally { __mt$30d3286e.Fr(92, __mt$f); } }
   static make(r) {const __mt$f = __mt$30d3286e.Fe(96, void 0, this, new.target); try { __mt$30d3286e.N(95, "r", r);  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(94, __mt$30d3286e.n1(93, this, r))); } finally { __mt$30d3286e.Fr(97, __mt$f); } }
 }, void 0, "area", 0, 86, "describe", 0, 91, "make", 4, 96));
 let Square = __mt$30d3286e.N(102, "Square", __mt$30d3286e.F(101, -100, class Square extends Shape {}));
-const Anon = __mt$30d3286e.X(111, __mt$30d3286e.N(110, "Anon", __mt$30d3286e.F(109, -108, class { v = __mt$30d3286e.Q(103, this, "v", this, 1); m() {const __mt$f = __mt$30d3286e.Fe(106, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(105, __mt$30d3286e.G(104, this).v === this)); } finally { __mt$30d3286e.Fr(107, __mt$f); } } }, "Anon", "m", 0, 106)));
+const Anon = __mt$30d3286e.X(111, __mt$30d3286e.N(110, "Anon", __mt$30d3286e.F(109, -108, class { v = __mt$30d3286e.Q(103, this, "v", this, 1); m() {const __mt$f = __mt$30d3286e.Fe(106, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(105, __mt$30d3286e.Gt(104, __mt$f, this).v === this)); } finally { __mt$30d3286e.Fr(107, __mt$f); } } }, "Anon", "m", 0, 106)));
 const Named = __mt$30d3286e.X(119, __mt$30d3286e.N(118, "Named", __mt$30d3286e.F(117, -116, class Inner { who() {const __mt$f = __mt$30d3286e.Fe(114, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(113, __mt$30d3286e.G(112, Inner).name)); } finally { __mt$30d3286e.Fr(115, __mt$f); } } }, void 0, "who", 0, 114)));
 
 const c = __mt$30d3286e.X(123, __mt$30d3286e.N(122, "c", __mt$30d3286e.m1(120, Circle, __mt$30d3286e.M(121, Circle, "make"), 2)));

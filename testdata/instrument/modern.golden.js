@@ -8,9 +8,9 @@ __mt$5be194e5.X(21, __mt$5be194e5.m2(19, __mt$5be194e5_1 = console, __mt$5be194e
 let Animal = __mt$5be194e5.N(46, "Animal", __mt$5be194e5.F(45, 30, class Animal {
   #secret = __mt$5be194e5.Q(22, this, "#secret", 42, 1);
   static count = __mt$5be194e5.Q(23, this, "count", 0, 0);
-  constructor(name) {const __mt$f = __mt$5be194e5.Fe(30, void 0, this, new.target); var __mt$1, __mt$2, __mt$3; try { __mt$5be194e5.N(29, "name", name);  __mt$5be194e5.X(25, __mt$5be194e5.P(24, this, "name", name, 1)); __mt$5be194e5.X(28, (__mt$2 = __mt$5be194e5.G(27, __mt$1 = Animal).count, __mt$3 = __mt$2++, __mt$5be194e5.P(26, __mt$1, "count", __mt$2, 1), __mt$3)) } finally { __mt$5be194e5.Fr(31, __mt$f); } }
-  speak() {const __mt$f = __mt$5be194e5.Fe(34, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(33, `${__mt$5be194e5.G(32, this).name} makes a sound`)) } finally { __mt$5be194e5.Fr(35, __mt$f); } }
-  get secret() {const __mt$f = __mt$5be194e5.Fe(38, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(37, __mt$5be194e5.G(36, this).#secret)) } finally { __mt$5be194e5.Fr(39, __mt$f); } }
+  constructor(name) {const __mt$f = __mt$5be194e5.Fe(30, void 0, this, new.target); var __mt$1, __mt$2, __mt$3; try { __mt$5be194e5.N(29, "name", name);  __mt$5be194e5.X(25, __mt$5be194e5.Pt(24, __mt$f, this, "name", name, 1)); __mt$5be194e5.X(28, (__mt$2 = __mt$5be194e5.G(27, __mt$1 = Animal).count, __mt$3 = __mt$2++, __mt$5be194e5.P(26, __mt$1, "count", __mt$2, 1), __mt$3)) } finally { __mt$5be194e5.Fr(31, __mt$f); } }
+  speak() {const __mt$f = __mt$5be194e5.Fe(34, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(33, `${__mt$5be194e5.Gt(32, __mt$f, this).name} makes a sound`)) } finally { __mt$5be194e5.Fr(35, __mt$f); } }
+  get secret() {const __mt$f = __mt$5be194e5.Fe(38, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(37, __mt$5be194e5.Gt(36, __mt$f, this).#secret)) } finally { __mt$5be194e5.Fr(39, __mt$f); } }
   static create(n) {const __mt$f = __mt$5be194e5.Fe(43, void 0, this, new.target); try { __mt$5be194e5.N(42, "n", n);  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(41, __mt$5be194e5.n1(40, this, n))) } finally { __mt$5be194e5.Fr(44, __mt$f); } }
 }, void 0, "speak", 0, 34, "secret", 1, 38, "create", 4, 43));
 let Dog = __mt$5be194e5.N(58, "Dog", __mt$5be194e5.F(57, 52, class Dog extends Animal {
@@ -25,7 +25,7 @@ __mt$5be194e5.X(80, __mt$5be194e5.m(78, __mt$5be194e5_1 = console, __mt$5be194e5
 let a1 = __mt$5be194e5.X(82, __mt$5be194e5.N(81, "a1", 1)), b1 = __mt$5be194e5.X(84, __mt$5be194e5.N(83, "b1", 2));
 __mt$5be194e5.X(88, (__mt$5be194e5_1 = ([a1, b1] = __mt$5be194e5.T(85, [b1, a1])), __mt$5be194e5.W(86, "a1", a1, void 0), __mt$5be194e5.W(87, "b1", b1, void 0), __mt$5be194e5_1));
 __mt$5be194e5.X(91, __mt$5be194e5.m2(89, __mt$5be194e5_1 = console, __mt$5be194e5.M(90, __mt$5be194e5_1, "log"), a1, b1));
-const o = __mt$5be194e5.X(99, __mt$5be194e5.N(98, "o", __mt$5be194e5.T(97, {x: __mt$5be194e5.T(92, {y: null}), f() {const __mt$f = __mt$5be194e5.Fe(95, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(94, __mt$5be194e5.G(93, this).x)) } finally { __mt$5be194e5.Fr(96, __mt$f); } }}, "f", 0, 95)));
+const o = __mt$5be194e5.X(99, __mt$5be194e5.N(98, "o", __mt$5be194e5.T(97, {x: __mt$5be194e5.T(92, {y: null}), f() {const __mt$f = __mt$5be194e5.Fe(95, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(94, __mt$5be194e5.Gt(93, __mt$f, this).x)) } finally { __mt$5be194e5.Fr(96, __mt$f); } }}, "f", 0, 95)));
 __mt$5be194e5.X(107, __mt$5be194e5.m4(105, __mt$5be194e5_1 = console, __mt$5be194e5.M(106, __mt$5be194e5_1, "log"), __mt$5be194e5.G(100, o)?.x?.y?.z, __mt$5be194e5.G(101, o).f?.().y, __mt$5be194e5.G(102, o).g?.(), __mt$5be194e5.G(104, __mt$5be194e5.G(103, o).x).y ?? "nullish"));
 function* gen() {const __mt$f = __mt$5be194e5.Fg(113, gen, this, new.target); try {  let x = __mt$5be194e5.X(110, __mt$5be194e5.N(109, "x", __mt$5be194e5.Y(108, __mt$f, yield __mt$5be194e5.Ys(108, __mt$f, 1)))); __mt$5be194e5.X(112, __mt$5be194e5.Y(111, __mt$f, yield __mt$5be194e5.Ys(111, __mt$f, x * 2), "x", x)) } finally { __mt$5be194e5.Fx(114, __mt$f); } }
 const g = __mt$5be194e5.X(117, __mt$5be194e5.N(116, "g", __mt$5be194e5.c0(115, gen)));

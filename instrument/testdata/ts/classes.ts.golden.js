@@ -5,14 +5,14 @@ const __mt$ = __mt.S("classes.ts", [4,13,4,23,4,13,4,19,4,13,4,19,4,25,4,31,4,25
 } finally { __mt$.Fr(10, __mt$f); } })), Kind || __mt$.T(12, {})), Kind));
 let Circle = __mt$.N(31, "Circle", __mt$.F(30, 22, class Circle {
   constructor(r, tag) {const __mt$f = __mt$.Fe(22, void 0, this, new.target); try { __mt$.N(20, "r", r); __mt$.N(21, "tag", tag); 
-    __mt$.X(17, __mt$.P(16, this, "r", r, 1));
-    __mt$.X(19, __mt$.P(18, this, "tag", tag, 1));
+    __mt$.X(17, __mt$.Pt(16, __mt$f, this, "r", r, 1));
+    __mt$.X(19, __mt$.Pt(18, __mt$f, this, "tag", tag, 1));
   } finally { __mt$.Fr(23, __mt$f); } }
   r;
   tag;
   kind = __mt$.Q(24, this, "kind", 1, 1) /* Circle */;
   area() {const __mt$f = __mt$.Fe(28, void 0, this, new.target); try { 
-    return __mt$.R(__mt$f, __mt$.X(27, __mt$.G(25, Math).PI * __mt$.G(26, this).r ** 2));
+    return __mt$.R(__mt$f, __mt$.X(27, __mt$.G(25, Math).PI * __mt$.Gt(26, __mt$f, this).r ** 2));
   } finally { __mt$.Fr(29, __mt$f); } }
 }, void 0, "area", 0, 28));
 function pair(a, b) {const __mt$f = __mt$.Fe(36, pair, this, new.target); try { __mt$.N(34, "a", a); __mt$.N(35, "b", b); 
