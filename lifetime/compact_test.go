@@ -65,8 +65,8 @@ func TestCompactSameLifetimes(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.mem-trace"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
-	var elided int64
-	cases := map[string][]byte{"redeclare": encodeText(t, redeclareTrace)}
+	var elided, deferred int64
+	cases := map[string][]byte{"redeclare": encodeText(t, redeclareTrace), "shadow": encodeText(t, shadowTrace)}
 	for _, path := range files {
 		full, err := os.ReadFile(path)
 		require.NoError(t, err)
@@ -77,6 +77,7 @@ func TestCompactSameLifetimes(t *testing.T) {
 		st, err := trace.Compact(bytes.NewReader(full), &compact)
 		require.NoError(t, err, name)
 		elided += st.Elided
+		deferred += st.Deferred
 		// Both return rules, and a cycle queue limit of 1 so that the
 		// flushes' regular collections run too.
 		for _, opts := range []Options{{}, {ProtectReturns: true}, {CycleQueueLimit: 1}} {
@@ -91,7 +92,8 @@ func TestCompactSameLifetimes(t *testing.T) {
 		require.True(t, rep.OK(), "%s: compact trace is not sound: %v", name, rep.Findings)
 	}
 	require.Positive(t, elided, "no flush was left out of 80 traces")
-	t.Logf("%d traces: %d flushes left out", len(files), elided)
+	require.Positive(t, deferred, "no declaration was held back")
+	t.Logf("%d traces: %d flushes left out, %d declarations held back", len(files), elided, deferred)
 }
 
 // redeclareTrace re-declares a block-scoped binding in the middle of a
@@ -131,3 +133,40 @@ func encodeText(t *testing.T, text string) []byte {
 	}
 	return out
 }
+
+// shadowTrace: f binds x to an object and makes g; g declares its own x
+// (a primitive: held back) and makes a closure h that names x. Sealing g
+// marks g's x, so f's x is dropped when f exits and the object dies there.
+// Were g's x not written before h's CREATE_FUN, g's seal would mark f's x
+// instead, and the object would live to the end.
+const shadowTrace = `[23,0]
+[1,-1,1]
+[23,1]
+[19,1,1,"t.js"]
+[22,1,1,1,20,1]
+[22,9,2,1,2,10]
+[22,17,3,1,10,2]
+[22,25,4,1,4,10]
+[22,33,5,1,8,2]
+[22,41,6,1,6,10]
+[22,49,7,1,7,10]
+[22,57,9,1,9,10]
+[22,65,11,1,11,10]
+[22,73,12,1,12,10]
+[21,49,["x"]]
+[21,17,[]]
+[21,33,[]]
+[2,9,17,2]
+[0,9,"f",2]
+[18,65,2,17,1]
+[1,57,4]
+[0,17,"x",4]
+[2,25,33,5]
+[0,25,"g",5]
+[18,73,5,33,1]
+[0,33,"x",0]
+[2,41,49,7]
+[7,33]
+[7,17]
+[20,1]
+`

@@ -61,7 +61,7 @@ func checkCompact(t *testing.T, name string, full, compact []byte) {
 	rep, err := trace.Check(bytes.NewReader(compact), 10)
 	require.NoError(t, err)
 	require.True(t, rep.OK(), "%s: %v", name, rep.Findings)
-	t.Logf("%s: %d flushes left out, %d -> %d bytes", name, st.Elided, len(full), len(compact))
+	t.Logf("%s: %d flushes left out, %d declarations held back (%d never written), %d -> %d bytes", name, st.Elided, st.Deferred, st.Unused, len(full), len(compact))
 }
 
 func dumpText(t *testing.T, data []byte) string {

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "046c17a4e4e3f05b"
+const Version = "633cac504e064d02"

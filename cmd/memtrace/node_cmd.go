@@ -53,8 +53,9 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			threads run untraced.
 
 			--compact leaves out the statement-end flushes that have nothing to do
-			(no object can have become unreachable since the frame's previous
-			one): the lifetime engine, memtrace's or MemInsight's, computes the same
+			(no object can have become unreachable since the frame's previous one)
+			and writes a function's declarations of primitives only when something
+			may resolve their names: the lifetime engine, memtrace's or MemInsight's, computes the same
 			lifetimes at the same sites and locations from fewer entries, and only
 			logical times differ from MemInsight's own writer ('memtrace trace
 			compact' does the same to a finished trace).
@@ -81,7 +82,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
-	cmd.Flags().BoolVar(&opts.Compact, "compact", false, "leave out the flushes that have nothing to do: the same lifetimes from fewer entries, other logical times")
+	cmd.Flags().BoolVar(&opts.Compact, "compact", false, "a compact trace: the same lifetimes from fewer entries (flushes with nothing to do left out, declarations of primitives written only when needed), other logical times")
 	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "load modules whose path (relative to the working directory) matches `GLOB` uninstrumented (repeatable; a later !GLOB re-includes)")
 	return cmd
 }

@@ -597,15 +597,18 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
 		Use:   "compact TRACE -o OUT",
-		Short: "Leave out the flushes that have nothing to do (a compact trace)",
+		Short: "Leave out the entries that change nothing the engine computes (a compact trace)",
 		Long: heredoc.Doc(`
-			Copy a trace, leaving out every TOP_LEVEL_FLUSH that finds nothing to
-			do: no entry of its frame since the frame's previous flush could have
-			made an object a candidate for reclamation. LAST_USE times are
-			renumbered to match. The lifetime engine (memtrace's or MemInsight's)
-			computes the same lifetimes from the result, at the same sites and
-			locations; only logical times differ. This is what 'memtrace node
-			--compact' writes directly.
+			Copy a trace as a compact trace (docs/instrumentation.md §12): every
+			TOP_LEVEL_FLUSH that finds nothing to do is left out (no entry of its
+			frame since the frame's previous flush could have made an object a
+			candidate for reclamation), and a function's first declarations of
+			primitives are written only when something may resolve their names in
+			its context (or not at all). LAST_USE times are renumbered to match.
+			The lifetime engine (memtrace's or MemInsight's) computes the same
+			lifetimes from the result, at the same sites and locations; only
+			logical times differ. 'memtrace node --compact' writes such a trace
+			directly.
 		`),
 		Example: heredoc.Doc(`
 			$ memtrace trace compact out/mem-trace -o out/mem-trace.compact
@@ -641,7 +644,7 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 				os.Remove(tmp)
 				return fmt.Errorf("%s: %w", in.name, err)
 			}
-			fmt.Fprintf(ios.ErrOut, "%d entries, %d flushes left out; %d bytes -> %d bytes\n", st.Entries, st.Elided, st.BytesIn, st.BytesOut)
+			fmt.Fprintf(ios.ErrOut, "%d entries: %d flushes left out, %d declarations held back (%d never written); %d bytes -> %d bytes\n", st.Entries, st.Elided, st.Deferred, st.Unused, st.BytesIn, st.BytesOut)
 			return nil
 		},
 	}

@@ -155,6 +155,17 @@ function install() {
   let frames = new Uint8Array(256);
   let fdepth = 0;
   let elided = 0;
+  // Compact mode also holds back a frame's first DECLAREs of primitives
+  // (trace.Compactor, rule 2) until an entry of that frame may resolve
+  // their names (WRITE, CREATE_FUN, a PUTFIELD on the global object,
+  // SCRIPT_ENTER, another DECLARE): defIid, defName, defSid [0, defLen),
+  // the frame's from defBase[fdepth - 1]. elided counts them as well while
+  // they are held back.
+  let defBase = new Int32Array(256);
+  let defIid = new Int32Array(256);
+  let defSid = new Int32Array(256);
+  const defName = [];
+  let defLen = 0;
   function note(type) {
     switch (type) {
       case CALL:
@@ -163,7 +174,11 @@ function install() {
           const f = new Uint8Array(2 * fdepth);
           f.set(frames);
           frames = f;
+          const b = new Int32Array(2 * fdepth);
+          b.set(defBase);
+          defBase = b;
         }
+        defBase[fdepth] = defLen;
         frames[fdepth++] = dirty ? 1 : 0;
         dirty = false;
         fresh = true;
@@ -176,7 +191,13 @@ function install() {
         fresh = false;
         return;
       case FUNCTION_EXIT:
-        dirty = fdepth > 0 ? frames[--fdepth] === 1 || retPend : true;
+        if (fdepth > 0) {
+          fdepth--;
+          dirty = frames[fdepth] === 1 || retPend;
+          defLen = defBase[fdepth]; // held back and never needed: left out
+        } else {
+          dirty = true;
+        }
         retPend = false;
         fresh = false;
         return;
@@ -448,6 +469,12 @@ function install() {
   // meta is steps 3 and 4 of beforeLog().
   function meta() {
     writeSid();
+    flushPending();
+  }
+
+  // flushPending is step 4: the pending flush, written (after the script,
+  // if it changed) or, in compact mode, left out.
+  function flushPending() {
     if (pending) {
       pending = false;
       if (!dirty && compact) {
@@ -455,6 +482,7 @@ function install() {
         return;
       }
       dirty = false;
+      writeSid();
       w.need(1 + siteBytes(pendSid, pendIid));
       w.u8(TOP_LEVEL_FLUSH);
       w.site(pendSid, pendIid);
@@ -480,6 +508,7 @@ function install() {
   }
 
   function log4(type, a, b, c) {
+    if (type === CREATE_FUN) releaseHeld();
     if (stopped || !before()) return;
     note(type);
     if (type === CREATE_FUN) markEdges(c); // it implies the edge to the prototype (id+1)
@@ -492,6 +521,11 @@ function install() {
 
   // DECLARE and WRITE: iid, name, id.
   function logName(type, iid, name, id) {
+    if (compact && type === DECLARE && fresh && id === 0 && fdepth > 0) {
+      holdDeclare(iid, name);
+      return;
+    }
+    if (type === WRITE || !fresh) releaseHeld();
     if (stopped || !before()) return;
     if (type === WRITE || !fresh) {
       dirty = true;
@@ -504,7 +538,66 @@ function install() {
     w.i32(id);
   }
 
+  // holdDeclare is logName for a DECLARE that compact mode holds back:
+  // beforeLog's steps but the script's (written with the next entry) and
+  // the tick (counted in elided until it is written).
+  function holdDeclare(iid, name) {
+    if (stopped) return;
+    if (time + elided - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
+      flushLastUse();
+      lastUseFlushTime = time + elided;
+      if (time >= timeLimit) {
+        stopAtLimit();
+        return;
+      }
+    }
+    flushPending();
+    if (defLen === defIid.length) {
+      let a = new Int32Array(2 * defLen); a.set(defIid); defIid = a;
+      a = new Int32Array(2 * defLen); a.set(defSid); defSid = a;
+    }
+    defIid[defLen] = iid;
+    defSid[defLen] = curSid;
+    defName[defLen] = name;
+    defLen++;
+    elided++;
+  }
+
+  // releaseHeld writes the top frame's held-back DECLAREs, each in its own
+  // script, before the entry that needs them, after what that entry's
+  // beforeLog writes first (a due last-use block, the pending flush).
+  function releaseHeld() {
+    if (defLen === 0 || fdepth === 0 || defLen <= defBase[fdepth - 1] || stopped) return;
+    const from = defBase[fdepth - 1];
+    if (time + elided - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
+      flushLastUse();
+      lastUseFlushTime = time + elided;
+      if (time >= timeLimit) {
+        stopAtLimit();
+        return;
+      }
+    }
+    flushPending();
+    const saved = curSid;
+    for (let k = from; k < defLen; k++) {
+      curSid = defSid[k];
+      writeSid();
+      const name = defName[k];
+      w.need(13 + 2 * name.length);
+      w.u8(DECLARE);
+      w.i32(defIid[k]);
+      w.str(name);
+      w.i32(0);
+      time++;
+      elided--;
+      defName[k] = undefined;
+    }
+    curSid = saved;
+    defLen = from;
+  }
+
   function logPutfield(iid, base, prop, val) {
+    if (base === 1) releaseHeld(); // resolved as a WRITE
     if (stopped || !before()) return;
     dirty = true;
     fresh = false;
@@ -542,6 +635,7 @@ function install() {
   }
 
   function logScriptEnter(iid, sid, file) {
+    releaseHeld();
     if (stopped || !before()) return;
     note(SCRIPT_ENTER);
     w.need(13 + 2 * file.length);
