@@ -34,7 +34,7 @@ type fnState struct {
 	// a derived class's constructor), past its parameters.
 	thisFrame bool
 	nsusp     int // suspensions rewritten so far
-	nsuspAll int // the same, with for await loops (iter.go)
+	nsuspAll  int // the same, with for await loops (iter.go)
 }
 
 type freeEntry struct {
