@@ -169,3 +169,31 @@ func TestCompactModernProgram(t *testing.T) {
 	require.Greater(t, blocks, 2, "the program should span several last-use blocks")
 	checkCompact(t, "prog.js", full, compact)
 }
+
+// TestThisAfterExit: a function that cannot be wrapped in try (a var that
+// repeats a function declaration) exits at its return; a finally of the
+// program's then still runs in it and calls another method, whose frame
+// takes the same slot. Its this.y = {} must name this, not the other
+// method's this (the frame's id of this is cleared at the exit).
+func TestThisAfterExit(t *testing.T) {
+	data, _ := runDifferential(t, "after.js", `function C() { this.a = {}; }
+C.prototype.m = function () { var g = 1; try { return 1; } finally { other.n(); this.y = {}; } function g() {} };
+var other = { n: function () { this.z = {}; return 1; } };
+var c = new C();
+console.log(c.m(), Object.keys(c));
+`)
+	bases := map[string]int32{}
+	r := trace.NewReader(bytes.NewReader(data))
+	for {
+		e, err := r.Next()
+		if err != nil {
+			break
+		}
+		if e.Kind == trace.PutField {
+			bases[e.Name] = e.Base
+		}
+	}
+	require.NotZero(t, bases["a"])
+	require.Equal(t, bases["a"], bases["y"], "this.y = {} after the exit names another object: %v", bases)
+	require.NotEqual(t, bases["z"], bases["y"])
+}

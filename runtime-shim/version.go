@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "633cac504e064d02"
+const Version = "fb0c046452e38cb8"

@@ -2080,6 +2080,7 @@ function install() {
     // first run from a hooked next/return/throw knows its generator.
     Fg(i, fn, dis, nt) {
       const d = this.Fe(i, fn, dis, nt);
+      frameSelf[d] = 0; // a suspended frame keeps its slot: no Gt reads it
       const fid = enterFid;
       frameSusp[d] = 1;
       frameFn[d] = fid;
@@ -2148,6 +2149,7 @@ function install() {
         frameSusp[d] = 0;
         frameRet[d] = 0;
         frameThis[d] = 0;
+        frameSelf[d] = 0;
         if (nFree === freeSlots.length) growFrames();
         freeSlots[nFree++] = d;
         return v;
@@ -2186,6 +2188,10 @@ function install() {
       curSid = frameSid[d];
       frameRet[d] = 0;
       frameThis[d] = 0;
+      // Code may still run in this activation after its exit (a finally
+      // of the program's after a return, in functions that cannot be
+      // wrapped in try): its uses of this then look the object up.
+      frameSelf[d] = 0;
       if (nFree === freeSlots.length) growFrames();
       freeSlots[nFree++] = d;
       return v;
