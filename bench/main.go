@@ -31,6 +31,8 @@ import (
 	"github.com/tdewolff/parse/v2"
 	tdjs "github.com/tdewolff/parse/v2/js"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
@@ -48,6 +50,7 @@ var (
 	flagDir    = flag.String("dir", "", "directory for generated inputs (default: $TMPDIR/memtrace-bench)")
 	flagOnly   = flag.String("only", "", "run only the groups whose name contains this")
 	flagOctane = flag.String("octane", "RegExp,Splay", "Octane benchmarks for the run-time overhead group (comma-separated names, or all)")
+	flagVia    = flag.String("octanevia", "shim", "how instrumented Octane runs: shim (the pre-instrumented files and the shim under plain node; run-time code instrumented by one memtrace process per string) or node (under memtrace node: run-time code through its long-lived instrumenter; the CPU of every process of the run counts)")
 	flagChild  = flag.String("child", "", "internal: run one job in this process")
 	flagFile   = flag.String("file", "", "internal: the child's input")
 )
@@ -60,6 +63,12 @@ func main() {
 			os.Exit(1)
 		}
 		return
+	}
+	// Orphans (memtrace node's instrumenter server outlives node by a
+	// moment) come back to this process, so that measureCmd can count
+	// their CPU time.
+	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "bench: cannot become a subreaper:", err)
 	}
 	if err := runAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -294,6 +303,16 @@ func measureCmd(label, file string, reports bool, mk func() *exec.Cmd) (result, 
 		}
 		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
 		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+		// Descendants the command left running (reparented here): wait
+		// for them and count them.
+		for {
+			var ws syscall.WaitStatus
+			var oru syscall.Rusage
+			if _, err := syscall.Wait4(-1, &ws, 0, &oru); err != nil {
+				break
+			}
+			cpu += time.Duration(oru.Utime.Nano() + oru.Stime.Nano())
+		}
 		s := sample{cpu: cpu, maxRSS: ru.Maxrss * 1024, bytes: fi.Size()}
 		// A child that repeats its work reports its own loop's CPU time
 		// and bytes, so that process start-up does not count.
@@ -695,7 +714,11 @@ func benchOverhead() error {
 	if err != nil {
 		return err
 	}
-	t := &table{title: "run-time overhead: Octane, fixed iterations, one process each, CPU time; instrumented writes its trace to a file (full: MemInsight's entries; compact: memtrace node --compact)"}
+	title := "run-time overhead: Octane, fixed iterations, one process each, CPU time; instrumented writes its trace to a file (full: MemInsight's entries; compact: memtrace node --compact)"
+	if *flagVia == "node" {
+		title += "; run under memtrace node (its instrumenter server's CPU included)"
+	}
+	t := &table{title: title}
 	t.add("benchmark", "plain", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "bytes/entry", "write floor", "target")
 	var logFull, logCompact float64
 	n := 0
@@ -716,6 +739,14 @@ func benchOverhead() error {
 		}
 		instrumented := func(compact string) (run, error) {
 			res, err := measureCmd("octane "+b.Name+" instrumented", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+				if *flagVia == "node" {
+					args := []string{"node", "--out", dir}
+					if compact == "1" {
+						args = append(args, "--compact")
+					}
+					args = append(append(args, runner, dir, "shim.js"), files...)
+					return exec.Command(bin, args...)
+				}
 				cmd := exec.Command("node", append([]string{runner, dir, "shim.js"}, files...)...)
 				cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath, "MEMTRACE_BIN="+bin, "MEMTRACE_COMPACT="+compact)
 				return cmd
