@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "fb0c046452e38cb8"
+const Version = "f1160ee4da881ec0"

@@ -140,7 +140,7 @@ function install() {
   let stopped = false;
   let ended = false;
 
-  // Compact traces (docs/instrumentation.md §12; trace.FrameState mirrors
+  // Compact traces (docs/instrumentation.md §12; trace.Compactor mirrors
   // this): a flush is left out when its frame's candidate set must be
   // empty, i.e. no entry since the frame's previous flush could have added
   // a candidate. dirty is that for the top frame; frames holds the callers'
