@@ -238,3 +238,45 @@ func TestEncodeCommand(t *testing.T) {
 	assert.Empty(t, stdout)
 	assert.Contains(t, errOut, "<stdin>:2:6: expected ','")
 }
+
+// TestTraceCompact: memtrace trace compact writes a sound, smaller trace
+// whose RC output (no times in it) equals the full trace's, reports what it
+// left out, and refuses to run without -o or on a bad trace.
+func TestTraceCompact(t *testing.T) {
+	src := filepath.Join(testcorpus.Dir(t, "meminsight", "traces"), "testRefCount36.mem-trace")
+	out := filepath.Join(t.TempDir(), "c")
+	code, _, errOut := runCmd(t, "", "trace", "compact", src, "-o", out)
+	require.Equal(t, ExitCode(0), code, errOut)
+	require.Contains(t, errOut, "flushes left out")
+	full, err := os.ReadFile(src)
+	require.NoError(t, err)
+	compact, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Less(t, len(compact), len(full))
+	code, _, errOut = runCmd(t, "", "trace", "check", out)
+	require.Equal(t, ExitCode(0), code, errOut)
+	_, rcFull, _ := runCmd(t, "", "lifetime", "--format", "meminsight", src)
+	_, rcCompact, _ := runCmd(t, "", "lifetime", "--format", "meminsight", out)
+	// Unreachability rows print times; the RC lines at debug calls do not.
+	rcLines := func(s string) (l []string) {
+		for _, line := range strings.Split(s, "\n") {
+			if strings.Contains(line, ": RC(") {
+				l = append(l, line)
+			}
+		}
+		return l
+	}
+	require.NotEmpty(t, rcLines(rcFull))
+	require.Equal(t, rcLines(rcFull), rcLines(rcCompact))
+
+	code, _, _ = runCmd(t, "", "trace", "compact", src)
+	require.NotEqual(t, ExitCode(0), code)
+	bad := filepath.Join(t.TempDir(), "bad")
+	require.NoError(t, os.WriteFile(bad, full[:len(full)-3], 0o644))
+	x := filepath.Join(t.TempDir(), "x")
+	code, _, errOut = runCmd(t, "", "trace", "compact", bad, "-o", x)
+	require.NotEqual(t, ExitCode(0), code)
+	require.Contains(t, errOut, bad)
+	_, err = os.Stat(x)
+	require.True(t, os.IsNotExist(err), "a failed compaction leaves no output")
+}
