@@ -2,7 +2,6 @@ package noderun_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -90,15 +89,9 @@ func TestCompactMemInsightPrograms(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(p), ".js")
 		t.Run(name, func(t *testing.T) {
 			full := runProgram(t, bin, name)
-			var sess noderun.Session
 			compact := runProgram(t, bin, name, func(o *noderun.Options) {
 				o.Compact = true
-				t.Cleanup(func() {
-					b, err := os.ReadFile(filepath.Join(o.OutDir, "session.json"))
-					require.NoError(t, err)
-					require.NoError(t, json.Unmarshal(b, &sess))
-					require.True(t, sess.Compact)
-				})
+				checkSession(t, o, func(sess noderun.Session) { require.True(t, sess.Compact) })
 			})
 			checkCompact(t, name, full, compact)
 		})

@@ -140,13 +140,9 @@ func TestModes(t *testing.T) {
 	for _, name := range []string{"testRefCount1", "testRefCount21", "testRefCount37", "testMemTrace1", "testMemTrace2", "testStaleness1", "testAllocSiteStats1"} {
 		t.Run(name, func(t *testing.T) {
 			normalData := runProgram(t, bin, name)
-			var sess noderun.Session
 			allUsesData := runProgram(t, bin, name, func(o *noderun.Options) {
 				o.AllUses = true
-				t.Cleanup(func() {
-					b, err := os.ReadFile(filepath.Join(o.OutDir, "session.json"))
-					require.NoError(t, err)
-					require.NoError(t, json.Unmarshal(b, &sess))
+				checkSession(t, o, func(sess noderun.Session) {
 					assert.True(t, sess.AllUses)
 					assert.False(t, sess.AllPutFields)
 				})
@@ -309,4 +305,16 @@ func TestExclude(t *testing.T) {
 
 	_, err = noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "bad"), Exclude: []string{"[x"}})
 	require.Error(t, err, "a bad glob is refused")
+}
+
+// checkSession runs check on the session.json of the run o describes,
+// once the run is over (runProgram keeps its directory to itself).
+func checkSession(t *testing.T, o *noderun.Options, check func(noderun.Session)) {
+	t.Cleanup(func() {
+		b, err := os.ReadFile(filepath.Join(o.OutDir, "session.json"))
+		require.NoError(t, err)
+		var sess noderun.Session
+		require.NoError(t, json.Unmarshal(b, &sess))
+		check(sess)
+	})
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f1160ee4da881ec0"
+const Version = "2de42aacbef27851"

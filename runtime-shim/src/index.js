@@ -438,6 +438,17 @@ function install() {
   // before is beforeLog() of Loggers.ts for a counted entry. It returns
   // false when the trace has reached its logical-time limit and stopped.
   function before() {
+    if (!blockDue()) return false;
+    meta();
+    time++;
+    return true;
+  }
+
+  // blockDue is step 2 of beforeLog(): the periodic last-use block, when
+  // its period has passed (counting what compact mode leaves out, so that
+  // blocks fall after the same entries as in a full trace). It returns
+  // false when the trace has reached its logical-time limit and stopped.
+  function blockDue() {
     if (time + elided - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
       flushLastUse();
       lastUseFlushTime = time + elided;
@@ -446,8 +457,6 @@ function install() {
         return false;
       }
     }
-    meta();
-    time++;
     return true;
   }
 
@@ -543,14 +552,7 @@ function install() {
   // the tick (counted in elided until it is written).
   function holdDeclare(iid, name) {
     if (stopped) return;
-    if (time + elided - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
-      flushLastUse();
-      lastUseFlushTime = time + elided;
-      if (time >= timeLimit) {
-        stopAtLimit();
-        return;
-      }
-    }
+    if (!blockDue()) return;
     flushPending();
     if (defLen === defIid.length) {
       let a = new Int32Array(2 * defLen); a.set(defIid); defIid = a;
@@ -569,14 +571,7 @@ function install() {
   function releaseHeld() {
     if (defLen === 0 || fdepth === 0 || defLen <= defBase[fdepth - 1] || stopped) return;
     const from = defBase[fdepth - 1];
-    if (time + elided - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
-      flushLastUse();
-      lastUseFlushTime = time + elided;
-      if (time >= timeLimit) {
-        stopAtLimit();
-        return;
-      }
-    }
+    if (!blockDue()) return;
     flushPending();
     const saved = curSid;
     for (let k = from; k < defLen; k++) {
