@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "2de42aacbef27851"
+const Version = "fe202a47c6fe4e8a"

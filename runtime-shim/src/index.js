@@ -11,7 +11,7 @@ import {
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
-import { Writer, siteBytes } from './writer.js';
+import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
 const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
@@ -127,7 +127,7 @@ function install() {
       chunks.push(buf.slice(0, n));
     }
   }
-  const w = new Writer(sink);
+  setSink(sink);
 
   // ---------------------------------------------------------------- state
   let time = -1; // time of the previous counted entry
@@ -465,7 +465,7 @@ function install() {
   // the reason goes to MEMTRACE_STATUS (session.json) and standard error.
   function stopAtLimit() {
     stopped = true;
-    w.flush();
+    flush();
     const reason = 'the trace reached the format\'s logical-time limit (' + time + ' entries); the rest of the run was not traced';
     if (fs !== undefined && env.MEMTRACE_STATUS) {
       try { fs.writeFileSync(env.MEMTRACE_STATUS, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
@@ -492,9 +492,9 @@ function install() {
       }
       dirty = false;
       writeSid();
-      w.need(1 + siteBytes(pendSid, pendIid));
-      w.u8(TOP_LEVEL_FLUSH);
-      w.site(pendSid, pendIid);
+      need(1 + siteBytes(pendSid, pendIid));
+      u8(TOP_LEVEL_FLUSH);
+      site(pendSid, pendIid);
       time++;
     }
   }
@@ -502,18 +502,15 @@ function install() {
   function log2(type, a) {
     if (stopped || !before()) return;
     note(type);
-    w.need(5);
-    w.u8(type);
-    w.i32(a);
+    need(5);
+    e1(type, a);
   }
 
   function log3(type, a, b) {
     if (stopped || !before()) return;
     note(type);
-    w.need(9);
-    w.u8(type);
-    w.i32(a);
-    w.i32(b);
+    need(9);
+    e2(type, a, b);
   }
 
   function log4(type, a, b, c) {
@@ -521,11 +518,8 @@ function install() {
     if (stopped || !before()) return;
     note(type);
     if (type === CREATE_FUN) markEdges(c); // it implies the edge to the prototype (id+1)
-    w.need(13);
-    w.u8(type);
-    w.i32(a);
-    w.i32(b);
-    w.i32(c);
+    need(13);
+    e3(type, a, b, c);
   }
 
   // DECLARE and WRITE: iid, name, id.
@@ -540,11 +534,11 @@ function install() {
       dirty = true;
       fresh = false;
     }
-    w.need(13 + 2 * name.length);
-    w.u8(type);
-    w.i32(iid);
-    w.str(name);
-    w.i32(id);
+    need(13 + 2 * name.length);
+    u8(type);
+    i32(iid);
+    str(name);
+    i32(id);
   }
 
   // holdDeclare is logName for a DECLARE that compact mode holds back:
@@ -578,11 +572,11 @@ function install() {
       curSid = defSid[k];
       writeSid();
       const name = defName[k];
-      w.need(13 + 2 * name.length);
-      w.u8(DECLARE);
-      w.i32(defIid[k]);
-      w.str(name);
-      w.i32(0);
+      need(13 + 2 * name.length);
+      u8(DECLARE);
+      i32(defIid[k]);
+      str(name);
+      i32(0);
       time++;
       elided--;
       defName[k] = undefined;
@@ -597,77 +591,67 @@ function install() {
     dirty = true;
     fresh = false;
     if (val !== 0 && prop !== '__proto__') markEdges(base);
-    w.need(17 + 2 * prop.length);
-    w.u8(PUTFIELD);
-    w.i32(iid);
-    w.i32(base);
-    w.str(prop);
-    w.i32(val);
+    need(17 + 2 * prop.length);
+    e2(PUTFIELD, iid, base);
+    str(prop);
+    i32(val);
   }
 
   function logCall(iid, fid, fe, fsid) {
     if (stopped || !before()) return;
     note(CALL);
-    w.need(17);
-    w.u8(CALL);
-    w.i32(iid);
-    w.i32(fid);
-    w.i32(fe);
-    w.i32(fsid);
+    need(17);
+    e4(CALL, iid, fid, fe, fsid);
   }
 
   function logCreateObjDiffScript(sid, iid, id) {
     if (stopped || !before()) return;
     note(CREATE_OBJ);
-    w.need(19);
-    w.u8(UPDATE_CURRENT_SCRIPT);
-    w.i32(sid);
-    w.u8(CREATE_OBJ);
-    w.i32(iid);
-    w.i32(id);
-    w.u8(UPDATE_CURRENT_SCRIPT);
-    w.i32(curSid);
+    need(19);
+    u8(UPDATE_CURRENT_SCRIPT);
+    i32(sid);
+    u8(CREATE_OBJ);
+    i32(iid);
+    i32(id);
+    u8(UPDATE_CURRENT_SCRIPT);
+    i32(curSid);
   }
 
   function logScriptEnter(iid, sid, file) {
     releaseHeld();
     if (stopped || !before()) return;
     note(SCRIPT_ENTER);
-    w.need(13 + 2 * file.length);
-    w.u8(SCRIPT_ENTER);
-    w.i32(iid);
-    w.i32(sid);
-    w.str(file);
+    need(13 + 2 * file.length);
+    u8(SCRIPT_ENTER);
+    i32(iid);
+    i32(sid);
+    str(file);
   }
 
   function logSourceMapping(iid, a, b, c, d) {
     if (stopped || !before()) return;
-    w.need(21);
-    w.u8(SOURCE_MAPPING);
-    w.i32(iid);
-    w.i32(a);
-    w.i32(b);
-    w.i32(c);
-    w.i32(d);
+    need(21);
+    e4(SOURCE_MAPPING, iid, a, b, c);
+    i32(d);
     time--;
   }
 
   function logFreeVars(iid, names) {
     if (stopped || !before()) return;
     if (typeof names === 'string') {
-      w.need(13 + 2 * names.length);
-      w.u8(FREE_VARS);
-      w.i32(iid);
-      w.i32(-1);
-      w.str(names);
+      need(13 + 2 * names.length);
+      u8(FREE_VARS);
+      i32(iid);
+      i32(-1);
+      str(names);
     } else {
       let n = 9;
       for (let i = 0; i < names.length; i++) n += 4 + 2 * $String(names[i]).length;
-      w.need(n);
-      w.u8(FREE_VARS);
-      w.i32(iid);
-      w.i32(names.length);
-      for (let i = 0; i < names.length; i++) w.str($String(names[i]));
+      need(n);
+      u8(FREE_VARS);
+      i32(iid);
+      i32(names.length);
+      for (let i = 0; i < names.length; i++) str($String(names[i]));
     }
     time--;
   }
@@ -676,11 +660,9 @@ function install() {
     if (stopped) return;
     meta(); // beforeLog(true): no periodic flush, and no tick
     const sid = sidOfIid(iid);
-    w.need(9 + siteBytes(sid, iid));
-    w.u8(LAST_USE);
-    w.i32(id);
-    w.i32(t);
-    w.site(sid, iid);
+    need(9 + siteBytes(sid, iid));
+    e2(LAST_USE, id, t);
+    site(sid, iid);
   }
 
   // flushLastUse writes the pending last uses in ascending id order and
@@ -712,8 +694,8 @@ function install() {
         apply(typedArrayFill, luKeys, [0]);
       }
     }
-    w.need(1);
-    w.u8(END_LAST_USE);
+    need(1);
+    u8(END_LAST_USE);
   }
 
   // sortSlots sorts the slots a[0..n) by their keys (ids).
@@ -758,21 +740,18 @@ function install() {
   function writeSid() {
     if (curSid !== emittedSid) {
       emittedSid = curSid;
-      w.need(5);
-      w.u8(UPDATE_CURRENT_SCRIPT);
-      w.i32(curSid);
+      need(5);
+      e1(UPDATE_CURRENT_SCRIPT, curSid);
     }
   }
   function eagerUse(id, g) {
     if (stopped) return;
     writeSid();
     const sid = sidOfIid(g);
-    w.need(10 + siteBytes(sid, g));
-    w.u8(LAST_USE);
-    w.i32(id);
-    w.i32(time);
-    w.site(sid, g);
-    w.u8(END_LAST_USE);
+    need(10 + siteBytes(sid, g));
+    e2(LAST_USE, id, time);
+    site(sid, g);
+    u8(END_LAST_USE);
     eagerSinceBlock = true;
   }
 
@@ -2521,7 +2500,7 @@ function install() {
     ended = true;
     flushLastUse();
     stopped = true;
-    w.flush();
+    flush();
     if (fd >= 0) {
       try { fs.closeSync(fd); } catch { /* ignore */ }
       fd = -1;
@@ -2559,7 +2538,7 @@ function install() {
     if (fd >= 0 && isNode && typeof N_SET_INTERVAL === 'function') {
       try {
         const idle = apply(N_SET_INTERVAL, GLOBAL, [() => {
-          if (w.off > 0 && !stopped) w.flush();
+          if (unflushed() > 0 && !stopped) flush();
         }, 1000]);
         if (idle && typeof idle.unref === 'function') idle.unref();
       } catch { /* no timers */ }
@@ -2600,12 +2579,12 @@ function install() {
     },
     // stats reports the writer's figures (for session.json and tests).
     stats() {
-      return { time, ids: nextId, bytes: w.bytes + w.off, scripts: sidCounter };
+      return { time, ids: nextId, bytes: bytesWritten(), scripts: sidCounter };
     },
     // drain returns and forgets the bytes written so far when there is no
     // file sink.
     drain() {
-      w.flush();
+      flush();
       const out = chunks.slice();
       chunks.length = 0;
       return out;
