@@ -12,6 +12,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -42,6 +43,12 @@ import (
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/trace/tracegen"
 )
+
+// nullShim stands in for the runtime shim in the overhead group's no-op
+// hooks column.
+//
+//go:embed nullshim.js
+var nullShim []byte
 
 var (
 	flagSize   = flag.Int("size", 200, "size of the large synthetic trace, in MB")
@@ -700,6 +707,9 @@ func benchOverhead() error {
 	if err := os.WriteFile(filepath.Join(dir, "shim.js"), []byte(runtimeshim.Source()), 0o644); err != nil {
 		return err
 	}
+	if err := os.WriteFile(filepath.Join(dir, "nullshim.js"), nullShim, 0o644); err != nil {
+		return err
+	}
 	// eval'd code (CodeLoad, zlib) is instrumented by this memtrace binary.
 	bin := filepath.Join(dir, "memtrace")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
@@ -719,8 +729,8 @@ func benchOverhead() error {
 		title += "; run under memtrace node (its instrumenter server's CPU included)"
 	}
 	t := &table{title: title}
-	t.add("benchmark", "plain", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "bytes/entry", "write floor", "target")
-	var logFull, logCompact float64
+	t.add("benchmark", "plain", "no-op hooks", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "bytes/entry", "write floor", "target")
+	var logFull, logCompact, logNull float64
 	n := 0
 	for _, b := range testcorpus.Octane {
 		if *flagOctane != "all" && !strings.Contains(","+*flagOctane+",", ","+b.Name+",") {
@@ -729,6 +739,14 @@ func benchOverhead() error {
 		files := append([]string{"base.js"}, b.Files...)
 		plain, err := measureCmd("octane "+b.Name, filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
 			return exec.Command("node", append([]string{runner, corpus}, files...)...)
+		})
+		if err != nil {
+			return err
+		}
+		// The same instrumented code with hooks that only do the program's
+		// own work (nullshim.js): the floor of this design's hook calls.
+		null, err := measureCmd("octane "+b.Name+" no-op hooks", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+			return exec.Command("node", append([]string{runner, dir, "nullshim.js"}, files...)...)
 		})
 		if err != nil {
 			return err
@@ -778,8 +796,10 @@ func benchOverhead() error {
 		}
 		slow := full.res.cpu.Seconds() / plain.cpu.Seconds()
 		slowC := compact.res.cpu.Seconds() / plain.cpu.Seconds()
+		slowN := null.cpu.Seconds() / plain.cpu.Seconds()
 		logFull += math.Log(slow)
 		logCompact += math.Log(slowC)
+		logNull += math.Log(slowN)
 		n++
 		perEntry := "-"
 		if full.entries > 0 {
@@ -793,7 +813,7 @@ func benchOverhead() error {
 		}
 		// What writing the full trace's bytes alone costs, as a slowdown.
 		wf := floor.Seconds() * float64(full.size) / float64(1<<30) / plain.cpu.Seconds()
-		t.add(b.Name, plain.cpu.Round(time.Millisecond).String(),
+		t.add(b.Name, plain.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slowN),
 			full.res.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slow),
 			compact.res.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slowC),
 			fmt.Sprintf("%.2fx / %.2fx", float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS)),
@@ -804,6 +824,7 @@ func benchOverhead() error {
 	if n > 0 {
 		geo, geoC := math.Exp(logFull/float64(n)), math.Exp(logCompact/float64(n))
 		fmt.Printf("  geometric-mean slowdown over %d benchmarks: full %.1fx, compact %.1fx (target <= 10x: %s); -octane all runs the 14\n", n, geo, geoC, verdict(math.Min(geo, geoC) <= 10))
+		fmt.Printf("  no-op hooks: the instrumented code with hooks that only do the program's own work (bench/nullshim.js: no ids, no trace, run-time code left as it is): geometric mean %.1fx, the floor of hook calls before the shim does anything\n", math.Exp(logNull/float64(n)))
 	}
 	return nil
 }

@@ -1,0 +1,66 @@
+// The floor of instrumented code: a stand-in for the runtime shim whose
+// hooks do only what the program itself does (the write, call or delete
+// they stand for, a function's name); no ids, no trace, no run-time code
+// instrumented. bench's overhead group runs Octane's instrumented code with
+// it beside the real shim: what the hook calls cost before the shim does
+// any work.
+(function () {
+  "use strict";
+  const apply = Reflect.apply, construct = Reflect.construct, defineProperty = Object.defineProperty;
+  const setStrict = function (o, k, v) { "use strict"; o[k] = v; };
+  const setSloppy = Function("o", "k", "v", "o[k] = v;");
+  const delStrict = function (o, k) { "use strict"; return delete o[k]; };
+  const delSloppy = Function("o", "k", "return delete o[k];");
+  class H {
+    N(i, name, v) { return v; }
+    F(i, fe, f, name) {
+      if (name !== undefined && typeof f === "function" && f.name === "") defineProperty(f, "name", { value: String(name), configurable: true });
+      return f;
+    }
+    Q(i, o, k, v, inst) { return v; }
+    Sp(i, d, v) { return v; }
+    T(i, v) { return v; }
+    W(i, name, v, old) { return v; }
+    G(i, o) { return o; }
+    Gt(i, d, o) { return o; }
+    L(i, o) { return o; }
+    P(i, o, k, v, strict) { if (strict) setStrict(o, k, v); else setSloppy(o, k, v); return v; }
+    Pt(i, d, o, k, v, strict) { if (strict) setStrict(o, k, v); else setSloppy(o, k, v); return v; }
+    D(i, o, k, strict) { return strict ? delStrict(o, k) : delSloppy(o, k); }
+    M(i, o, k) { return o[k]; }
+    Mt(i, d, o, k) { return o[k]; }
+    c(i, f, ...a) { return apply(f, undefined, a); }
+    m(i, o, f, ...a) { return apply(f, o, a); }
+    n(i, F, ...a) { return construct(F, a); }
+    c0(i, f) { return f(); }
+    c1(i, f, a) { return f(a); }
+    c2(i, f, a, b) { return f(a, b); }
+    c3(i, f, a, b, c) { return f(a, b, c); }
+    c4(i, f, a, b, c, d) { return f(a, b, c, d); }
+    m0(i, o, f) { return apply(f, o, []); }
+    m1(i, o, f, a) { return apply(f, o, [a]); }
+    m2(i, o, f, a, b) { return apply(f, o, [a, b]); }
+    m3(i, o, f, a, b, c) { return apply(f, o, [a, b, c]); }
+    m4(i, o, f, a, b, c, d) { return apply(f, o, [a, b, c, d]); }
+    n0(i, F) { return new F(); }
+    n1(i, F, a) { return new F(a); }
+    n2(i, F, a, b) { return new F(a, b); }
+    n3(i, F, a, b, c) { return new F(a, b, c); }
+    n4(i, F, a, b, c, d) { return new F(a, b, c, d); }
+    Fe(i) { return 0; }
+    Fg(i) { return 0; }
+    Fr(i, d, v) { return v; }
+    Fx(i, d, v) { return v; }
+    Ys(i, d, v) { return v; }
+    Y(i, d, v) { return v; }
+    R(d, v) { return v; }
+    X(i, v) { return v; }
+    Il(i) { return 0; }
+    Ie(i, l) {}
+    Ix(i, l, d) {}
+    E(i, s) { return s; }
+    Sx() {}
+  }
+  const h = new H();
+  globalThis.__mt = { S() { return h; } };
+})();
