@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "fe202a47c6fe4e8a"
+const Version = "c310e99ac3bb1c1e"

@@ -122,33 +122,39 @@ function longStr(s) {
   }
 }
 
-// Site strings "sid:iid" by global iid: sites repeat (a loop's flushes and
-// last uses), so each is encoded once, length prefix included, into pool
-// at siteAt[iid] (0: not yet), siteLen[iid] bytes, for script siteSid[iid],
-// padded to whole int32 words.
-let siteAt = new Int32Array(1024);
-let siteLen = new Uint8Array(1024);
-let siteSid = new Int32Array(1024);
-let pool = new DataView(new ArrayBuffer(1 << 16));
-let poolLen = 4;
-const POOL_MAX = 1 << 26;
+// Site strings "sid:iid": sites repeat (a loop's flushes and last uses), so
+// each is encoded once into a direct-mapped cache of SLOTS slots by global
+// iid (bounded memory, however much run-time code a program evaluates):
+// slot k holds the bytes, length prefix included, at pool[k * SLOT_BYTES]
+// (copied as whole int32 words), slotLen[k] of them, for slotIid[k] and
+// slotSid[k] (slotLen 0: empty).
+const SLOTS = 1 << 14;
+const SLOT_BYTES = 52; // the longest site, "-2147483648:-2147483648", is 4 + 46 bytes
+const pool = new DataView(new ArrayBuffer(SLOTS * SLOT_BYTES));
+const slotIid = new Int32Array(SLOTS);
+const slotSid = new Int32Array(SLOTS);
+const slotLen = new Uint8Array(SLOTS);
 
 // site writes the string "sid:iid"; the caller has made room for
 // siteBytes(sid, iid).
 export function site(sid, iid) {
-  if (iid < siteAt.length && siteSid[iid] === sid) {
-    const p = siteAt[iid];
-    if (p !== 0) {
-      const n = siteLen[iid];
-      const o = off;
-      for (let k = 0; k < n; k += 4) dv.setInt32(o + k, pool.getInt32(p + k));
-      off = o + n;
-      return;
-    }
+  const k = iid & (SLOTS - 1);
+  const n = slotLen[k];
+  if (n !== 0 && slotIid[k] === iid && slotSid[k] === sid) {
+    const p = k * SLOT_BYTES;
+    const o = off;
+    for (let j = 0; j < n; j += 4) dv.setInt32(o + j, pool.getInt32(p + j));
+    off = o + n;
+    return;
   }
   const o = off;
   encodeSite(sid, iid);
-  if (iid > 0) remember(sid, iid, o);
+  const m = off - o;
+  const p = k * SLOT_BYTES;
+  for (let j = 0; j < m; j++) pool.setUint8(p + j, buf[o + j]);
+  slotIid[k] = iid;
+  slotSid[k] = sid;
+  slotLen[k] = m;
 }
 
 function encodeSite(sid, iid) {
@@ -159,37 +165,6 @@ function encodeSite(sid, iid) {
   dv.setUint16(off, 58, true); // ':'
   off += 2;
   dec(iid, li);
-}
-
-// remember keeps the site encoded at [o, off) for iid.
-function remember(sid, iid, o) {
-  const n = off - o;
-  if (iid >= siteAt.length) {
-    if (iid >= 1 << 24) return;
-    let c = siteAt.length;
-    while (c <= iid) c *= 2;
-    const a = new Int32Array(c);
-    a.set(siteAt);
-    siteAt = a;
-    const l = new Uint8Array(c);
-    l.set(siteLen);
-    siteLen = l;
-    const s = new Int32Array(c);
-    s.set(siteSid);
-    siteSid = s;
-  }
-  const p = poolLen;
-  if (p + n + 4 > pool.byteLength) {
-    if (2 * pool.byteLength > POOL_MAX) return;
-    const np = new Uint8Array(2 * pool.byteLength);
-    np.set(new Uint8Array(pool.buffer));
-    pool = new DataView(np.buffer);
-  }
-  for (let k = 0; k < n; k++) pool.setUint8(p + k, buf[o + k]);
-  siteAt[iid] = p;
-  siteLen[iid] = n;
-  siteSid[iid] = sid;
-  poolLen = p + ((n + 3) & ~3);
 }
 
 function dec(v, len) {
