@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "c310e99ac3bb1c1e"
+const Version = "48199f50f5ca89d3"

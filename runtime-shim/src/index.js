@@ -276,31 +276,20 @@ function install() {
     }
   }
 
-  // By global function-enter iid (static, bounded by the code loaded):
-  // the script, and 1 for a generator function, 2 for an async generator
-  // one. The rest of what the shim knows about a function is on the
-  // function object (ids.js, setFunInfo).
-  let feSid = new Int32Array(4096);
-  let feGen = new Uint8Array(4096);
-  function setFe(fe, sid, gen) {
-    if (fe >= feSid.length) {
-      let c = feSid.length;
-      while (c <= fe) c *= 2;
-      const a = new Int32Array(c);
-      a.set(feSid);
-      feSid = a;
-      const b = new Uint8Array(c);
-      b.set(feGen);
-      feGen = b;
-    }
-    feSid[fe] = sid;
-    feGen[fe] = gen;
+  // What a call needs to know about its callee's code: the script of its
+  // function-enter iid (the script handle on the function, ids.js) and
+  // whether it is a generator (1) or async generator (2) function, by
+  // local iid in that script's feGen. Both go with the script's functions:
+  // nothing grows with the run-time code a program evaluates.
+  function funSid(f) {
+    const h = funScript(f);
+    return h === undefined ? 0 : h.sid;
   }
-  function feSidOf(fe) {
-    return fe < feSid.length ? feSid[fe] : 0;
-  }
-  function feGenOf(fe) {
-    return fe < feGen.length ? feGen[fe] : 0;
+  function funGen(f, fe) {
+    const h = funScript(f);
+    if (h === undefined) return 0;
+    const k = fe - h.base;
+    return k > 0 && k < h.feGen.length ? h.feGen[k] : 0;
   }
 
   // Objects from which the trace holds an edge: ids with a PUTFIELD of an
@@ -811,7 +800,8 @@ function install() {
         const fp = getPrototypeOf(fn);
         gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
       }
-      setFe(fe, curSid, gen);
+      const k = fe - h.base;
+      if (k > 0 && k < h.feGen.length) h.feGen[k] = gen;
     }
     log4(CREATE_FUN, g, fe, id);
     return id;
@@ -951,8 +941,8 @@ function install() {
     } else if (kind === 0 && fv > 0) {
       const fid = fv;
       const fe = funFe(f);
-      if (fe !== 0 && feGenOf(fe) === 0) {
-        logCall(ci, fid, fe, feSidOf(fe));
+      if (fe !== 0 && funGen(f, fe) === 0) {
+        logCall(ci, fid, fe, funSid(f));
         callPending = true;
         pendFe = fe;
         pendFid = fid;
@@ -983,8 +973,8 @@ function install() {
     const ci = h.base + i;
     if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
     const fe = fv > 0 ? funFe(f) : 0;
-    if (fe !== 0 && feGenOf(fe) === 0) {
-      logCall(ci, fv, fe, feSidOf(fe));
+    if (fe !== 0 && funGen(f, fe) === 0) {
+      logCall(ci, fv, fe, funSid(f));
       callPending = true;
       pendFe = fe;
       pendFid = fv;
@@ -1061,7 +1051,7 @@ function install() {
     const fid = idOrCreateFirst(fun, ci);
     const fe0 = funFe(fun);
     const fe = fe0 !== 0 ? fe0 : -1;
-    const fsid = feSidOf(fe0);
+    const fsid = fe0 !== 0 ? funSid(fun) : 0;
     const name = '~timer~global~' + ++callbackCounter;
     log4Name(ci, name, fid);
     const state = { timeoutId: undefined };
@@ -1605,6 +1595,7 @@ function install() {
       this.srIid = srIid;
       this.prevSid = prevSid;
       this.closures = new Int32Array(n + 2); // most recent closure id per local Fe iid
+      this.feGen = new Uint8Array(n + 2); // 1: a generator function's Fe iid, 2: an async generator's
       this.open = true;
       this.file = '';
       this.sites = null; // the site table (for toString)
@@ -2062,7 +2053,7 @@ function install() {
       frameDis[d] = enterThis;
       frameFo[d] = 0;
       frameGen[d] = 0;
-      if (resumeGen !== undefined && fid > 0 && feGenOf(this.base + i) === 1) {
+      if (resumeGen !== undefined && fid > 0 && this.feGen[i] === 1) {
         frameGen[d] = idOrCreate(resumeGen, this.base + i);
         resumeGen = undefined;
       }
