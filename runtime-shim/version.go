@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "48199f50f5ca89d3"
+const Version = "55e0fd14eb413bf7"

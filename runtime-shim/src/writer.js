@@ -7,8 +7,9 @@
 // The writer is module state and plain functions rather than an object:
 // every entry goes through here (tens of millions a second at best), and
 // V8 inlines these into the shim's log functions, keeping the offset in a
-// register between the fields of one entry. Callers make room first
-// (need), then write the entry's fields with the offset they return.
+// register between the fields of one entry. Callers make room for the
+// whole entry first (need), then write its fields (e1..e4, or u8, i32,
+// str and site in order).
 
 export const CAP = 1 << 20;
 
