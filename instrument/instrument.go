@@ -24,8 +24,8 @@ package instrument
 import (
 	"bytes"
 	"encoding/hex"
+	"fmt"
 	"hash/fnv"
-	"strconv"
 	"strings"
 
 	"github.com/memtrace/memtrace/instrument/diag"
@@ -58,6 +58,11 @@ type Options struct {
 	// exceptions too) and its scope-entry hooks are void statements, so
 	// the completion value stays the original's.
 	Eval bool
+	// GlobalCode: with Eval, the code runs as a classic script of its own
+	// (a string timer in browsers), not in an eval's scope: its handle is
+	// then a global lexical name unique to it, as a classic script's.
+	// (Eval code's own handle is __mt$, in the eval's lexical scope.)
+	GlobalCode bool
 	// Strict: the code is strict from its start without a directive
 	// (direct eval code called from strict code).
 	Strict bool
@@ -277,21 +282,115 @@ func asciiBetween(src []byte, a, b int32) bool {
 	return true
 }
 
-// appendSiteTable renders the site table of the prologue: a flat array of
-// four numbers per local iid.
+// appendSiteTable renders the site table of the prologue: a string
+// literal of base-64 VLQ numbers (docs/instrumentation.md §2), four per
+// local iid, each site relative to the one before it. An array literal of
+// numbers is three times longer, and V8 keeps two copies of it as boxed
+// elements (the literal's boilerplate and its description in the
+// bytecode) for as long as the script's code lives: for run-time code
+// that is evaluated afresh, as long as the engine's eval cache keeps it.
 func appendSiteTable(b []byte, sites []Site) []byte {
-	b = append(b, '[')
-	for i, s := range sites {
-		if i > 0 {
-			b = append(b, ',')
+	b = append(b, '"')
+	b = AppendSiteVLQ(b, sites)
+	return append(b, '"')
+}
+
+// vlqDigits are the digits of the site table's VLQ numbers: 5 bits each,
+// 32 marks a continuation; a number's lowest bit is its sign. None of them
+// needs escaping in a string literal, in HTML or in a URL path.
+const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+// AppendSiteVLQ appends the site table's encoding: per site, its start
+// line relative to the previous site's start line; its start column,
+// relative to the previous site's when the line is the same, else as is;
+// its end line relative to its start line; its end column, relative to its
+// start column when on the same line, else as is. The first site is
+// relative to line 0, column 0.
+func AppendSiteVLQ(b []byte, sites []Site) []byte {
+	pl, pc := 0, 0
+	for _, s := range sites {
+		b = appendVLQ(b, s.StartLine-pl)
+		if s.StartLine == pl {
+			b = appendVLQ(b, s.StartCol-pc)
+		} else {
+			b = appendVLQ(b, s.StartCol)
 		}
-		b = strconv.AppendInt(b, int64(s.StartLine), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(s.StartCol), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(s.EndLine), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(s.EndCol), 10)
+		b = appendVLQ(b, s.EndLine-s.StartLine)
+		if s.EndLine == s.StartLine {
+			b = appendVLQ(b, s.EndCol-s.StartCol)
+		} else {
+			b = appendVLQ(b, s.EndCol)
+		}
+		pl, pc = s.StartLine, s.StartCol
 	}
-	return append(b, ']')
+	return b
+}
+
+func appendVLQ(b []byte, v int) []byte {
+	var x uint64
+	if v < 0 {
+		x = uint64(-int64(v))<<1 | 1
+	} else {
+		x = uint64(v) << 1
+	}
+	for {
+		d := x & 31
+		x >>= 5
+		if x != 0 {
+			d |= 32
+		}
+		b = append(b, vlqDigits[d])
+		if x == 0 {
+			return b
+		}
+	}
+}
+
+// DecodeSiteVLQ is AppendSiteVLQ's inverse (the shim's decodeSites in
+// Go), for tests and tools that read a prologue.
+func DecodeSiteVLQ(s string) ([]Site, error) {
+	var nums []int
+	var x uint64
+	shift := uint(0)
+	for i := 0; i < len(s); i++ {
+		d := strings.IndexByte(vlqDigits, s[i])
+		if d < 0 {
+			return nil, fmt.Errorf("site table: %q at %d is not a digit", s[i], i)
+		}
+		if shift > 60 {
+			return nil, fmt.Errorf("site table: number too long at %d", i)
+		}
+		x |= uint64(d&31) << shift
+		shift += 5
+		if d&32 != 0 {
+			continue
+		}
+		v := int(x >> 1)
+		if x&1 != 0 {
+			v = -v
+		}
+		nums = append(nums, v)
+		x, shift = 0, 0
+	}
+	if shift != 0 || len(nums)%4 != 0 {
+		return nil, fmt.Errorf("site table: truncated")
+	}
+	out := make([]Site, len(nums)/4)
+	pl, pc := 0, 0
+	for i := range out {
+		n := nums[4*i : 4*i+4]
+		l1 := pl + n[0]
+		c1 := n[1]
+		if l1 == pl {
+			c1 += pc
+		}
+		l2 := l1 + n[2]
+		c2 := n[3]
+		if l2 == l1 {
+			c2 += c1
+		}
+		out[i] = Site{l1, c1, l2, c2}
+		pl, pc = l1, c1
+	}
+	return out, nil
 }

@@ -48,6 +48,7 @@ type rewriter struct {
 	info   *scope.Info
 	opts   Options
 	h      string // the script handle
+	uniq   string // a name unique to this script, for its global temporaries
 	at     int32  // where the prologue goes (Result.At)
 	edits  []edit
 	sites  []js.Span
@@ -109,7 +110,15 @@ func (r *rewriter) fixSelfRefs() {
 }
 
 func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
-	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: handleName(src, opts.Goal),
+	uniq := handleName(src, opts.Goal)
+	h := uniq
+	if opts.Eval && !opts.GlobalCode {
+		// Run-time code's own lexical scope holds its handle (eval code's
+		// const declarations stay in it): the short name, paid on every
+		// hook of code that may be evaluated afresh many times.
+		h = Prefix
+	}
+	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq,
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),
 		labelStart: -1}
 	if sb, ok := scratchPool.Get().(*scratchBufs); ok {
@@ -297,7 +306,7 @@ func (r *rewriter) program(p *js.Program) {
 	whole := js.Span{Start: 0, End: int32(len(r.src))}
 	pfx := Prefix
 	if p.Goal == js.Script {
-		pfx = r.h + "_"
+		pfx = r.uniq + "_"
 	}
 	r.fn = &fnState{span: whole, tempPfx: pfx}
 	pos := int32(0)
@@ -1420,7 +1429,7 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 	rs := restIdents(dc.Target, nil)
 	r.dtemps++
 	var b strings.Builder
-	b.WriteString(", " + r.h + "_d" + itoa(r.dtemps) + " = (")
+	b.WriteString(", " + r.uniq + "_d" + itoa(r.dtemps) + " = (")
 	for _, id := range ids {
 		if kind == js.Var {
 			i := r.site(acorn(dc.Init))

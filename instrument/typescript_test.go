@@ -65,7 +65,7 @@ func TestTSGolden(t *testing.T) {
 			if _, err := js.Parse(res.Code, js.Options{Goal: opts.Goal}); err != nil {
 				t.Errorf("output does not parse: %v", err)
 			}
-			if !bytes.Contains(res.Code, []byte(`__mt.S(`+strconv.Quote(filepath.Base(f))+`, [`)) {
+			if !bytes.Contains(res.Code, []byte(`__mt.S(`+strconv.Quote(filepath.Base(f))+`, "`)) {
 				t.Errorf("the script is not named %s", filepath.Base(f))
 			}
 			for _, l := range []Loader{JS, opts.Loader} {

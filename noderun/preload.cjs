@@ -293,15 +293,18 @@ function instrument(source, filename, goal) {
 // Run-time code (eval, new Function: docs/instrumentation.md §6) goes to
 // the same instrumenter, through the shim's setInstrumenter; the shim
 // caches the results. Undefined: run the code as it is.
-function instrumentRunTimeCode(code, name, strict) {
+function instrumentRunTimeCode(code, name, strict, global) {
   const b = readyBridge();
   if (b) {
     Atomics.store(b.f, 0, 0);
-    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict }, source: code });
+    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict, global: global === true }, source: code });
     const r = wait(b, 600000);
     return r === undefined || r.error !== undefined ? undefined : r.code;
   }
-  const args = strict ? ['instrument', '--eval', '--strict-code', '--name', name, '-'] : ['instrument', '--eval', '--name', name, '-'];
+  const args = ['instrument', '--eval'];
+  if (strict) args.push('--strict-code');
+  if (global === true) args.push('--global-code');
+  args.push('--name', name, '-');
   try {
     return origExecFileSync(bin, args, { input: code, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] });
   } catch {

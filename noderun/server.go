@@ -31,6 +31,9 @@ type serverRequest struct {
 	// exclusions); Strict: a strict direct eval's (--strict-code).
 	Eval   bool `json:"eval,omitempty"`
 	Strict bool `json:"strict,omitempty"`
+	// Global: run-time code that runs as a script of its own (a string
+	// timer: --global-code).
+	Global bool `json:"global,omitempty"`
 	Len    int  `json:"len"`
 }
 
@@ -115,7 +118,7 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 	}()
 	if req.Eval {
 		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
-			Strict: req.Strict, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+			Strict: req.Strict, GlobalCode: req.Eval && req.Global, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
 		if err != nil {
 			return nil, err
 		}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "55e0fd14eb413bf7"
+const Version = "28f0f230cf2c6fb9"

@@ -37,6 +37,9 @@ type instrumentOptions struct {
 	// StrictCode: FILE only, parse as strict code without a directive
 	// (the --eval code of a strict direct eval).
 	StrictCode bool
+	// GlobalCode: FILE only, with --eval: the code runs as a script of its
+	// own (a string timer), not in an eval's scope.
+	GlobalCode bool
 	// Directory mode (project.Options).
 	NodeModules bool
 	Cache       string
@@ -122,7 +125,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 				if opts.Output == "" {
 					return flagErrorf("instrumenting the directory %s needs an output directory: -o OUT", opts.Input)
 				}
-				for _, f := range []string{"goal", "loader", "path", "name", "no-shim", "eval", "strict-code"} {
+				for _, f := range []string{"goal", "loader", "path", "name", "no-shim", "eval", "strict-code", "global-code"} {
 					if cmd.Flags().Changed(f) {
 						return flagErrorf("--%s is for one FILE, not a directory", f)
 					}
@@ -161,6 +164,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().BoolVar(&opts.NoShim, "no-shim", false, "do not put the runtime shim in front (it is loaded some other way)")
 	cmd.Flags().BoolVar(&opts.Eval, "eval", false, "the code runs through eval or new Function: keep its completion value; implies --goal script and --no-shim (the runtime shim calls this)")
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "DIR: a file that cannot be instrumented is not copied and the exit status is 1")
+	cmd.Flags().BoolVar(&opts.GlobalCode, "global-code", false, "with --eval: the code runs as a script of its own (a string timer), not in an eval's scope, so its script handle gets a name unique to it (the runtime shim passes it)")
 	cmd.Flags().BoolVar(&opts.StrictCode, "strict-code", false, "parse the code as strict code without a \"use strict\" directive (the code of a direct eval in strict code; the runtime shim passes it with --eval)")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
@@ -220,7 +224,7 @@ func instrumentRun(opts *instrumentOptions) error {
 		}
 	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
-		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.StrictCode})
+		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.StrictCode, GlobalCode: opts.Eval && opts.GlobalCode})
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr

@@ -54,7 +54,7 @@ func TestInstrumentTS(t *testing.T) {
 	js, err := os.ReadFile(out)
 	require.NoError(t, err)
 	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";\n"), "%.80s", js)
-	assert.Contains(t, string(js), `__mt.S("prog.ts", [`)
+	assert.Contains(t, string(js), `__mt.S("prog.ts", "`)
 	if _, err := exec.LookPath("node"); err != nil {
 		testcorpus.Missing(t, "node not found")
 		return

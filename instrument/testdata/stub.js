@@ -99,8 +99,12 @@
   });
   globalThis.__mt = {
     S: function (file, sites, free, se, sr) {
-      if (sites.length % 4 !== 0) throw new Error("stub: bad site table");
-      var n = sites.length / 4;
+      // The site table: base-64 VLQ numbers, four per local iid.
+      if (typeof sites !== "string" || !/^[A-Za-z0-9+\/]*$/.test(sites)) throw new Error("stub: bad site table");
+      var count = 0;
+      for (var j = 0; j < sites.length; j++) if ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".indexOf(sites[j]) < 32) count++;
+      if (count % 4 !== 0) throw new Error("stub: bad site table");
+      var n = count / 4;
       if (se > n || sr > n) throw new Error("stub: bad script iids");
       for (var k in free) if (+k > n) throw new Error("stub: bad free-vars key " + k);
       return H;

@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
@@ -315,20 +315,61 @@ function install() {
     p[(id >>> 3) & 4095] |= 1 << (id & 7);
   }
 
-  // Objects under construction (the constructor protocol): few at a time.
-  const underConstruction = new SafeSet();
+  // Objects under construction (the constructor protocol): few at a time,
+  // one added and removed for every instrumented constructor call. An
+  // open-addressing set of ids with backward-shift deletion: nothing is
+  // allocated per call (a Set reallocated its table as it emptied and
+  // refilled: about a seventh of all that RayTrace allocated instrumented).
+  let ucKeys = new Int32Array(16);
   let nUnder = 0;
-  function isUnder(id) {
-    return nUnder !== 0 && underConstruction.has(id);
+  function ucHome(id) {
+    return (imul(id, -1640531535) >>> 8) & (ucKeys.length - 1);
   }
-  function setUnder(id) {
-    if (!underConstruction.has(id)) {
-      underConstruction.add(id);
-      nUnder++;
+  function ucFind(id) {
+    const mask = ucKeys.length - 1;
+    for (let h = ucHome(id); ; h = (h + 1) & mask) {
+      const k = ucKeys[h];
+      if (k === id) return h;
+      if (k === 0) return -1;
     }
   }
+  function isUnder(id) {
+    return nUnder !== 0 && ucFind(id) >= 0;
+  }
+  function setUnder(id) {
+    if (nUnder !== 0 && ucFind(id) >= 0) return;
+    if (2 * (nUnder + 1) > ucKeys.length) {
+      const old = ucKeys;
+      ucKeys = new Int32Array(2 * old.length);
+      for (let j = 0; j < old.length; j++) if (old[j] !== 0) ucInsert(old[j]);
+    }
+    ucInsert(id);
+    nUnder++;
+  }
+  function ucInsert(id) {
+    const mask = ucKeys.length - 1;
+    let h = ucHome(id);
+    while (ucKeys[h] !== 0) h = (h + 1) & mask;
+    ucKeys[h] = id;
+  }
   function clearUnder(id) {
-    if (nUnder !== 0 && underConstruction.delete(id)) nUnder--;
+    if (nUnder === 0) return;
+    let h = ucFind(id);
+    if (h < 0) return;
+    ucKeys[h] = 0;
+    nUnder--;
+    // Move later members of the probe run into the hole when their home
+    // slot does not lie cyclically in (hole, their slot].
+    const mask = ucKeys.length - 1;
+    for (let j = (h + 1) & mask; ucKeys[j] !== 0; j = (j + 1) & mask) {
+      const home = ucHome(ucKeys[j]);
+      const stays = h <= j ? home > h && home <= j : home > h || home <= j;
+      if (!stays) {
+        ucKeys[h] = ucKeys[j];
+        ucKeys[j] = 0;
+        h = j;
+      }
+    }
   }
 
   const pendingStatic = []; // (class, key, value) of static fields before the class's F
@@ -920,7 +961,7 @@ function install() {
     if (kind === K_EVAL) {
       if (typeof args[0] === 'string') args[0] = instrumentCode(args[0], 'evalIndirect');
     } else if ((kind === K_SET_TIMEOUT || kind === K_SET_INTERVAL) && typeof args[0] === 'string' && timersTakeStrings) {
-      args[0] = instrumentCode(args[0], 'evalIndirect');
+      args[0] = instrumentCode(args[0], 'timer');
     }
     if (kind === K_SPLICE) {
       spliceOldLen = isObj(base) ? base.length : undefined;
@@ -1556,18 +1597,24 @@ function install() {
     if (isObj(k)) k = toKey(k);
     let id = 0;
     let skip = false;
+    let d; // o's own property k before the write, once read
+    let haveD = false;
     if (isObj(o)) {
       id = known > 0 ? known : idOf(o);
-      if (id !== 0 && !allPutfields && !isObj(v)) {
-        if (!hasEdges(id) && hasOwn(o, k)) {
+      if (id !== 0) {
+        const prim = !allPutfields && !isObj(v);
+        if (prim && !hasEdges(id) && hasOwn(o, k)) {
           // The engine holds no edge from o: an own property, data or
           // accessor, is not logged either way (an elided write, or a
           // setter's); no descriptor needed (element writes of numeric
           // arrays are most writes of numeric code).
           skip = true;
         } else {
-          const d = getOwnPropertyDescriptor(o, k);
-          if (d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
+          // One descriptor serves the elision rule and the setter rule
+          // (each allocates: the larger part of what the shim allocates).
+          d = getOwnPropertyDescriptor(o, k);
+          haveD = true;
+          if (prim && d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
         }
       }
     }
@@ -1579,7 +1626,14 @@ function install() {
     }
     curSid = h.sid;
     const g = h.base + i;
-    if (!skip && !isAccessor(o, k)) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
+    if (!skip) {
+      // A write that reached a setter logs nothing: own accessor, or (no
+      // own property before the write) one on the prototype chain.
+      const acc = !haveD ? isAccessor(o, k)
+        : d !== undefined ? d.get !== undefined || d.set !== undefined
+          : isAccessor(getPrototypeOf(o), k);
+      if (!acc) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
+    }
     use(id, g);
     return v;
   }
@@ -1598,7 +1652,7 @@ function install() {
       this.feGen = new Uint8Array(n + 2); // 1: a generator function's Fe iid, 2: an async generator's
       this.open = true;
       this.file = '';
-      this.sites = null; // the site table (for toString)
+      this.sites = null; // the site table as the prologue gave it (siteTable decodes it)
       this.seIid = 0;
       this.src = undefined; // run-time code's original text
       this.text = undefined; // the original text once looked for (null: unknown)
@@ -2273,7 +2327,7 @@ function install() {
     const src = scriptText(h);
     if (src === null) return undefined;
     const p = 4 * (g - h.base - 1);
-    const sites = h.sites;
+    const sites = siteTable(h);
     const ls = h.lineStarts;
     if (sites[p] === 0 || sites[p] > ls.length || sites[p + 2] > ls.length) return undefined;
     const start = ls[sites[p] - 1] + sites[p + 1] - 1;
@@ -2343,17 +2397,77 @@ function install() {
     // The program's site (its Se iid) ends where the text ends.
     const p = 4 * (h.seIid - 1);
     const last = ls.length;
-    if (h.sites[p + 2] !== last || h.sites[p + 3] !== text.length - ls[last - 1] + 1) return null;
+    const sites = siteTable(h);
+    if (sites[p + 2] !== last || sites[p + 3] !== text.length - ls[last - 1] + 1) return null;
     h.lineStarts = ls;
     h.text = text;
     return text;
   }
 
+  // decodeSites turns a prologue's site table (a string of base-64 VLQ
+  // numbers, docs/instrumentation.md §2) into [startLine, startCol,
+  // endLine, endCol, ...] for local iids 1, 2, ...; a table that is already
+  // an array (code instrumented by earlier versions) is returned as is.
+  const vlqValue = new Int8Array(128).fill(-1);
+  for (let k = 0; k < 64; k++) vlqValue[apply(strCharCodeAt, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', [k])] = k;
+  // scratch: decode into a buffer that the next call reuses (S, which
+  // needs the table only while it writes the SOURCE_MAPPINGs).
+  let siteScratch = new Int32Array(0);
+  function decodeSites(t, scratch) {
+    if (typeof t !== 'string') return t;
+    const len = t.length;
+    let count = 0;
+    for (let k = 0; k < len; k++) {
+      const c = apply(strCharCodeAt, t, [k]);
+      if (c < 128 && vlqValue[c] >= 0 && vlqValue[c] < 32) count++;
+    }
+    count &= ~3;
+    let out;
+    if (scratch) {
+      if (siteScratch.length < count) siteScratch = new Int32Array(count);
+      out = siteScratch;
+    } else {
+      out = new Int32Array(count);
+    }
+    let x = 0, mul = 1, j = 0, pl = 0, pc = 0;
+    for (let k = 0; k < len && j < count; k++) {
+      const c = apply(strCharCodeAt, t, [k]);
+      const d = c < 128 ? vlqValue[c] : -1;
+      if (d < 0) continue;
+      x += (d & 31) * mul;
+      if (d >= 32) {
+        mul *= 32;
+        continue;
+      }
+      const v = x % 2 === 1 ? -(x - 1) / 2 : x / 2;
+      x = 0;
+      mul = 1;
+      switch (j & 3) {
+        case 0: out[j] = pl + v; break; // start line
+        case 1: out[j] = out[j - 1] === pl ? pc + v : v; pl = out[j - 1]; pc = out[j]; break;
+        case 2: out[j] = out[j - 2] + v; break; // end line
+        default: out[j] = out[j - 1] === out[j - 3] ? out[j - 2] + v : v;
+      }
+      j++;
+    }
+    decodedCount = count;
+    return out;
+  }
+  let decodedCount = 0; // decodeSites' numbers (its scratch buffer may be longer)
+
+  // siteTable is script h's site table, decoded on first need (a
+  // function's source text).
+  function siteTable(h) {
+    if (typeof h.sites === 'string') h.sites = decodeSites(h.sites, false);
+    return h.sites;
+  }
+
   // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
-  function S(file, sites, freeVars, seIid, srIid, modes) {
+  function S(file, table, freeVars, seIid, srIid, modes) {
     if (modes) configure(modes);
+    const sites = decodeSites(table, true);
     const sid = ++sidCounter;
-    const n = sites.length >> 2;
+    const n = typeof table === 'string' ? decodedCount >> 2 : sites.length >> 2;
     const base = nextBase;
     nextBase += n;
     scriptBase.push(base);
@@ -2365,7 +2479,7 @@ function install() {
     // evaluates fresh strings over and over must not keep them all).
 
     h.file = file;
-    h.sites = sites;
+    h.sites = table;
     h.seIid = seIid;
     h.src = evalSource; // run-time code: the string given to eval
     evalSource = undefined;
@@ -2388,17 +2502,22 @@ function install() {
   // instrumentCode returns code s (a string given to eval, a function
   // constructor or a string timer) instrumented as a nested script named
   // name ("eval" or "evalIndirect"; "eval strict": direct eval in strict
-  // code, instrumented as strict code), or s itself when it cannot be: no
+  // code, instrumented as strict code; "timer": a string timer's code,
+  // named evalIndirect, which runs as a script of its own, so that its
+  // handle needs a unique name), or s itself when it cannot be: no
   // instrumenter, or code memtrace does not instrument (a syntax error
   // then comes from the engine, as without instrumentation). In Node the
   // memtrace binary named by MEMTRACE_BIN instruments it synchronously
   // (about 20 ms a string), unless an instrumenter was set (setInstrumenter:
   // `memtrace node`'s long-lived one, about 1 ms); results are cached per
-  // (name, string), bounded.
+  // (name, string): at most 256 entries and 4M characters of keys and
+  // results, none over 256K (a program that evaluates fresh copies of a
+  // library, as Octane's CodeLoad does, would otherwise fill the cache
+  // with results it never uses again, each about five times its source).
   const execFileSync = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
     ? proc.getBuiltinModule('child_process').execFileSync : undefined;
   let instrumenter; // f(code, name, strict) -> instrumented code or undefined
-  const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 16 << 20;
+  const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 4 << 20;
   const codeCache = new SafeMap();
   const codeRing = [];
   let codeRingPos = 0;
@@ -2412,10 +2531,11 @@ function install() {
       try {
         if (instrumenter !== undefined) {
           const strict = name === 'eval strict';
-          out = instrumenter(s, strict ? 'eval' : name, strict);
+          out = instrumenter(s, strict ? 'eval' : name === 'timer' ? 'evalIndirect' : name, strict, name === 'timer');
           if (typeof out !== 'string') out = s;
         } else {
-          const args = name === 'eval strict' ? ['instrument', '--eval', '--strict-code', '--name', 'eval', '-'] : ['instrument', '--eval', '--name', name, '-'];
+          const args = name === 'eval strict' ? ['instrument', '--eval', '--strict-code', '--name', 'eval', '-']
+            : name === 'timer' ? ['instrument', '--eval', '--global-code', '--name', 'evalIndirect', '-'] : ['instrument', '--eval', '--name', name, '-'];
           out = execFileSync(env.MEMTRACE_BIN, args, {
             input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
           });
@@ -2563,8 +2683,10 @@ function install() {
     configure,
     end,
     // setInstrumenter sets how run-time code is instrumented (§6):
-    // f(code, name, strict) returns the instrumented code, or anything but
-    // a string when it cannot. memtrace node's preload sets it.
+    // f(code, name, strict, global) returns the instrumented code, or
+    // anything but a string when it cannot (global: the code runs as a
+    // script of its own, a string timer's). memtrace node's preload sets
+    // it.
     setInstrumenter(f) {
       if (typeof f === 'function') instrumenter = f;
     },

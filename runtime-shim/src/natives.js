@@ -109,4 +109,5 @@ export const N_GEN_NEXT = GP.next;
 export const N_GEN_RETURN = GP.return;
 export const N_GEN_THROW = GP.throw;
 export const strIndexOf = String.prototype.indexOf;
+export const strCharCodeAt = String.prototype.charCodeAt;
 export const strSlice = String.prototype.slice;

@@ -1,5 +1,5 @@
 // goal: commonjs
-"use strict";const __mt$ = __mt.S("commonjs.cjs.js", [3,14,3,29,1,1,8,1,3,14,3,29,4,29,4,45,4,29,4,42,4,22,4,45,4,1,4,47,4,1,4,47,4,1,4,47,5,18,5,28,5,1,5,28,5,1,5,29,6,13,6,33,6,42,6,56,6,42,6,63,6,1,6,64,6,1,6,12,6,1,6,65,7,5,7,17,7,1,7,50,7,30,7,49,7,30,7,41,7,30,7,50,4,1,4,47,1,1,8,1,1,1,8,1,1,1,8,1], {8:["path"]}, 26, 27); var __mt$1; try { __mt$.N(25, "helper", __mt$.F(24, 8, helper)); 
+"use strict";const __mt$ = __mt.S("commonjs.cjs.js", "GcAeFCOCEcAeC6BAgBAAAaAPAuBArBA8CAAA8CAAA8CCkBAUAjBA2BAAA4BCaAoBA6BAcAAAqBAzCA+DAAAWAAAgECKAYAJAiDA6BAmBAAAWAAAoBHCA8CHCOCAAOCAAOC", {8:["path"]}, 26, 27); var __mt$1; try { __mt$.N(25, "helper", __mt$.F(24, 8, helper)); 
 const path = __mt$.X(3, __mt$.N(2, "path", __mt$.c1(1, require, "path")));
 function helper(x) {const __mt$f = __mt$.Fe(8, helper, this, new.target); try { __mt$.N(7, "x", x);  return __mt$.R(__mt$f, __mt$.X(6, __mt$.m1(4, path, __mt$.M(5, path, "basename"), x))) } finally { __mt$.Fr(9, __mt$f); } }
 __mt$.X(12, __mt$.P(11, module, "exports", __mt$.T(10, { helper }), 1));

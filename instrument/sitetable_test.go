@@ -1,0 +1,178 @@
+package instrument
+
+import (
+	"bytes"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testcorpus"
+)
+
+// The prologue's site table is a string of VLQ numbers, four per site,
+// delta-coded (docs/instrumentation.md §2).
+
+func TestSiteVLQRoundTrip(t *testing.T) {
+	cases := [][]Site{
+		nil,
+		{{0, 0, 0, 0}},
+		{{1, 1, 1, 2}},
+		{{3, 40, 3, 41}, {3, 2, 3, 90}, {1, 1, 9, 2}, {0, 0, 0, 0}, {7, 15, 7, 1}, {7, 15, 8, 1}},
+		{{1 << 30, 1<<31 - 1, 1 << 30, 1}, {1, 1 << 20, 2, 1 << 25}},
+	}
+	r := rand.New(rand.NewSource(1))
+	var big []Site
+	l := 1
+	for i := 0; i < 5000; i++ {
+		l += r.Intn(3) - 1
+		if l < 1 {
+			l = 1
+		}
+		c := r.Intn(200000) + 1
+		e := l + r.Intn(4)
+		big = append(big, Site{l, c, e, r.Intn(300) + 1})
+		if r.Intn(50) == 0 {
+			big = append(big, Site{})
+		}
+	}
+	cases = append(cases, big)
+	for i, sites := range cases {
+		enc := AppendSiteVLQ(nil, sites)
+		if strings.Trim(string(enc), vlqDigits) != "" {
+			t.Fatalf("case %d: %q has characters outside the digits", i, enc)
+		}
+		got, err := DecodeSiteVLQ(string(enc))
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if len(got) != len(sites) {
+			t.Fatalf("case %d: %d sites, want %d", i, len(got), len(sites))
+		}
+		for k := range sites {
+			if got[k] != sites[k] {
+				t.Fatalf("case %d: site %d is %v, want %v", i, k+1, got[k], sites[k])
+			}
+		}
+	}
+	for _, bad := range []string{"A", "AAA", "g", "AAA!", "gggggggggggggA"} {
+		if _, err := DecodeSiteVLQ(bad); err == nil {
+			t.Errorf("%q decoded", bad)
+		}
+	}
+}
+
+var prologueTable = regexp.MustCompile(`__mt\.S\("[^"]*", "([A-Za-z0-9+/]*)"`)
+
+// TestSiteTableInPrologue: the table in the code is Result.Sites, both as
+// Go decodes it and as the shim does (its decodeSites, run by node on the
+// tables of real programs).
+func TestSiteTableInPrologue(t *testing.T) {
+	root := testcorpus.Dir(t)
+	files := []string{"octane/richards.js", "octane/earley-boyer.js", "node/lodash/lodash.js"}
+	var tables []string
+	var want [][]Site
+	for _, f := range files {
+		src, err := os.ReadFile(filepath.Join(root, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Instrument(src, Options{Goal: js.Script, File: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := prologueTable.FindSubmatch(res.Code)
+		if m == nil {
+			t.Fatalf("%s: no site table string in the prologue", f)
+		}
+		got, err := DecodeSiteVLQ(string(m[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(res.Sites) {
+			t.Fatalf("%s: %d sites in the prologue, %d in the result", f, len(got), len(res.Sites))
+		}
+		for k := range got {
+			if got[k] != res.Sites[k] {
+				t.Fatalf("%s: site %d is %v in the prologue, %v in the result", f, k+1, got[k], res.Sites[k])
+			}
+		}
+		tables = append(tables, string(m[1]))
+		want = append(want, res.Sites)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		testcorpus.Missing(t, "node")
+		return
+	}
+	// The shim's decoder, cut from its source.
+	shim, err := os.ReadFile(filepath.Join("..", "runtime-shim", "src", "index.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.Index(shim, []byte("  const vlqValue ="))
+	j := bytes.Index(shim, []byte("  // S registers a script"))
+	if i < 0 || j < i {
+		t.Fatal("decodeSites not found in runtime-shim/src/index.js")
+	}
+	prog := "const apply = Reflect.apply, strCharCodeAt = String.prototype.charCodeAt;\n" + string(shim[i:j]) +
+		"const tables = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" +
+		"console.log(JSON.stringify(tables.map(t => Array.from(decodeSites(t)))));\n"
+	cmd := exec.Command(node, "-e", prog)
+	cmd.Stdin = strings.NewReader(`["` + strings.Join(tables, `","`) + `"]`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	var b strings.Builder
+	b.WriteString("[")
+	for i, sites := range want {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString("[")
+		for k, s := range sites {
+			if k > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(strconv.Itoa(s.StartLine) + "," + strconv.Itoa(s.StartCol) + "," + strconv.Itoa(s.EndLine) + "," + strconv.Itoa(s.EndCol))
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("]\n")
+	if string(out) != b.String() {
+		t.Errorf("the shim decodes other sites than the instrumenter wrote (%d bytes against %d)", len(out), b.Len())
+	}
+}
+
+// TestEvalHandle: eval code keeps its handle in the eval's own lexical
+// scope, under the short name; code that runs as a script of its own (a
+// string timer) needs a global name unique to it.
+func TestEvalHandle(t *testing.T) {
+	src := []byte("var a = {b: 1}; a.b++")
+	ev, err := Instrument(src, Options{Goal: js.Script, File: "evalIndirect", Eval: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.Handle != Prefix || !bytes.HasPrefix(ev.Code, []byte("const __mt$ = __mt.S(")) {
+		t.Errorf("eval code's handle is %q:\n%s", ev.Handle, ev.Code)
+	}
+	gl, err := Instrument(src, Options{Goal: js.Script, File: "evalIndirect", Eval: true, GlobalCode: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gl.Handle) != len(Prefix)+8 || !bytes.HasPrefix(gl.Code, []byte("const "+gl.Handle+" = __mt.S(")) {
+		t.Errorf("global code's handle is %q:\n%s", gl.Handle, gl.Code)
+	}
+	// The temporaries of both are global variables: unique to the code.
+	for _, r := range []*Result{ev, gl} {
+		if !bytes.Contains(r.Code, []byte("var "+gl.Handle+"_1")) {
+			t.Errorf("temporaries are not named after the code's hash:\n%s", r.Code)
+		}
+	}
+}
