@@ -205,6 +205,9 @@ func instrumentRun(opts *instrumentOptions) error {
 	if loader != instrument.JS && path != "" {
 		_, tsconfig = instrument.FindTsconfig(path)
 	}
+	if opts.GlobalCode && !opts.Eval {
+		return flagErrorf("--global-code is for run-time code: it needs --eval")
+	}
 	if opts.Eval {
 		goal, opts.NoShim, loader = js.Script, true, instrument.JS
 	}

@@ -164,3 +164,19 @@ func TestInstrumentStrictFlags(t *testing.T) {
 	require.Equal(t, ExitUsage, code)
 	require.Contains(t, stderr, "--strict is for a directory")
 }
+
+// TestInstrumentEvalHandle: run-time code gets the short handle, a string
+// timer's (--global-code) a name unique to it; --global-code without --eval
+// is a usage error.
+func TestInstrumentEvalHandle(t *testing.T) {
+	code, stdout, _ := runCmd(t, "var a = {}; a\n", "instrument", "--eval", "--name", "evalIndirect", "-")
+	assert.Equal(t, ExitOK, code)
+	assert.True(t, strings.HasPrefix(stdout, `const __mt$ = __mt.S("evalIndirect", "`), stdout)
+	code, stdout, _ = runCmd(t, "var a = {}; a\n", "instrument", "--eval", "--global-code", "--name", "evalIndirect", "-")
+	assert.Equal(t, ExitOK, code)
+	assert.Regexp(t, `^const __mt\$[0-9a-f]{8} = __mt\.S\("evalIndirect", "`, stdout)
+	code, stdout, stderr := runCmd(t, "var a = {}; a\n", "instrument", "--global-code", "-")
+	assert.Equal(t, ExitUsage, code)
+	assert.Empty(t, stdout)
+	assert.Contains(t, stderr, "--global-code is for run-time code: it needs --eval")
+}
