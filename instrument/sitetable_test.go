@@ -120,7 +120,7 @@ func TestSiteTableInPrologue(t *testing.T) {
 	if i < 0 || j < i {
 		t.Fatal("decodeSites not found in runtime-shim/src/index.js")
 	}
-	prog := "const apply = Reflect.apply, strCharCodeAt = String.prototype.charCodeAt;\n" + string(shim[i:j]) +
+	prog := "const callWith = Function.prototype.call.bind(Function.prototype.call), strCharCodeAt = String.prototype.charCodeAt;\n" + string(shim[i:j]) +
 		"const tables = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" +
 		"console.log(JSON.stringify(tables.map(t => Array.from(decodeSites(t)))));\n"
 	cmd := exec.Command(node, "-e", prog)

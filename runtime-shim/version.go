@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "28f0f230cf2c6fb9"
+const Version = "befebc5c9de3747e"

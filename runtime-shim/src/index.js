@@ -2409,7 +2409,7 @@ function install() {
   // endLine, endCol, ...] for local iids 1, 2, ...; a table that is already
   // an array (code instrumented by earlier versions) is returned as is.
   const vlqValue = new Int8Array(128).fill(-1);
-  for (let k = 0; k < 64; k++) vlqValue[apply(strCharCodeAt, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', [k])] = k;
+  for (let k = 0; k < 64; k++) vlqValue[callWith(strCharCodeAt, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/', k)] = k;
   // scratch: decode into a buffer that the next call reuses (S, which
   // needs the table only while it writes the SOURCE_MAPPINGs).
   let siteScratch = new Int32Array(0);
@@ -2418,7 +2418,7 @@ function install() {
     const len = t.length;
     let count = 0;
     for (let k = 0; k < len; k++) {
-      const c = apply(strCharCodeAt, t, [k]);
+      const c = callWith(strCharCodeAt, t, k);
       if (c < 128 && vlqValue[c] >= 0 && vlqValue[c] < 32) count++;
     }
     count &= ~3;
@@ -2431,7 +2431,7 @@ function install() {
     }
     let x = 0, mul = 1, j = 0, pl = 0, pc = 0;
     for (let k = 0; k < len && j < count; k++) {
-      const c = apply(strCharCodeAt, t, [k]);
+      const c = callWith(strCharCodeAt, t, k);
       const d = c < 128 ? vlqValue[c] : -1;
       if (d < 0) continue;
       x += (d & 31) * mul;
