@@ -162,3 +162,93 @@ console.log(JSON.stringify(results));
 		t.Fatal("no CREATE_OBJ under an evalIndirect script")
 	}
 }
+
+// TestRunTimeCodeHelperThread: with MEMTRACE_BIN set and no instrumenter
+// of memtrace node, run-time code goes to one long-lived instrument-server
+// owned by the shim's helper thread (bridge.js), not to a process per
+// string; MEMTRACE_INSTRUMENTER=spawn (or a helper that cannot start)
+// gives a process per string. Both give the same output and exit status
+// as the plain program and the same trace byte for byte; the server has
+// exited when the program has (so its CPU time is the program's), and
+// the helper keeps nothing alive (the program ends by itself, also
+// through process.exit).
+func TestRunTimeCodeHelperThread(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+let s = 0;
+for (let i = 0; i < 12; i++) s += (0, eval)('[{ v: ' + i + ' }][0].v');
+const f = new Function('a', 'return { a };');
+const g = () => eval('var local = { w: 7 }; local.w');
+let syntax = '';
+try { (0, eval)('var = ;'); } catch (e) { syntax = e.name; }
+const big = (0, eval)('(function () { var o = {}; ' + 'o.k = { n: 1 }; '.repeat(20000) + 'return o.k.n; })()');
+console.log(s, f(3).a, g(), typeof local, syntax, big);
+if (process.argv[2] === 'exit') process.exit(3);
+`
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "main.js")
+	if err := os.WriteFile(orig, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := instrument.Instrument([]byte(prog), instrument.Options{Goal: js.CommonJS, File: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := filepath.Join(dir, "main.inst.js")
+	if err := os.WriteFile(inst, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, arg := range []string{"", "exit"} {
+		plain := exec.Command(node, orig, arg)
+		want, err := plain.Output()
+		wantExit := exitCode(t, err)
+		if string(want) != "66 3 7 undefined SyntaxError 1\n" {
+			t.Fatalf("plain run printed %q", want)
+		}
+		traces := map[string][]byte{}
+		for _, mode := range []string{"server", "spawn"} {
+			log := filepath.Join(t.TempDir(), "log")
+			spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
+			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" +
+				"if [ \"$1\" = instrument-server ]; then '" + bin + "' \"$@\"; s=$?; sleep 0.5; echo server-exit >> '" + log + "'; exit $s; fi\n" +
+				"exec '" + bin + "' \"$@\"\n"
+			if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + spy, "MEMTRACE_INSTRUMENTER=" + mode}, arg)
+			if got.stdout != string(want) || got.exit != wantExit {
+				t.Fatalf("%s %s: instrumented run differs (exit %d, want %d)\n--- plain\n%s--- instrumented\n%s--- stderr\n%s", mode, arg, got.exit, wantExit, want, got.stdout, got.stderr)
+			}
+			check(t, mode, got.trace)
+			b, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			spawned := 0
+			for _, l := range lines {
+				if strings.HasPrefix(l, "instrument --eval") {
+					spawned++
+				}
+			}
+			if mode == "server" {
+				// 12 indirect evals, the Function body, the direct eval, the
+				// syntax error and the large string: one server, started once.
+				if len(lines) != 2 || lines[0] != "instrument-server" || lines[1] != "server-exit" || spawned != 0 {
+					t.Fatalf("server %s: memtrace was run as\n%s\nwant one instrument-server that has exited when node has", arg, b)
+				}
+			} else if spawned != 16 || strings.Contains(string(b), "instrument-server") {
+				t.Fatalf("spawn %s: memtrace was run as\n%s\nwant 16 instrument --eval processes", arg, b)
+			}
+			traces[mode] = got.trace
+		}
+		if string(traces["server"]) != string(traces["spawn"]) {
+			t.Fatalf("%s: the traces differ between the helper thread's server and a process per string", arg)
+		}
+		if _, created := nestedCreations(t, dump(t, traces["server"])); created["evalIndirect"] == 0 || created["eval"] == 0 {
+			t.Fatalf("%s: no CREATE_OBJ under the nested scripts: %v", arg, created)
+		}
+	}
+}

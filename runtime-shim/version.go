@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "befebc5c9de3747e"
+const Version = "d377efc392ecc7e8"

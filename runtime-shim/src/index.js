@@ -11,6 +11,7 @@ import {
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
+import { startBridge } from './bridge.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -2507,15 +2508,21 @@ function install() {
   // handle needs a unique name), or s itself when it cannot be: no
   // instrumenter, or code memtrace does not instrument (a syntax error
   // then comes from the engine, as without instrumentation). In Node the
-  // memtrace binary named by MEMTRACE_BIN instruments it synchronously
-  // (about 20 ms a string), unless an instrumenter was set (setInstrumenter:
-  // `memtrace node`'s long-lived one, about 1 ms); results are cached per
+  // memtrace binary named by MEMTRACE_BIN instruments it synchronously: its
+  // long-lived instrument-server through the shim's helper thread (about
+  // 1 ms a string, bridge.js), or where that is unavailable or
+  // MEMTRACE_INSTRUMENTER=spawn, a process per string (about 20 ms); an
+  // instrumenter set by setInstrumenter (`memtrace node`'s) takes
+  // precedence. Results are cached per
   // (name, string): at most 256 entries and 4M characters of keys and
   // results, none over 256K (a program that evaluates fresh copies of a
   // library, as Octane's CodeLoad does, would otherwise fill the cache
   // with results it never uses again, each about five times its source).
-  const execFileSync = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
-    ? proc.getBuiltinModule('child_process').execFileSync : undefined;
+  const builtinModule = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
+    ? proc.getBuiltinModule : undefined;
+  const getBuiltin = builtinModule !== undefined ? (id) => apply(builtinModule, proc, [id]) : undefined;
+  const execFileSync = getBuiltin !== undefined ? getBuiltin('child_process').execFileSync : undefined;
+  let bridge; // the helper thread (bridge.js): undefined until needed, null when it cannot start
   let instrumenter; // f(code, name, strict) -> instrumented code or undefined
   const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 4 << 20;
   const codeCache = new SafeMap();
@@ -2534,11 +2541,26 @@ function install() {
           out = instrumenter(s, strict ? 'eval' : name === 'timer' ? 'evalIndirect' : name, strict, name === 'timer');
           if (typeof out !== 'string') out = s;
         } else {
-          const args = name === 'eval strict' ? ['instrument', '--eval', '--strict-code', '--name', 'eval', '-']
-            : name === 'timer' ? ['instrument', '--eval', '--global-code', '--name', 'evalIndirect', '-'] : ['instrument', '--eval', '--name', name, '-'];
-          out = execFileSync(env.MEMTRACE_BIN, args, {
-            input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
-          });
+          const strict = name === 'eval strict', global = name === 'timer';
+          const nm = strict ? 'eval' : global ? 'evalIndirect' : name;
+          if (bridge === undefined) {
+            bridge = env.MEMTRACE_INSTRUMENTER !== 'spawn' && startBridge(getBuiltin, env.MEMTRACE_BIN) || null;
+          }
+          out = bridge !== null ? bridge.instrument(nm, strict, global, s) : undefined;
+          if (out === null) {
+            out = s;
+          } else if (out === undefined) {
+            // No helper thread, or its server failed: a process per string.
+            const args = ['instrument', '--eval'];
+            if (strict) args[args.length] = '--strict-code';
+            if (global) args[args.length] = '--global-code';
+            args[args.length] = '--name';
+            args[args.length] = nm;
+            args[args.length] = '-';
+            out = execFileSync(env.MEMTRACE_BIN, args, {
+              input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
+            });
+          }
         }
       } catch {
         out = s;
@@ -2616,6 +2638,7 @@ function install() {
       try { fs.closeSync(fd); } catch { /* ignore */ }
       fd = -1;
     }
+    if (bridge) bridge.close();
   }
 
   // closeScripts writes SCRIPT_EXIT for scripts an exception left open
