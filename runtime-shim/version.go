@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d377efc392ecc7e8"
+const Version = "bd0387dfd92b4e6e"

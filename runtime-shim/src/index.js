@@ -33,6 +33,7 @@ function install() {
     SOURCE_MAPPING = 22, UPDATE_CURRENT_SCRIPT = 23, END_LAST_USE = 24;
   const LAST_USE_FLUSH_PERIOD = 10000;
   const RegExpProto = RegExp.prototype;
+  const $RegExp = RegExp;
   // The last logical time at which a periodic block may start: the entries
   // up to the next check stay below 2^31.
   let timeLimit = 2147483647 - 4 * LAST_USE_FLUSH_PERIOD;
@@ -809,8 +810,11 @@ function install() {
     if (nativeCount !== 0) {
       const s = nativeSite.get(o);
       if (s !== undefined) {
-        allocIid = s;
-        allocSid = sidOfIid(s);
+        // A negative site: a regexp the RegExp constructor made (it keeps
+        // its id in the fallback map, see setId).
+        allocIid = s < 0 ? -s : s;
+        allocSid = sidOfIid(allocIid);
+        if (s < 0) re = true;
       }
     }
     const id = newId();
@@ -1071,7 +1075,7 @@ function install() {
         clearUnder(vid);
       }
     } else if (!stopped) { // stopped: X no longer empties the map
-      nativeSite.set(val, ci);
+      nativeSite.set(val, f === $RegExp ? -ci : ci);
       nativeCount++;
     }
   }

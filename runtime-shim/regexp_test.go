@@ -1,0 +1,74 @@
+package runtimeshim
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/js"
+)
+
+// TestRegExpIdsOffTheObject: a regexp keeps its id in the shim's fallback
+// map, not as a private field, which would give it a hidden class of its
+// own and send every exec, test, replace and split on it down V8's slow
+// generic path (about 8X): regexp literals, and regexps that the RegExp
+// constructor makes (new RegExp, RegExp(...)) once they get an id. V8's
+// own %HaveSameMap, from an uninstrumented helper, compares each with a
+// regexp the shim never saw; the trace must still name them (their
+// CREATE_OBJ at the call site, the PUTFIELDs that store them).
+func TestRegExpIdsOffTheObject(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	dir := t.TempDir()
+	src := `const r1 = new RegExp('a+', 'g');
+const o = {};
+o.r = r1;
+o.s = RegExp('b');
+var t = new RegExp('c');
+let lit = /d/;
+const sub = new (class extends RegExp {})('e');
+console.log(sameMap(r1, freshRe()), sameMap(o.s, freshRe()), sameMap(t, freshRe()), sameMap(lit, freshRe()), r1.test('caa'), o.s.source, sub.test('e'));
+`
+	res, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.CommonJS, File: "re.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "re.js")
+	helper := filepath.Join(dir, "helper.js")
+	for name, b := range map[string]string{prog: string(res.Code), helper: `globalThis.sameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)');
+globalThis.freshRe = function () { return new RegExp('z'); };
+`} {
+		if err := os.WriteFile(name, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "mem-trace")
+	cmd := exec.Command(node, "--allow-natives-syntax", "-r", helper, "-r", shim, prog)
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out)
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	if s := strings.TrimSpace(string(got)); s != "true true true true true b true" {
+		t.Fatalf("got %q, want every regexp with a fresh regexp's hidden class: true true true true true b true", s)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "regexps", b)
+	d := dump(t, b)
+	// Four regexps of the program's own get ids: r1 (CREATE_OBJ at the
+	// new, PUTFIELD r), RegExp('b') (PUTFIELD s), t (WRITE), lit (DECLARE).
+	for _, want := range []string{`"r",`, `"s",`} {
+		if !strings.Contains(d, want) {
+			t.Fatalf("no PUTFIELD %s in the trace:\n%s", want, d)
+		}
+	}
+	if n := strings.Count(d, "[1,"); n < 5 {
+		t.Fatalf("%d CREATE_OBJ entries, want at least 5 (o and four regexps):\n%s", n, d)
+	}
+}
