@@ -609,9 +609,15 @@ func (r *rewriter) assign(e *js.Assign) {
 }
 
 func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
+	val := e.Value
+	if ref := r.ref(t); ref != nil && ref.Binding != nil && ref.Binding.Primitive {
+		// The binding only ever holds primitives (scope.Binding.Primitive):
+		// W would log nothing, so there is no W.
+		r.expr(val)
+		return
+	}
 	name := r.text(t)
 	str := r.str(t)
-	val := e.Value
 	switch e.Op {
 	case "=":
 		h := r.hole(val.Pos())

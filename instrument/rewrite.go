@@ -1367,6 +1367,25 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 	r.ins(e.EndPos(), cl)
 }
 
+// primitiveVar reports that the var id declares only ever holds
+// primitives (scope.Binding.Primitive).
+func (r *rewriter) primitiveVar(id *js.Ident) bool {
+	var s *scope.Scope
+	switch {
+	case r.fn == nil:
+		return false
+	case r.fn.sfn != nil:
+		s = r.fn.sfn.Scope
+	case r.fn.parent == nil:
+		s = r.info.Root // a module's or CommonJS module's top level (a script's has no Primitive bindings)
+	}
+	if s == nil {
+		return false
+	}
+	b := s.Lookup(id.Name)
+	return b != nil && b.Kind == scope.Var && b.Primitive
+}
+
 // varDecl instruments a variable declaration: W (var) or N (let, const)
 // at each initialiser, wrapped in X.
 func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
@@ -1406,6 +1425,14 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
 	name := r.str(id)
 	r.exprNamed(dc.Init, name)
 	sp := acorn(dc.Init)
+	if d.Kind == js.Var && r.primitiveVar(id) {
+		// A var that only ever holds primitives: no W (it would log
+		// nothing), the statement's flush stays.
+		k := r.site(sp)
+		r.fill(h, r.hk("X", k))
+		r.ins(dc.Init.EndPos(), ")")
+		return
+	}
 	if d.Kind == js.Var {
 		i := r.site(sp)
 		k := r.site(sp)

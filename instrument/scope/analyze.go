@@ -31,6 +31,7 @@ func Analyze(p *js.Program) *Info {
 	a.in.Root = s
 	a.stmts(p.Body)
 	a.resolve()
+	a.primitives()
 	return a.in
 }
 
@@ -42,6 +43,7 @@ type analyzer struct {
 	fn       *Func
 	strict   bool
 	inWith   int
+	stores   []store // what each write stores (primitives.go)
 }
 
 func (a *analyzer) push(kind Kind, n js.Node) *Scope {
@@ -309,22 +311,44 @@ func (a *analyzer) varDecl(d *js.VarDecl) {
 	}
 	for _, dc := range d.Decls {
 		a.bindPattern(dc.Target, kind, target)
+		id, plain := dc.Target.(*js.Ident)
+		if !plain {
+			a.patternNotPrimitive(dc.Target, target)
+		}
 		if dc.Init != nil {
+			from := len(a.in.Refs)
 			a.expr(dc.Init)
+			if plain {
+				a.stores = append(a.stores, store{ref: -1, b: target.Lookup(id.Name), kind: storeValue, value: dc.Init, from: from, to: len(a.in.Refs)})
+			}
 		}
 	}
 }
 
 func (a *analyzer) forInOf(n js.Node, left js.Node, right js.Expr, body js.Stmt) {
 	var s *Scope
+	_, forIn := n.(*js.ForIn)
 	switch l := left.(type) {
 	case *js.VarDecl:
 		if l.Kind != js.Var {
 			s = a.push(BlockScope, n)
 		}
 		a.varDecl(l)
+		// The loop stores its keys (strings) or values in the declared
+		// names.
+		for _, dc := range l.Decls {
+			if _, plain := dc.Target.(*js.Ident); !plain || !forIn {
+				target := a.scope
+				if l.Kind == js.Var {
+					target = a.varScope()
+				}
+				a.patternNotPrimitive(dc.Target, target)
+			}
+		}
 	case js.Pattern:
+		from := len(a.in.Refs)
 		a.target(l, false)
+		a.targetStores(l, from, forIn, nil)
 	default:
 		panic(fmt.Sprintf("scope: unexpected for-in/of left side %T", left))
 	}
@@ -346,6 +370,9 @@ func (a *analyzer) funcDecl(d *js.FuncDecl) {
 				// Annex B.3.3: a sloppy block-level function is also a var
 				// of the enclosing function.
 				a.declare(vs, d.Name, Var)
+				if b := vs.Lookup(d.Name.Name); b != nil {
+					b.nonPrim = true
+				}
 			}
 		}
 	}
@@ -622,13 +649,27 @@ func (a *analyzer) expr(e js.Expr) {
 	case *js.Unary:
 		a.expr(e.X)
 	case *js.Update:
+		from := len(a.in.Refs)
 		a.target(e.X.(js.Pattern), true)
+		a.targetStores(e.X.(js.Pattern), from, true, nil)
 	case *js.Binary:
 		a.expr(e.X)
 		a.expr(e.Y)
 	case *js.Assign:
+		from := len(a.in.Refs)
 		a.target(e.Target, e.Op != "=")
+		vfrom := len(a.in.Refs)
 		a.expr(e.Value)
+		switch e.Op {
+		case "=", "||=", "&&=", "??=":
+			// The value stored is e.Value's (the logical operators
+			// store it or keep the old one).
+			a.targetStores(e.Target, from, false, &store{kind: storeValue, value: e.Value, from: vfrom, to: len(a.in.Refs)})
+		default:
+			// Arithmetic, bitwise and shifts store numbers, bigints or
+			// strings.
+			a.targetStores(e.Target, from, true, nil)
+		}
 	case *js.Cond:
 		a.expr(e.Test)
 		a.expr(e.Yes)

@@ -96,6 +96,12 @@ type Binding struct {
 	Captured bool
 	// Refs counts the references resolved to it.
 	Refs int
+	// Primitive reports that the binding can only ever hold primitive
+	// values (primitives.go): a var, let or const of a function, module or
+	// CommonJS scope, out of reach of direct eval and with, whose every
+	// store is a value the analysis can tell is primitive.
+	Primitive bool
+	nonPrim   bool // bound by something else than a plain store (a pattern, for-of, Annex B)
 }
 
 // Scope is a region of the program with its own bindings.

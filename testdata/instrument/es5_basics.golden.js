@@ -1,4 +1,4 @@
-const __mt$3006054a = __mt.S("es5_basics.js", "GKAUAAAWCiBAEAZAcAAAeFCGEAAGEAAGEICAWCKASAAAiBAAAcAAAkBCKAYFmBGEAAGEAAGEAAGEAlBGEAAGGIeAMANAaAAAaAAAaCCAQAAAKAiBAMAJAWAbAyBAAAYAAA0BCaAiBAAAcAmBAMAAAaA/BA6CAAAWAAA8CEaACAAACC0BAWAdA2BAAA2BAAA2BAPAmCFCGEAAGEAAGEIYASAAASAAASCCAMAAAOAQAMAAAOCaAMAZAmBAAAWAAAoBCUAQAAAQAAAQCaAsBAAAaAZAmCAAAWAAAoCCCAUAAAWC8BAKA7BAmCAAAWAAAoCCSAKAAAKCaAeAAAaAiBAQAUAIAvCA4CAAAWAAA6CvBCGEDCyBCAAyBCYCGEZCyBCAAyBCAAyBCAAyBCAAyBCAAyBC", {7:[],16:[],42:["c"],47:[]}, 91, 92); var __mt$3006054a_1, __mt$3006054a_2; __mt$3006054a.N(84, "O", __mt$3006054a.F(83, 7, O)); __mt$3006054a.N(85, "o", o); __mt$3006054a.N(87, "counter", __mt$3006054a.F(86, 47, counter)); __mt$3006054a.N(88, "next", next); __mt$3006054a.N(89, "re", re); __mt$3006054a.N(90, "s", s); // ES5: literals, property reads and writes, calls, constructors, closures.
+const __mt$3006054a = __mt.S("es5_basics.js", "GKAUAAAWCiBAEAZAcAAAeFCGEAAGEAAGEICAWCKASAAAiBAAAcAAAkBCKAYFmBGEAAGEAAGEAAGEAlBGEAAGGIeAMANAaAAAaAAAaCCAQAAAKAiBAMAJAWAbAyBAAAYAAA0BCaAiBAAAcAmBAMAAAaA/BA6CAAAWAAA8CEaACC0BAWAdA2BAAA2BAAA2BAPAmCFCGEAAGEAAGEIYASAAASAAASCCAMAAAOAQAMAAAOCaAMAZAmBAAAWAAAoBCUAQAAAQAAAQCaAsBAAAaAZAmCAAAWAAAoCCCAUAAAWC8BAKA7BAmCAAAWAAAoCCSAKAAAKCaAeAAAaAiBAQAUAIAvCA4CAAAWAAA6CvBCGEDCyBCAAyBCYCGEZCyBCAAyBCAAyBCAAyBCAAyBCAAyBC", {7:[],16:[],41:["c"],46:[]}, 90, 91); var __mt$3006054a_1, __mt$3006054a_2; __mt$3006054a.N(83, "O", __mt$3006054a.F(82, 7, O)); __mt$3006054a.N(84, "o", o); __mt$3006054a.N(86, "counter", __mt$3006054a.F(85, 46, counter)); __mt$3006054a.N(87, "next", next); __mt$3006054a.N(88, "re", re); __mt$3006054a.N(89, "s", s); // ES5: literals, property reads and writes, calls, constructors, closures.
 function O(p) {const __mt$f = __mt$3006054a.Fe(7, O, this, new.target); try { __mt$3006054a.N(6, "p", p); 
     __mt$3006054a.X(2, __mt$3006054a.Pt(1, __mt$f, this, "p", p, 0));
     __mt$3006054a.X(5, __mt$3006054a.Pt(4, __mt$f, this, "list", __mt$3006054a.T(3, []), 0));
@@ -10,18 +10,18 @@ __mt$3006054a.X(20, __mt$3006054a.P(19, __mt$3006054a.G(9, O).prototype, "add", 
 var o = __mt$3006054a.X(24, __mt$3006054a.W(23, "o", __mt$3006054a.n1(22, O, __mt$3006054a.T(21, {n: 1})), o));
 __mt$3006054a.X(31, __mt$3006054a.m1(29, __mt$3006054a_1 = __mt$3006054a.m1(25, o, __mt$3006054a.M(26, o, "add"), 1), __mt$3006054a.M(30, __mt$3006054a_1, "add"), __mt$3006054a.T(28, {k: __mt$3006054a.T(27, [2, 3])})));
 __mt$3006054a.X(38, __mt$3006054a.m2(36, __mt$3006054a_1 = console, __mt$3006054a.M(37, __mt$3006054a_1, "log"), __mt$3006054a.m1(32, __mt$3006054a_2 = JSON, __mt$3006054a.M(33, __mt$3006054a_2, "stringify"), o), __mt$3006054a.G(35, __mt$3006054a.G(34, o).list).length));
-function counter() {const __mt$f = __mt$3006054a.Fe(47, counter, this, new.target); try { __mt$3006054a.N(46, "c", c); 
-    var c = __mt$3006054a.X(40, __mt$3006054a.W(39, "c", 0, c));
-    return __mt$3006054a.R(__mt$f, __mt$3006054a.X(45, __mt$3006054a.F(44, 42, function () {const __mt$f = __mt$3006054a.Fe(42, void 0, this, new.target); try {  return __mt$3006054a.R(__mt$f, __mt$3006054a.X(41, ++c)); } finally { __mt$3006054a.Fr(43, __mt$f); } })));
-} finally { __mt$3006054a.Fr(48, __mt$f); } }
-var next = __mt$3006054a.X(51, __mt$3006054a.W(50, "next", __mt$3006054a.c0(49, counter), next));
-__mt$3006054a.X(53, __mt$3006054a.c0(52, next)); __mt$3006054a.X(55, __mt$3006054a.c0(54, next));
-__mt$3006054a.X(59, __mt$3006054a.m1(57, __mt$3006054a_1 = console, __mt$3006054a.M(58, __mt$3006054a_1, "log"), __mt$3006054a.c0(56, next)));
-var re = __mt$3006054a.X(62, __mt$3006054a.W(61, "re", __mt$3006054a.T(60, /a(b)?/g), re));
-__mt$3006054a.X(67, __mt$3006054a.m1(65, __mt$3006054a_1 = console, __mt$3006054a.M(66, __mt$3006054a_1, "log"), __mt$3006054a.m2(63, __mt$3006054a_2 = "xab", __mt$3006054a.M(64, __mt$3006054a_2, "replace"), re, "-")));
-__mt$3006054a.X(69, __mt$3006054a.D(68, o, "p", 0));
-__mt$3006054a.X(73, __mt$3006054a.m2(71, __mt$3006054a_1 = console, __mt$3006054a.M(72, __mt$3006054a_1, "log"), "p" in o, typeof __mt$3006054a.G(70, o).add));
-var s = __mt$3006054a.X(75, __mt$3006054a.W(74, "s", "abc", s));
-__mt$3006054a.X(82, __mt$3006054a.m3(80, __mt$3006054a_1 = console, __mt$3006054a.M(81, __mt$3006054a_1, "log"), __mt$3006054a.m0(76, s, __mt$3006054a.M(77, s, "toUpperCase")), __mt$3006054a.G(78, s).length, __mt$3006054a.G(79, s)[1]));
+function counter() {const __mt$f = __mt$3006054a.Fe(46, counter, this, new.target); try { __mt$3006054a.N(45, "c", c); 
+    var c = __mt$3006054a.X(39, 0);
+    return __mt$3006054a.R(__mt$f, __mt$3006054a.X(44, __mt$3006054a.F(43, 41, function () {const __mt$f = __mt$3006054a.Fe(41, void 0, this, new.target); try {  return __mt$3006054a.R(__mt$f, __mt$3006054a.X(40, ++c)); } finally { __mt$3006054a.Fr(42, __mt$f); } })));
+} finally { __mt$3006054a.Fr(47, __mt$f); } }
+var next = __mt$3006054a.X(50, __mt$3006054a.W(49, "next", __mt$3006054a.c0(48, counter), next));
+__mt$3006054a.X(52, __mt$3006054a.c0(51, next)); __mt$3006054a.X(54, __mt$3006054a.c0(53, next));
+__mt$3006054a.X(58, __mt$3006054a.m1(56, __mt$3006054a_1 = console, __mt$3006054a.M(57, __mt$3006054a_1, "log"), __mt$3006054a.c0(55, next)));
+var re = __mt$3006054a.X(61, __mt$3006054a.W(60, "re", __mt$3006054a.T(59, /a(b)?/g), re));
+__mt$3006054a.X(66, __mt$3006054a.m1(64, __mt$3006054a_1 = console, __mt$3006054a.M(65, __mt$3006054a_1, "log"), __mt$3006054a.m2(62, __mt$3006054a_2 = "xab", __mt$3006054a.M(63, __mt$3006054a_2, "replace"), re, "-")));
+__mt$3006054a.X(68, __mt$3006054a.D(67, o, "p", 0));
+__mt$3006054a.X(72, __mt$3006054a.m2(70, __mt$3006054a_1 = console, __mt$3006054a.M(71, __mt$3006054a_1, "log"), "p" in o, typeof __mt$3006054a.G(69, o).add));
+var s = __mt$3006054a.X(74, __mt$3006054a.W(73, "s", "abc", s));
+__mt$3006054a.X(81, __mt$3006054a.m3(79, __mt$3006054a_1 = console, __mt$3006054a.M(80, __mt$3006054a_1, "log"), __mt$3006054a.m0(75, s, __mt$3006054a.M(76, s, "toUpperCase")), __mt$3006054a.G(77, s).length, __mt$3006054a.G(78, s)[1]));
 
 ;__mt$3006054a.Sx();

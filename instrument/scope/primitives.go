@@ -1,0 +1,225 @@
+package scope
+
+import js "github.com/memtrace/memtrace/instrument/js"
+
+// Bindings that only ever hold primitives.
+//
+// A write to such a binding can never store an object nor overwrite one,
+// so a tracer that logs writes of objects (MemInsight's WRITE entries: an
+// object stored, or an object overwritten) has nothing to log there and
+// need not watch it. Numeric code is full of them: counters, accumulators,
+// temporaries of arithmetic.
+//
+// The rule is sound by construction: a binding is Primitive when
+//   - it is a var, let or const of a function, module or CommonJS scope
+//     (not a script's top level, whose vars live on the global object that
+//     any script may write; not a parameter, whose value comes from the
+//     caller; not a catch parameter, function, class or import);
+//   - no direct eval or with can reach it (its function and every function
+//     nested in it are free of both), and no reference to it is dynamic;
+//   - nothing binds it but plain stores: no destructuring, no for-of, no
+//     Annex B function hoisting, no function declaration of the same name;
+//   - every store to it stores a value the analysis can tell is primitive:
+//     for-in keys, ++ and --, compound arithmetic (+=, -=, ... all give
+//     numbers, bigints or strings), and for =, ||=, &&=, ??= and
+//     initializers an expression that is primitive by its form: literals
+//     other than regexps, untagged templates, unary and binary operators
+//     other than && || ??, which give primitives whatever their operands;
+//     && || ?? and ?: whose result operands are primitive; the last element
+//     of a comma expression; assignments of such values; the global
+//     undefined, NaN and Infinity (read-only); and other Primitive
+//     bindings (a fixed point: bindings start Primitive and lose it).
+//
+// Everything else (property reads, calls, new, this, parameters, yield,
+// await) may be an object.
+
+type storeKind uint8
+
+const (
+	storePrim  storeKind = iota + 1 // a primitive whatever the operands
+	storeValue                      // the value of an expression
+)
+
+// store is one write of a plain name: the write reference's index in
+// Refs (-1 for a declarator's initializer, whose binding is b), and, for
+// storeValue, the expression whose value is stored, with the range of
+// Refs its own references occupy.
+type store struct {
+	ref      int
+	b        *Binding
+	kind     storeKind
+	value    js.Expr
+	from, to int
+}
+
+// targetStores records what the assignment target p, whose references
+// start at Refs[from], stores: prim, or the store st describes, when p is
+// a plain name; a pattern records nothing, so its names are not Primitive.
+func (a *analyzer) targetStores(p js.Pattern, from int, prim bool, st *store) {
+	for {
+		pp, ok := p.(*js.Paren)
+		if !ok {
+			break
+		}
+		t, ok := pp.X.(js.Pattern)
+		if !ok {
+			return
+		}
+		p = t
+	}
+	if _, ok := p.(*js.Ident); !ok || from >= len(a.in.Refs) {
+		return
+	}
+	switch {
+	case prim:
+		a.stores = append(a.stores, store{ref: from, kind: storePrim})
+	case st != nil:
+		s := *st
+		s.ref = from
+		a.stores = append(a.stores, s)
+	}
+}
+
+// patternNotPrimitive marks the names a binding pattern (or a name a loop
+// stores anything in) declares in s.
+func (a *analyzer) patternNotPrimitive(p js.Pattern, s *Scope) {
+	switch p := p.(type) {
+	case *js.Ident:
+		if b := s.Lookup(p.Name); b != nil {
+			b.nonPrim = true
+		}
+	case *js.ArrayPattern:
+		for _, e := range p.Elems {
+			if e != nil {
+				a.patternNotPrimitive(e, s)
+			}
+		}
+	case *js.ObjectPattern:
+		for _, prop := range p.Props {
+			switch prop := prop.(type) {
+			case *js.Property:
+				if v, ok := prop.Value.(js.Pattern); ok {
+					a.patternNotPrimitive(v, s)
+				}
+			case *js.RestElement:
+				a.patternNotPrimitive(prop.Target, s)
+			}
+		}
+	case *js.AssignPattern:
+		a.patternNotPrimitive(p.Target, s)
+	case *js.RestElement:
+		a.patternNotPrimitive(p.Target, s)
+	}
+}
+
+// primitives computes Binding.Primitive, once references are resolved.
+func (a *analyzer) primitives() {
+	any := false
+	for _, s := range a.in.Scopes {
+		if s.Kind == GlobalScope {
+			continue
+		}
+		f := s.Func
+		clean := f != nil && !f.HasEval && !f.HasWith && !s.Dynamic
+		for _, b := range s.Bindings {
+			b.Primitive = clean && !b.nonPrim && (b.Kind == Var || b.Kind == Let || b.Kind == Const)
+			any = any || b.Primitive
+		}
+	}
+	if !any {
+		return
+	}
+	refs := a.in.Refs
+	stored := make([]bool, len(refs))
+	for i := range a.stores {
+		if r := a.stores[i].ref; r >= 0 {
+			stored[r] = true
+			a.stores[i].b = refs[r].Binding
+		}
+	}
+	for i := range refs {
+		r := &refs[i]
+		if r.Write && r.Binding != nil && r.Binding.Primitive && (r.Dynamic || !stored[i]) {
+			r.Binding.Primitive = false
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := range a.stores {
+			st := &a.stores[i]
+			if st.b == nil || !st.b.Primitive || st.kind == storePrim {
+				continue
+			}
+			if !a.primExpr(st.value, st) {
+				st.b.Primitive = false
+				changed = true
+			}
+		}
+	}
+	a.stores = nil
+}
+
+// primExpr reports that e's value is primitive by its form; st gives the
+// references of the stored expression e is part of.
+func (a *analyzer) primExpr(e js.Expr, st *store) bool {
+	switch e := e.(type) {
+	case *js.Paren:
+		return a.primExpr(e.X, st)
+	case *js.NumLit, *js.StringLit, *js.BoolLit, *js.NullLit, *js.BigIntLit, *js.Template:
+		return true
+	case *js.Unary, *js.Update:
+		return true
+	case *js.Binary:
+		switch e.Op {
+		case "&&", "||", "??":
+			return a.primExpr(e.X, st) && a.primExpr(e.Y, st)
+		}
+		return true
+	case *js.Cond:
+		return a.primExpr(e.Yes, st) && a.primExpr(e.No, st)
+	case *js.Seq:
+		return len(e.List) > 0 && a.primExpr(e.List[len(e.List)-1], st)
+	case *js.Assign:
+		switch e.Op {
+		case "=":
+			return a.primExpr(e.Value, st)
+		case "||=", "&&=", "??=":
+			return a.primTarget(e.Target, st) && a.primExpr(e.Value, st)
+		}
+		return true
+	case *js.Ident:
+		return a.primIdent(e, st)
+	}
+	return false
+}
+
+// primTarget: a logical assignment's result may be its target's old value.
+func (a *analyzer) primTarget(p js.Pattern, st *store) bool {
+	if id, ok := p.(*js.Ident); ok {
+		return a.primIdent(id, st)
+	}
+	return false
+}
+
+// primIdent: a read of a Primitive binding, or of the read-only globals
+// undefined, NaN and Infinity.
+func (a *analyzer) primIdent(id *js.Ident, st *store) bool {
+	for k := st.from; k < st.to && k < len(a.in.Refs); k++ {
+		r := &a.in.Refs[k]
+		if r.Ident != id {
+			continue
+		}
+		if r.Dynamic {
+			return false
+		}
+		if r.Binding == nil {
+			switch id.Name {
+			case "undefined", "NaN", "Infinity":
+				return true
+			}
+			return false
+		}
+		return r.Binding.Primitive
+	}
+	return false
+}
