@@ -610,7 +610,7 @@ func (r *rewriter) assign(e *js.Assign) {
 
 func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 	val := e.Value
-	if ref := r.ref(t); ref != nil && ref.Binding != nil && ref.Binding.Primitive {
+	if r.primitiveRef(t) {
 		// The binding only ever holds primitives (scope.Binding.Primitive):
 		// W would log nothing, so there is no W.
 		r.expr(val)

@@ -1372,7 +1372,7 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 func (r *rewriter) primitiveVar(id *js.Ident) bool {
 	var s *scope.Scope
 	switch {
-	case r.fn == nil:
+	case r.fn == nil || r.opts.KeepPrimitiveWrites:
 		return false
 	case r.fn.sfn != nil:
 		s = r.fn.sfn.Scope
@@ -1384,6 +1384,13 @@ func (r *rewriter) primitiveVar(id *js.Ident) bool {
 	}
 	b := s.Lookup(id.Name)
 	return b != nil && b.Kind == scope.Var && b.Primitive
+}
+
+// primitiveRef reports that the name a reference writes only ever holds
+// primitives (scope.Binding.Primitive).
+func (r *rewriter) primitiveRef(id *js.Ident) bool {
+	ref := r.ref(id)
+	return ref != nil && ref.Binding != nil && ref.Binding.Primitive && !r.opts.KeepPrimitiveWrites
 }
 
 // varDecl instruments a variable declaration: W (var) or N (let, const)
@@ -1487,6 +1494,11 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			t := r.allocTemp()
 			temps = 1
 			r.rep(l.Start, l.End, t)
+			if r.primitiveVar(id) { // for-in keys: no W, as for any store of a primitive-only name
+				k := r.site(loop)
+				pre = "var " + r.text(id) + " = " + r.hk("X", k) + t + "); "
+				break
+			}
 			i := r.site(loop)
 			k := r.site(loop)
 			pre = "var " + r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.str(id) + ", " + t + ", " + r.text(id) + ")); "
@@ -1514,6 +1526,11 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			t := r.allocTemp()
 			temps = 1
 			r.rep(l.Pos(), l.EndPos(), t)
+			if r.primitiveRef(id) {
+				k := r.site(loop)
+				pre = r.text(id) + " = " + r.hk("X", k) + t + "); "
+				break
+			}
 			i := r.site(loop)
 			k := r.site(loop)
 			pre = r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.str(id) + ", " + t + ", " + r.oldValue(id) + ")); "
