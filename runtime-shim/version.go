@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "bd0387dfd92b4e6e"
+const Version = "2c9fa45e9dc96986"

@@ -31,6 +31,10 @@ class Stamp extends Return {
   static useGet(o) {
     return #id in o ? o.#id : 0;
   }
+  // putGet is get for property writes' objects (P).
+  static putGet(o) {
+    return #id in o ? o.#id : 0;
+  }
   // callGet is get for the call hooks' callee.
   static callGet(o) {
     return #id in o ? o.#id : 0;
@@ -61,6 +65,15 @@ export function idOf(o) {
 // useIdOf is idOf for G and method lookups.
 export function useIdOf(o) {
   const v = Stamp.useGet(o);
+  if (v > 0) return v;
+  if (v < 0 || fallbackCount === 0) return 0;
+  const f = fallback.get(o);
+  return f === undefined ? 0 : f;
+}
+
+// putIdOf is idOf for the objects P writes to.
+export function putIdOf(o) {
+  const v = Stamp.putGet(o);
   if (v > 0) return v;
   if (v < 0 || fallbackCount === 0) return 0;
   const f = fallback.get(o);

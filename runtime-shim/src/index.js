@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
+import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
 import { startBridge } from './bridge.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
 
@@ -1605,7 +1605,7 @@ function install() {
     let d; // o's own property k before the write, once read
     let haveD = false;
     if (isObj(o)) {
-      id = known > 0 ? known : idOf(o);
+      id = known > 0 ? known : putIdOf(o);
       if (id !== 0) {
         const prim = !allPutfields && !isObj(v);
         if (prim && !hasEdges(id) && hasOwn(o, k)) {
