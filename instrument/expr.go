@@ -230,6 +230,11 @@ func (r *rewriter) readObject(e *js.Member) {
 	if _, ok := e.Object.(*js.Super); ok {
 		return
 	}
+	if id, ok := unparen(e.Object).(*js.Ident); ok && r.primitiveRef(id) {
+		// A name that only ever holds primitives: G would record nothing.
+		r.expr(e.Object)
+		return
+	}
 	h := r.hole(e.Object.Pos())
 	r.expr(e.Object)
 	i := r.site(e.Span)

@@ -66,10 +66,10 @@ type Options struct {
 	// Strict: the code is strict from its start without a directive
 	// (direct eval code called from strict code).
 	Strict bool
-	// KeepPrimitiveWrites keeps W at writes of names that can only hold
-	// primitives (where it logs nothing): for differential tests of that
-	// rule.
-	KeepPrimitiveWrites bool
+	// KeepPrimitiveHooks keeps W at writes of names that can only hold
+	// primitives, and G at property reads of them (where neither logs
+	// anything): for differential tests of that rule.
+	KeepPrimitiveHooks bool
 }
 
 // Site is the source range of one local iid: 1-based lines, 1-based

@@ -1372,7 +1372,7 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 func (r *rewriter) primitiveVar(id *js.Ident) bool {
 	var s *scope.Scope
 	switch {
-	case r.fn == nil || r.opts.KeepPrimitiveWrites:
+	case r.fn == nil || r.opts.KeepPrimitiveHooks:
 		return false
 	case r.fn.sfn != nil:
 		s = r.fn.sfn.Scope
@@ -1390,7 +1390,7 @@ func (r *rewriter) primitiveVar(id *js.Ident) bool {
 // primitives (scope.Binding.Primitive).
 func (r *rewriter) primitiveRef(id *js.Ident) bool {
 	ref := r.ref(id)
-	return ref != nil && ref.Binding != nil && ref.Binding.Primitive && !r.opts.KeepPrimitiveWrites
+	return ref != nil && ref.Binding != nil && ref.Binding.Primitive && !r.opts.KeepPrimitiveHooks
 }
 
 // varDecl instruments a variable declaration: W (var) or N (let, const)

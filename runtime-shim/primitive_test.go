@@ -26,14 +26,16 @@ function mix(o) {
   const big = 10n; let b2 = big + 1n;
   for (var k in o) { label += k; }
   var last = 0; last = [x]; last = 0;
-  return [x, y, z, label, holder, flag, b2];
+  var len = label.length, first = label[0];
+  return [x, y, z, label, holder, flag, b2, len + first];
 }
 const c = counter();
 console.log(sum([1, 2, 3]), c.inc(), c.add(4), JSON.stringify(mix({ a: 1, b: { c: 2 } }), (k, v) => typeof v === 'bigint' ? String(v) : v));
 `
 
 // TestPrimitiveWritesElided: instrumented without W at the writes of names
-// that can only hold primitives (scope.Binding.Primitive), a program
+// that can only hold primitives (scope.Binding.Primitive), nor G at their
+// property reads, a program
 // writes the same trace as with W everywhere, entry for entry, once iids
 // are read as the source ranges they map to (the elided W sites shift the
 // numbering) and SOURCE_MAPPINGs are set aside; and fewer hooks run.
@@ -42,26 +44,30 @@ func TestPrimitiveWritesElided(t *testing.T) {
 	shim := shimFile(t)
 	dir := t.TempDir()
 	var traces [2][]string
-	var ws [2]int
+	var ws, gs [2]int
 	for k, keep := range []bool{false, true} {
-		res, err := instrument.Instrument([]byte(primProgram), instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveWrites: keep})
+		res, err := instrument.Instrument([]byte(primProgram), instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveHooks: keep})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ws[k] = strings.Count(string(res.Code), ".W(")
+		gs[k] = strings.Count(string(res.Code), ".G(")
 		prog := filepath.Join(dir, fmt.Sprintf("prim%d.js", k))
 		if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		got := run(t, node, shim, prog, nil)
-		if got.exit != 0 || got.stdout != "2 1 5 [1,1,2,\"p1ab\",3,true,\"11\"]\n" {
+		if got.exit != 0 || got.stdout != "2 1 5 [1,1,2,\"p1ab\",3,true,\"11\",\"4p\"]\n" {
 			t.Fatalf("keep=%v: exit %d, output %q\n%s", keep, got.exit, got.stdout, got.stderr)
 		}
 		check(t, "prim", got.trace)
 		traces[k] = bySource(t, dump(t, got.trace))
 	}
-	if ws[0] >= ws[1] || ws[0] != 6 {
-		t.Fatalf("W hooks: %d elided, %d kept; want the 6 of holder and last (they also hold objects)", ws[0], ws[1])
+	if ws[0] >= ws[1] || ws[0] != 8 {
+		t.Fatalf("W hooks: %d elided, %d kept; want the 8 of holder, last (they also hold objects), len and first (property reads)", ws[0], ws[1])
+	}
+	if gs[1]-gs[0] != 2 {
+		t.Fatalf("G hooks: %d elided, %d kept; want the reads of label (length, [0]) without G", gs[0], gs[1])
 	}
 	if len(traces[0]) != len(traces[1]) {
 		t.Fatalf("%d entries without the elided W, %d with them", len(traces[0]), len(traces[1]))
