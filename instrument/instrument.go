@@ -66,6 +66,12 @@ type Options struct {
 	// Strict: the code is strict from its start without a directive
 	// (direct eval code called from strict code).
 	Strict bool
+	// SitesApart: with Eval, the site table is not in the code (the
+	// prologue passes 0 in its place) but in Result.SiteTable, for a shim
+	// that instruments run-time code itself and hands the table to S
+	// directly: the table then takes no room in the string the engine
+	// keeps for as long as the code lives (docs/instrumentation.md §6).
+	SitesApart bool
 	// KeepPrimitiveHooks keeps W at writes of names that can only hold
 	// primitives, and G at property reads of them (where neither logs
 	// anything): for differential tests of that rule.
@@ -96,6 +102,9 @@ type Result struct {
 	// or the source) where the prologue begins: after the hashbang line
 	// and the directive prologue. Code inserts nothing before it.
 	At int
+	// SiteTable is, with Options.SitesApart, the site table's text
+	// (AppendSiteVLQ), which the prologue leaves out.
+	SiteTable []byte
 }
 
 // Prefix is the reserved name prefix of the instrumentation.
@@ -142,6 +151,9 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 		panic(internalError("overlapping edits"))
 	}
 	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h, At: int(r.at)}
+	if r.sitesApart() {
+		res.SiteTable = AppendSiteVLQ(nil, res.Sites)
+	}
 	r.release()
 	return res, nil
 }

@@ -383,7 +383,11 @@ func (r *rewriter) program(p *js.Program) {
 	b = append(b, " = __mt.S("...)
 	b = append(b, quote(fileName(r.opts))...)
 	b = append(b, ", "...)
-	b = appendSiteTable(b, sites)
+	if r.sitesApart() {
+		b = append(b, '0')
+	} else {
+		b = appendSiteTable(b, sites)
+	}
 	b = append(b, ", "...)
 	b = r.appendFree(b)
 	b = append(b, ", "...)
@@ -408,6 +412,11 @@ func (r *rewriter) program(p *js.Program) {
 	default:
 		r.ins(int32(len(r.src)), "\n;"+r.h+".Sx();")
 	}
+}
+
+// sitesApart: the site table goes in Result.SiteTable (Options.SitesApart).
+func (r *rewriter) sitesApart() bool {
+	return r.opts.SitesApart && r.opts.Eval
 }
 
 func (r *rewriter) modes() string {

@@ -176,3 +176,32 @@ func TestEvalHandle(t *testing.T) {
 		}
 	}
 }
+
+// TestSitesApart: with SitesApart, eval code's prologue passes 0 for its
+// site table, which comes back in Result.SiteTable; the code is otherwise
+// the code with the table inline, and files (not Eval) keep it inline.
+func TestSitesApart(t *testing.T) {
+	src := []byte("var a = {b: 1}; a.b++; function f(x) { return x.y; }")
+	inline, err := Instrument(src, Options{Goal: js.Script, File: "eval", Eval: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	apart, err := Instrument(src, Options{Goal: js.Script, File: "eval", Eval: true, SitesApart: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := string(AppendSiteVLQ(nil, inline.Sites))
+	if string(apart.SiteTable) != table || inline.SiteTable != nil {
+		t.Fatalf("SiteTable %q (inline: %q), want %q", apart.SiteTable, inline.SiteTable, table)
+	}
+	if want := strings.Replace(string(inline.Code), `__mt.S("eval", "`+table+`", `, `__mt.S("eval", 0, `, 1); string(apart.Code) != want {
+		t.Fatalf("code with the table apart:\n%s\nwant:\n%s", apart.Code, want)
+	}
+	file, err := Instrument(src, Options{Goal: js.Script, File: "f.js", SitesApart: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if file.SiteTable != nil || !bytes.Contains(file.Code, []byte(`__mt.S("f.js", "`)) {
+		t.Fatalf("a file's table must stay inline:\n%s", file.Code)
+	}
+}

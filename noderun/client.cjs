@@ -88,14 +88,15 @@ class Client {
       this.buf = this.buf.subarray(this.head.len);
       const p = this.pending.get(this.head.id);
       this.pending.delete(this.head.id);
-      if (p) p.resolve(this.head.error ? { error: this.head.error } : { code });
+      if (p) p.resolve(this.head.error ? { error: this.head.error } : { code, sites: this.head.sites });
       this.head = undefined;
       if (this.pending.size === 0) this.ref(false);
     }
   }
 
-  // instrument resolves to {code} or {error}; req has name, goal, loader,
-  // path, eval and strict (see serverRequest).
+  // instrument resolves to {code, sites} or {error}; req has name, goal,
+  // loader, path, eval, strict, global and sitesApart (see serverRequest);
+  // sites is the site table of a sitesApart request.
   instrument(req, source) {
     if (this.failed === undefined && this.proc === undefined) {
       try { this.start(); } catch (e) { this.fail(String(e)); }
@@ -107,7 +108,7 @@ class Client {
       if (this.pending.size === 0) this.ref(true);
       this.pending.set(id, { resolve });
       const head = JSON.stringify({ id, name: req.name, goal: req.goal, loader: req.loader || 'js', path: req.path || '',
-        eval: !!req.eval, strict: !!req.strict, len: src.length });
+        eval: !!req.eval, strict: !!req.strict, global: !!req.global, sitesApart: !!req.sitesApart, len: src.length });
       this.proc.stdin.write(head + '\n');
       this.proc.stdin.write(src);
     });

@@ -297,9 +297,12 @@ function instrumentRunTimeCode(code, name, strict, global) {
   const b = readyBridge();
   if (b) {
     Atomics.store(b.f, 0, 0);
-    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict, global: global === true }, source: code });
+    // The site table comes apart from the code (the shim hands it to S):
+    // the string the engine keeps while the code lives is shorter.
+    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict, global: global === true, sitesApart: true }, source: code });
     const r = wait(b, 600000);
-    return r === undefined || r.error !== undefined ? undefined : r.code;
+    if (r === undefined || r.error !== undefined) return undefined;
+    return typeof r.sites === 'string' ? { code: r.code, sites: r.sites } : r.code;
   }
   const args = ['instrument', '--eval'];
   if (strict) args.push('--strict-code');

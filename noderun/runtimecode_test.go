@@ -70,6 +70,8 @@ func TestRunTimeCodeServer(t *testing.T) {
 		"const f = new Function('a', 'return { a };');\n" +
 		"const g = () => eval('var local = { w: 7 }; local.w');\n" +
 		"console.log(s, f(3).a, g(), typeof local);\n"
+	traces := map[string][]byte{}
+	logs := map[string]string{}
 	for _, mode := range []string{"server", "spawn"} {
 		t.Run(mode, func(t *testing.T) {
 			dir := t.TempDir()
@@ -85,11 +87,13 @@ func TestRunTimeCodeServer(t *testing.T) {
 			require.Equal(t, 0, code, stderr.String())
 			assert.Equal(t, want, out.String())
 			data := checkTrace(t, filepath.Join(dir, "out", "mem-trace"))
+			traces[mode] = data
 			assert.Equal(t, []string{"eval", "evalIndirect", "evalIndirect", "evalIndirect", "evalIndirect", "evalIndirect",
 				"evalIndirect", "main.js"}, scriptNames(t, data))
 			logData, err := os.ReadFile(filepath.Join(dir, "log"))
 			require.NoError(t, err)
 			log := string(logData)
+			logs[mode] = log
 			if mode == "server" {
 				assert.Equal(t, 0, strings.Count(log, "instrument --eval"), log)
 				assert.Equal(t, 6, strings.Count(log, `"eval":true,"strict":false`), log)
@@ -100,4 +104,9 @@ func TestRunTimeCodeServer(t *testing.T) {
 			}
 		})
 	}
+	// The server gives each string's site table apart from its code, a
+	// spawned process inline: the shim writes the same trace.
+	assert.Equal(t, 7, strings.Count(logs["server"], `"sitesApart":true`), logs["server"])
+	require.NotNil(t, traces["server"])
+	assert.True(t, bytes.Equal(traces["server"], traces["spawn"]), "the traces differ between the server and a process per string")
 }

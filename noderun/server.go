@@ -34,7 +34,10 @@ type serverRequest struct {
 	// Global: run-time code that runs as a script of its own (a string
 	// timer: --global-code).
 	Global bool `json:"global,omitempty"`
-	Len    int  `json:"len"`
+	// SitesApart: run-time code whose site table comes back in the
+	// response's header, not in the code (instrument.Options.SitesApart).
+	SitesApart bool `json:"sitesApart,omitempty"`
+	Len        int  `json:"len"`
 }
 
 // serverResponse is a response's header line; Len bytes of instrumented
@@ -43,6 +46,8 @@ type serverResponse struct {
 	ID    int64  `json:"id"`
 	Len   int    `json:"len"`
 	Error string `json:"error,omitempty"`
+	// Sites is the site table of a SitesApart request.
+	Sites string `json:"sites,omitempty"`
 }
 
 // Serve answers instrumentation requests from r on w until r ends: the
@@ -88,9 +93,9 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out, ierr := serveOne(req, src, excl, opts)
+			out, sites, ierr := serveOne(req, src, excl, opts)
 			<-sem
-			resp := serverResponse{ID: req.ID, Len: len(out)}
+			resp := serverResponse{ID: req.ID, Len: len(out), Sites: string(sites)}
 			if ierr != nil {
 				resp = serverResponse{ID: req.ID, Error: ierr.Error()}
 				out = nil
@@ -110,22 +115,23 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 }
 
 // serveOne instruments one module as `memtrace instrument --no-shim` would.
-func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (out []byte, err error) {
+func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (out, sites []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			out, err = nil, fmt.Errorf("internal error: %v", p)
+			out, sites, err = nil, nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
 	if req.Eval {
 		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
-			Strict: req.Strict, GlobalCode: req.Eval && req.Global, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+			Strict: req.Strict, GlobalCode: req.Eval && req.Global, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields,
+			SitesApart: req.SitesApart})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		return res.Code, nil
+		return res.Code, res.SiteTable, nil
 	}
 	if len(opts.Exclude) > 0 && !excl.Match(req.Name) {
-		return src, nil
+		return src, nil, nil
 	}
 	var goal js.Goal
 	switch req.Goal {
@@ -136,13 +142,13 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 	case "commonjs", "":
 		goal = js.CommonJS
 	default:
-		return nil, fmt.Errorf("unknown goal %q", req.Goal)
+		return nil, nil, fmt.Errorf("unknown goal %q", req.Goal)
 	}
 	loader := instrument.JS
 	if req.Loader != "" {
 		l, ok := instrument.ParseLoader(req.Loader)
 		if !ok {
-			return nil, fmt.Errorf("unknown loader %q", req.Loader)
+			return nil, nil, fmt.Errorf("unknown loader %q", req.Loader)
 		}
 		loader = l
 	}
@@ -153,7 +159,7 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: req.Name, Loader: loader,
 		Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return res.Code, nil
+	return res.Code, nil, nil
 }

@@ -21,7 +21,7 @@ func request(id int64, name, goal, src string) string {
 	return string(h) + "\n" + src
 }
 
-type answer struct{ err, code string }
+type answer struct{ err, code, sites string }
 
 // readAnswers reads the server's answers, by id.
 func readAnswers(t *testing.T, out []byte) map[int64]answer {
@@ -39,7 +39,7 @@ func readAnswers(t *testing.T, out []byte) map[int64]answer {
 		buf := make([]byte, r.Len)
 		_, err = io.ReadFull(br, buf)
 		require.NoError(t, err)
-		got[r.ID] = answer{r.Error, string(buf)}
+		got[r.ID] = answer{r.Error, string(buf), r.Sites}
 	}
 	return got
 }
@@ -86,6 +86,29 @@ func TestServe(t *testing.T) {
 	e, c = code(103)
 	assert.Empty(t, e)
 	assert.Equal(t, string(done.Code), c)
+}
+
+// TestServeSitesApart: an eval request with sitesApart gets code whose
+// prologue passes 0 for its site table and the table in the answer's
+// header (instrument.Options.SitesApart); without it, the table stays in
+// the code and the header has none.
+func TestServeSitesApart(t *testing.T) {
+	src := "var o = { v: [1] }; o.v"
+	var in strings.Builder
+	for i, apart := range []bool{true, false} {
+		h, _ := json.Marshal(serverRequest{ID: int64(i + 1), Name: "eval", Goal: "script", Eval: true, SitesApart: apart, Len: len(src)})
+		in.WriteString(string(h) + "\n" + src)
+	}
+	var out bytes.Buffer
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{}))
+	got := readAnswers(t, out.Bytes())
+	want, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.Script, File: "eval", Eval: true, SitesApart: true})
+	require.NoError(t, err)
+	assert.Equal(t, answer{"", string(want.Code), string(want.SiteTable)}, got[1])
+	assert.Contains(t, got[1].code, `__mt.S("eval", 0, `)
+	assert.NotEmpty(t, got[1].sites)
+	assert.Empty(t, got[2].sites)
+	assert.Contains(t, got[2].code, `__mt.S("eval", "`+got[1].sites+`", `)
 }
 
 // TestServeBadRequest: a malformed header ends the server with an error.

@@ -212,7 +212,7 @@ if (process.argv[2] === 'exit') process.exit(3);
 			log := filepath.Join(t.TempDir(), "log")
 			spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
 			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" +
-				"if [ \"$1\" = instrument-server ]; then '" + bin + "' \"$@\"; s=$?; sleep 0.5; echo server-exit >> '" + log + "'; exit $s; fi\n" +
+				"if [ \"$1\" = instrument-server ]; then tee -a '" + log + ".req' | '" + bin + "' \"$@\"; s=$?; sleep 0.5; echo server-exit >> '" + log + "'; exit $s; fi\n" +
 				"exec '" + bin + "' \"$@\"\n"
 			if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
 				t.Fatal(err)
@@ -238,6 +238,14 @@ if (process.argv[2] === 'exit') process.exit(3);
 				// syntax error and the large string: one server, started once.
 				if len(lines) != 2 || lines[0] != "instrument-server" || lines[1] != "server-exit" || spawned != 0 {
 					t.Fatalf("server %s: memtrace was run as\n%s\nwant one instrument-server that has exited when node has", arg, b)
+				}
+				// Every string's site table comes apart from its code.
+				reqs, err := os.ReadFile(log + ".req")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := strings.Count(string(reqs), `"sitesApart":true`); n != 16 {
+					t.Fatalf("server %s: %d requests with sitesApart, want 16", arg, n)
 				}
 			} else if spawned != 16 || strings.Contains(string(b), "instrument-server") {
 				t.Fatalf("spawn %s: memtrace was run as\n%s\nwant 16 instrument --eval processes", arg, b)

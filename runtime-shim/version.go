@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "2c9fa45e9dc96986"
+const Version = "878e78545e94b2c1"

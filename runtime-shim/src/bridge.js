@@ -98,7 +98,7 @@ function helper() {
           waiting = false;
           if (h.error) answer({ error: h.error });
           else {
-            port.postMessage({ bytes }, [bytes.buffer]);
+            port.postMessage({ bytes, sites: h.sites }, [bytes.buffer]);
             Atomics.store(f, 0, 1);
             Atomics.notify(f, 0);
           }
@@ -188,14 +188,16 @@ export function startBridge(getBuiltin, bin) {
     return undefined;
   }
   return {
-    // instrument returns code instrumented as the request says (name,
-    // strict, global: the server's eval requests), null when memtrace
-    // cannot instrument it (it then runs as it is: a syntax error is
-    // thrown by the engine), or undefined when the server is not usable.
+    // instrument returns {code, sites}: code instrumented as the request
+    // says (name, strict, global: the server's eval requests) and its
+    // site table, which the code leaves out (its prologue passes 0 to S:
+    // instrument.Options.SitesApart); null when memtrace cannot
+    // instrument it (it then runs as it is: a syntax error is thrown by
+    // the engine), or undefined when the server is not usable.
     instrument(name, strict, global, source) {
       if (!usable) return undefined;
       $apply(atomicsStore, $Atomics, [f, 0, 0]);
-      const head = $apply(jsonStringify, $JSON, [{ id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global }]);
+      const head = $apply(jsonStringify, $JSON, [{ id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true }]);
       // The source's bytes are transferred to the helper, not copied.
       const bytes = $apply(encode, enc, [source]);
       $apply(post, port, [{ head, bytes }, [bytes.buffer]]);
@@ -204,7 +206,8 @@ export function startBridge(getBuiltin, bin) {
         usable = false;
         return undefined;
       }
-      return r.bytes !== undefined ? $apply(decode, dec, [r.bytes]) : null;
+      if (r.bytes === undefined) return null;
+      return { code: $apply(decode, dec, [r.bytes]), sites: typeof r.sites === 'string' ? r.sites : undefined };
     },
     // close ends the server and waits (at most 5 s) until it has exited
     // and been reaped.

@@ -2470,6 +2470,9 @@ function install() {
   // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
   function S(file, table, freeVars, seIid, srIid, modes) {
     if (modes) configure(modes);
+    // 0: run-time code whose table instrumentCode was given apart.
+    if (table === 0) table = evalSites !== undefined ? evalSites : '';
+    evalSites = undefined;
     const sites = decodeSites(table, true);
     const sid = ++sidCounter;
     const n = typeof table === 'string' ? decodedCount >> 2 : sites.length >> 2;
@@ -2534,26 +2537,33 @@ function install() {
   let codeRingPos = 0;
   let codeChars = 0;
   let evalSource; // the original text of the script that S registers next
+  // evalSites: the site table of the script S registers next, when its
+  // code leaves the table out (S's table is then 0: the helper thread's
+  // and memtrace node's instrumenters give it apart, so that the string
+  // the engine keeps while the code lives is shorter).
+  let evalSites;
+  const codeSites = new SafeMap(); // key -> the site table of a cached result given apart
   function instrumentCode(s, name) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
     const key = name + '\0' + s;
     let out = codeCache.get(key);
+    let sites;
     if (out === undefined) {
       try {
+        let r;
         if (instrumenter !== undefined) {
           const strict = name === 'eval strict';
-          out = instrumenter(s, strict ? 'eval' : name === 'timer' ? 'evalIndirect' : name, strict, name === 'timer');
-          if (typeof out !== 'string') out = s;
+          r = instrumenter(s, strict ? 'eval' : name === 'timer' ? 'evalIndirect' : name, strict, name === 'timer');
         } else {
           const strict = name === 'eval strict', global = name === 'timer';
           const nm = strict ? 'eval' : global ? 'evalIndirect' : name;
           if (bridge === undefined) {
             bridge = env.MEMTRACE_INSTRUMENTER !== 'spawn' && startBridge(getBuiltin, env.MEMTRACE_BIN) || null;
           }
-          out = bridge !== null ? bridge.instrument(nm, strict, global, s) : undefined;
-          if (out === null) {
-            out = s;
-          } else if (out === undefined) {
+          r = bridge !== null ? bridge.instrument(nm, strict, global, s) : undefined;
+          if (r === null) {
+            r = s;
+          } else if (r === undefined) {
             // No helper thread, or its server failed: a process per string.
             const args = ['instrument', '--eval'];
             if (strict) args[args.length] = '--strict-code';
@@ -2561,36 +2571,55 @@ function install() {
             args[args.length] = '--name';
             args[args.length] = nm;
             args[args.length] = '-';
-            out = execFileSync(env.MEMTRACE_BIN, args, {
+            r = execFileSync(env.MEMTRACE_BIN, args, {
               input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
             });
           }
         }
+        // The instrumented code, or {code, sites} with the table apart.
+        if (typeof r === 'string') {
+          out = r;
+        } else if (r !== null && typeof r === 'object' && typeof r.code === 'string') {
+          out = r.code;
+          if (typeof r.sites === 'string') sites = r.sites;
+        } else {
+          out = s;
+        }
       } catch {
         out = s;
+        sites = undefined;
       }
-      cacheCode(key, out);
+      cacheCode(key, out, sites);
+    } else {
+      sites = codeSites.get(key);
     }
     if (out !== s) evalSource = s;
+    evalSites = sites;
     return out;
   }
-  function cacheCode(key, out) {
-    const n = key.length + out.length;
+  function cacheCode(key, out, sites) {
+    const n = key.length + out.length + (sites !== undefined ? sites.length : 0);
     if (n > CODE_CACHE_CHARS >> 4) return;
     if (codeChars + n > CODE_CACHE_CHARS) {
-      for (let k = 0; k < codeRing.length; k++) codeCache.delete(codeRing[k]);
+      for (let k = 0; k < codeRing.length; k++) {
+        codeCache.delete(codeRing[k]);
+        codeSites.delete(codeRing[k]);
+      }
       codeRing.length = 0;
       codeRingPos = 0;
       codeChars = 0;
     }
     const old = codeRing[codeRingPos];
     if (old !== undefined) {
-      codeChars -= old.length + codeCache.get(old).length;
+      const os = codeSites.get(old);
+      codeChars -= old.length + codeCache.get(old).length + (os !== undefined ? os.length : 0);
       codeCache.delete(old);
+      codeSites.delete(old);
     }
     codeRing[codeRingPos] = key;
     codeRingPos = (codeRingPos + 1) % CODE_CACHE_ENTRIES;
     codeCache.set(key, out);
+    if (sites !== undefined) codeSites.set(key, sites);
     codeChars += n;
   }
 
