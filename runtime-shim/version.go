@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "878e78545e94b2c1"
+const Version = "4f81c913bb3480bd"

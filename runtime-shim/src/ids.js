@@ -55,25 +55,22 @@ let kindCount = 0;
 // idOf returns the id of object o (typeof object, non-null, or function),
 // or 0 if it has none.
 export function idOf(o) {
-  const v = Stamp.get(o);
-  if (v > 0) return v;
-  if (v < 0 || fallbackCount === 0) return 0;
-  const f = fallback.get(o);
-  return f === undefined ? 0 : f;
+  return withFallback(Stamp.get(o), o);
 }
 
 // useIdOf is idOf for G and method lookups.
 export function useIdOf(o) {
-  const v = Stamp.useGet(o);
-  if (v > 0) return v;
-  if (v < 0 || fallbackCount === 0) return 0;
-  const f = fallback.get(o);
-  return f === undefined ? 0 : f;
+  return withFallback(Stamp.useGet(o), o);
 }
 
 // putIdOf is idOf for the objects P writes to.
 export function putIdOf(o) {
-  const v = Stamp.putGet(o);
+  return withFallback(Stamp.putGet(o), o);
+}
+
+// withFallback completes a field read v of o: an id, or o's id in the
+// fallback map, or 0.
+function withFallback(v, o) {
   if (v > 0) return v;
   if (v < 0 || fallbackCount === 0) return 0;
   const f = fallback.get(o);
