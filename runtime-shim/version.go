@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4f81c913bb3480bd"
+const Version = "31a4d7ba548a7965"

@@ -2740,9 +2740,9 @@ function install() {
     end,
     // setInstrumenter sets how run-time code is instrumented (§6):
     // f(code, name, strict, global) returns the instrumented code, or
-    // anything but a string when it cannot (global: the code runs as a
-    // script of its own, a string timer's). memtrace node's preload sets
-    // it.
+    // {code, sites} when the code's prologue leaves its site table out,
+    // or anything else when it cannot (global: the code runs as a script
+    // of its own, a string timer's). memtrace node's preload sets it.
     setInstrumenter(f) {
       if (typeof f === 'function') instrumenter = f;
     },
