@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "31a4d7ba548a7965"
+const Version = "e2804a3b52a1478e"

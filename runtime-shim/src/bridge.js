@@ -28,8 +28,9 @@ const decode = $TextDecoder !== undefined ? $TextDecoder.prototype.decode : unde
 // helper is the helper thread's program: its source text is the worker's
 // script, so it refers to nothing outside itself. It starts the server on
 // the first request, relays requests (a JSON header line and the source
-// bytes, noderun/server.go) and answers ({code} or {error}), then sets the
-// flag to 1 and wakes the main thread. {close} ends the server's input and
+// bytes, noderun/server.go) and answers ({bytes, sites}: the code's UTF-8
+// bytes, transferred, and its site table; or {error}, with fatal when the
+// server is gone), then sets the flag to 1 and wakes the main thread. {close} ends the server's input and
 // answers once the server has exited (and been reaped, so that its CPU
 // time is counted as the program's).
 function helper() {
