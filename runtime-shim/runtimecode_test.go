@@ -208,16 +208,22 @@ if (process.argv[2] === 'exit') process.exit(3);
 			t.Fatalf("plain run printed %q", want)
 		}
 		traces := map[string][]byte{}
-		for _, mode := range []string{"server", "spawn"} {
+		// broken: the server dies at start; the shim falls back to a
+		// process per string.
+		for _, mode := range []string{"server", "spawn", "broken"} {
 			log := filepath.Join(t.TempDir(), "log")
 			spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
+			server := "tee -a '" + log + ".req' | '" + bin + "' \"$@\"; s=$?; sleep 0.5; echo server-exit >> '" + log + "'; exit $s"
+			if mode == "broken" {
+				server = "exit 3"
+			}
 			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" +
-				"if [ \"$1\" = instrument-server ]; then tee -a '" + log + ".req' | '" + bin + "' \"$@\"; s=$?; sleep 0.5; echo server-exit >> '" + log + "'; exit $s; fi\n" +
+				"if [ \"$1\" = instrument-server ]; then " + server + "; fi\n" +
 				"exec '" + bin + "' \"$@\"\n"
 			if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + spy, "MEMTRACE_INSTRUMENTER=" + mode}, arg)
+			got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + spy, "MEMTRACE_INSTRUMENTER=" + strings.TrimPrefix(mode, "broken")}, arg)
 			if got.stdout != string(want) || got.exit != wantExit {
 				t.Fatalf("%s %s: instrumented run differs (exit %d, want %d)\n--- plain\n%s--- instrumented\n%s--- stderr\n%s", mode, arg, got.exit, wantExit, want, got.stdout, got.stderr)
 			}
@@ -247,13 +253,17 @@ if (process.argv[2] === 'exit') process.exit(3);
 				if n := strings.Count(string(reqs), `"sitesApart":true`); n != 16 {
 					t.Fatalf("server %s: %d requests with sitesApart, want 16", arg, n)
 				}
+			} else if mode == "broken" {
+				if spawned != 16 || len(lines) != 17 || lines[0] != "instrument-server" {
+					t.Fatalf("broken %s: memtrace was run as\n%s\nwant the server once, then 16 instrument --eval processes", arg, b)
+				}
 			} else if spawned != 16 || strings.Contains(string(b), "instrument-server") {
 				t.Fatalf("spawn %s: memtrace was run as\n%s\nwant 16 instrument --eval processes", arg, b)
 			}
 			traces[mode] = got.trace
 		}
-		if string(traces["server"]) != string(traces["spawn"]) {
-			t.Fatalf("%s: the traces differ between the helper thread's server and a process per string", arg)
+		if string(traces["server"]) != string(traces["spawn"]) || string(traces["broken"]) != string(traces["spawn"]) {
+			t.Fatalf("%s: the traces differ between the helper thread's server, a process per string and the fallback", arg)
 		}
 		if _, created := nestedCreations(t, dump(t, traces["server"])); created["evalIndirect"] == 0 || created["eval"] == 0 {
 			t.Fatalf("%s: no CREATE_OBJ under the nested scripts: %v", arg, created)
