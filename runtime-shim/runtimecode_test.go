@@ -166,8 +166,8 @@ console.log(JSON.stringify(results));
 // TestRunTimeCodeHelperThread: with MEMTRACE_BIN set and no instrumenter
 // of memtrace node, run-time code goes to one long-lived instrument-server
 // owned by the shim's helper thread (bridge.js), not to a process per
-// string; MEMTRACE_INSTRUMENTER=spawn (or a helper that cannot start)
-// gives a process per string. Both give the same output and exit status
+// string; MEMTRACE_INSTRUMENTER=spawn (or a helper that cannot start, or
+// a server that dies) gives a process per string. All three give the same output and exit status
 // as the plain program and the same trace byte for byte; the server has
 // exited when the program has (so its CPU time is the program's), and
 // the helper keeps nothing alive (the program ends by itself, also
