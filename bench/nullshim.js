@@ -52,12 +52,15 @@
     Fr(i, d, v) { return v; }
     Fx(i, d, v) { return v; }
     Ys(i, d, v) { return v; }
+    Yv(i, d, v) { return v; }
     Y(i, d, v) { return v; }
     R(d, v) { return v; }
     X(i, v) { return v; }
     Il(i) { return 0; }
     Ie(i, l) {}
     Ix(i, l, d) {}
+    Iy(i, d) {}
+    Iz(i, d) {}
     E(i, s) { return s; }
     Sx() {}
   }

@@ -22,6 +22,16 @@ import (
 // the closures created in it use.
 //
 //	{ const __mt$l = H.Il(j); for (…) { H.Ie(j, __mt$l); try { body } finally { H.Ix(j, __mt$l, __mt$f); } } }
+//
+// A loop of a generator or async function that suspends (in its head or
+// its body) creates its synthetic function at each iteration instead, in
+// the context running the loop then (H.Iy: CREATE_FUN and FUNCTION_ENTER),
+// since a resumption runs the rest of the frame in a fresh context; H.Iz
+// ends the iteration. A suspension inside iterations exits them with the
+// frame (H.Ys), and the resumption (H.Y) enters them again: Y's arguments
+// give the iteration's iid before the names of its bindings.
+//
+//	{ for (…) { H.Iy(j, __mt$f); try { body } finally { H.Iz(j, __mt$f); } } }
 
 // IterationMarker is the first FREE_VARS name of a synthetic iteration
 // scope's Fe iid; it is not an identifier, so no program declares it.
@@ -35,6 +45,9 @@ type iterLoop struct {
 	body      int // hole at the body's start
 	bodyEnd   int // hole at the body's end
 	nsusp     int // suspensions of the function before the body
+	nsuspLoop int // suspensions of the function before the statement
+	j         int // the loop's iid, once allocated (0: not yet)
+	bodySpan  js.Span
 	headNames []*js.Ident
 }
 
@@ -110,6 +123,9 @@ func (r *rewriter) iterBegin(loop js.Node) *iterLoop {
 		return nil
 	}
 	it := &iterLoop{loop: loop, fn: f, outer: r.hole(start)}
+	if r.fn != nil {
+		it.nsuspLoop = r.fn.nsuspAll
+	}
 	if fo, ok := loop.(*js.For); ok {
 		if d, ok := fo.Init.(*js.VarDecl); ok && d.Kind != js.Var {
 			for _, dc := range d.Decls {
@@ -127,6 +143,12 @@ func (r *rewriter) iterBody(it *iterLoop, body js.Stmt) {
 	}
 	it.body = r.hole(body.Pos())
 	it.nsusp = r.fn.nsuspAll
+	if r.fn.susp {
+		// A suspension in the body names the iteration (resumeArgs).
+		it.j = r.site(spanOf(body))
+		it.bodySpan = spanOf(body)
+		r.fn.iters = append(r.fn.iters, it)
+	}
 }
 
 // iterBodyEnd marks the end of the loop's body (after its edits).
@@ -135,28 +157,40 @@ func (r *rewriter) iterBodyEnd(it *iterLoop, body js.Stmt) {
 		return
 	}
 	it.bodyEnd = r.hole(body.EndPos())
+	if n := len(r.fn.iters); n > 0 && r.fn.iters[n-1] == it {
+		r.fn.iters = r.fn.iters[:n-1]
+	}
 }
 
-// iterEnd completes the loop statement. A body that suspends its
-// generator or async function keeps the loop as it was: a suspension
-// exits the function's context, not the iteration's.
+// iterEnd completes the loop statement.
 func (r *rewriter) iterEnd(it *iterLoop, body js.Stmt) {
-	if it == nil || r.fn.susp && r.fn.nsuspAll > it.nsusp {
+	if it == nil {
 		return
 	}
-	j := r.site(spanOf(body))
+	j := it.j
+	if j == 0 {
+		j = r.site(spanOf(body))
+	}
 	frame := r.fn.self
 	if frame == "" {
 		frame = "-1"
 	}
-	r.fill(it.outer, "{ const "+Prefix+"l = ", r.h, ".Il(", r.num(j), "); ")
-	open := "{ " + r.hk("Ie", j) + Prefix + "l); "
+	var open, close string
+	if r.fn.susp && r.fn.nsuspAll > it.nsuspLoop {
+		open = "{ " + r.hk("Iy", j) + frame + "); "
+		close = " } finally { " + r.hk("Iz", j) + frame + "); } }"
+		r.fill(it.outer, "{ ")
+	} else {
+		r.fill(it.outer, "{ const "+Prefix+"l = ", r.h, ".Il(", r.num(j), "); ")
+		open = "{ " + r.hk("Ie", j) + Prefix + "l); "
+		close = " } finally { " + r.hk("Ix", j) + Prefix + "l, " + frame + "); } }"
+	}
 	for _, id := range it.headNames {
 		n := r.site(r.fn.span)
 		open += r.hk("N", n) + r.str(id) + ", " + r.text(id) + "); "
 	}
 	r.fill(it.body, open, "try { ")
-	r.fill(it.bodyEnd, " } finally { ", r.hk("Ix", j), Prefix+"l, ", frame, "); } }")
+	r.fill(it.bodyEnd, close)
 	r.ins(it.loop.EndPos(), " }")
 	r.free = append(r.free, freeEntry{fe: j, names: r.iterFree(it)})
 }

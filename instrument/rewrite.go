@@ -35,6 +35,10 @@ type fnState struct {
 	thisFrame bool
 	nsusp     int // suspensions rewritten so far
 	nsuspAll  int // the same, with for await loops (iter.go)
+	// iters: the loops with per-iteration scopes whose bodies enclose the
+	// point being rewritten, outermost first (suspendable functions only:
+	// a resumption enters their iterations again, iter.go).
+	iters []*iterLoop
 }
 
 type freeEntry struct {
@@ -1577,7 +1581,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		j := r.site(loop)
 		k := r.site(loop)
 		names := r.liveNames(body.Pos())
-		r.ins(body.Pos(), "{ ", r.hk("Y", j), r.fn.self, ", void 0", resumePairs(names), "); try { ")
+		r.ins(body.Pos(), "{ ", r.hk("Y", j), r.fn.self, ", void 0", r.resumeArgs(body.Pos()), "); try { ")
 		r.free = append(r.free, freeEntry{fe: k, names: names})
 		defer r.ins(body.EndPos(), " } finally { ", r.hk("Ys", k), r.fn.self, "); } }")
 	}

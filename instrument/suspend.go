@@ -44,6 +44,16 @@ func (r *rewriter) markReady(p js.Node) {
 // liveNames returns the names live at pos in the current (suspendable)
 // function, innermost binding first, each once.
 func (r *rewriter) liveNames(pos int32) []string {
+	bs := r.liveBindings(pos)
+	names := make([]string, len(bs))
+	for k, b := range bs {
+		names[k] = b.Name
+	}
+	return names
+}
+
+// liveBindings returns the bindings of liveNames.
+func (r *rewriter) liveBindings(pos int32) []*scope.Binding {
 	f := r.fn.sfn
 	if r.funcScopes == nil {
 		r.funcScopes = make(map[*scope.Func][]*scope.Scope)
@@ -64,7 +74,7 @@ func (r *rewriter) liveNames(pos int32) []string {
 	if in == nil {
 		in = f.Scope
 	}
-	var names []string
+	var live []*scope.Binding
 	seen := make(map[string]bool)
 	for s := in; s != nil; s = s.Parent {
 		if s.Func != f && s.Kind != scope.FuncNameScope {
@@ -84,29 +94,64 @@ func (r *rewriter) liveNames(pos int32) []string {
 				}
 			}
 			seen[b.Name] = true
-			names = append(names, b.Name)
+			live = append(live, b)
 		}
 		if s.Kind == scope.FuncNameScope || s == f.Scope && (s.Parent == nil || s.Parent.Kind != scope.FuncNameScope) {
 			break
 		}
 	}
-	return names
+	return live
 }
 
-// resumePairs renders the (name, value) pairs of the live names for Y.
-func resumePairs(names []string) string {
+// resumeArgs renders Y's arguments after its value for a resumption at
+// pos: the (name, value) pairs of the live names that belong to the
+// function, then, for each loop iteration open at pos (outermost first,
+// iter.go), its iid and the pairs of the live names declared in it.
+func (r *rewriter) resumeArgs(pos int32) string {
+	var open []*iterLoop
+	for _, it := range r.fn.iters {
+		if it.bodySpan.Start <= pos && pos < it.bodySpan.End {
+			open = append(open, it)
+		}
+	}
+	live := r.liveBindings(pos)
 	var b strings.Builder
-	for _, n := range names {
-		b.WriteString(", ")
-		b.WriteString(quote(n))
-		b.WriteString(", ")
-		b.WriteString(n)
+	for g := -1; g < len(open); g++ {
+		if g >= 0 {
+			b.WriteString(", ")
+			b.WriteString(r.num(open[g].j))
+		}
+		for _, x := range live {
+			if iterOf(x, open) == g {
+				b.WriteString(", ")
+				b.WriteString(quote(x.Name))
+				b.WriteString(", ")
+				b.WriteString(x.Name)
+			}
+		}
 	}
 	return b.String()
 }
 
+// iterOf is the index in open of the innermost loop that declares binding
+// b, or -1 when none does (a binding of the function).
+func iterOf(b *scope.Binding, open []*iterLoop) int {
+	if b.Scope == nil || b.Scope.Node == nil {
+		return -1
+	}
+	a, e := b.Scope.Node.Pos(), b.Scope.Node.EndPos()
+	for g := len(open) - 1; g >= 0; g-- {
+		if l := open[g].loop; l.Pos() <= a && e <= l.EndPos() {
+			return g
+		}
+	}
+	return -1
+}
+
 // suspension instruments yield, yield* and await in a generator or async
-// function: H.Y(i, f, <op> H.Ys(i, f, arg), names…).
+// function: H.Y(i, f, <op> H.Ys(i, f, arg), names…); H.Yv instead of H.Ys
+// for yield with an operand, whose value leaves the frame as a returned
+// value does.
 func (r *rewriter) suspension(e js.Expr, arg js.Expr) {
 	f := r.fn
 	h := r.hole(e.Pos())
@@ -119,8 +164,13 @@ func (r *rewriter) suspension(e js.Expr, arg js.Expr) {
 	f.nsusp++
 	f.nsuspAll++
 	names := r.liveNames(e.Pos())
+	args := r.resumeArgs(e.Pos())
 	r.fill(h, r.hk("Y", i), f.self, ", ")
-	ys := r.hk("Ys", i) + f.self + ", "
+	hook := "Ys"
+	if y, ok := e.(*js.Yield); ok && !y.Delegate && arg != nil {
+		hook = "Yv"
+	}
+	ys := r.hk(hook, i) + f.self + ", "
 	if arg != nil {
 		if isSeq(arg) {
 			r.fill(ha, ys, "(")
@@ -133,15 +183,14 @@ func (r *rewriter) suspension(e js.Expr, arg js.Expr) {
 		r.ins(e.EndPos(), " ", ys, "void 0)")
 	}
 	r.free = append(r.free, freeEntry{fe: i, names: names})
-	r.ins(e.EndPos(), resumePairs(names), ")")
+	r.ins(e.EndPos(), args, ")")
 }
 
 // resumeAt inserts, at pos (a catch or finally block's start), a
 // resumption for a throw or return resumption that reaches it.
 func (r *rewriter) resumeAt(h int, pos int32, sp js.Span) {
 	i := r.site(sp)
-	names := r.liveNames(pos)
-	r.fill(h, r.hk("Y", i), r.fn.self, ", void 0", resumePairs(names), "); ")
+	r.fill(h, r.hk("Y", i), r.fn.self, ", void 0", r.resumeArgs(pos), "); ")
 }
 
 // frHook is the exit hook of the function: Fx for generators and async
@@ -176,7 +225,7 @@ func labeledForAwait(s *js.Labeled) *js.ForOf {
 // inner rewrites the statement.
 func (r *rewriter) afterForAwait(st js.Node, sp js.Span, inner func(), guard bool) {
 	h := r.hole(st.Pos())
-	names := r.liveNames(st.Pos())
+	args := r.resumeArgs(st.Pos())
 	inner()
 	i := r.site(sp)
 	open := "{ "
@@ -184,5 +233,5 @@ func (r *rewriter) afterForAwait(st js.Node, sp js.Span, inner func(), guard boo
 		open = ";{ "
 	}
 	r.fill(h, open)
-	r.ins(st.EndPos(), " ", r.hk("Y", i), r.fn.self, ", void 0", resumePairs(names), "); }")
+	r.ins(st.EndPos(), " ", r.hk("Y", i), r.fn.self, ", void 0", args, "); }")
 }

@@ -15,11 +15,11 @@ import (
 	"github.com/memtrace/memtrace/trace"
 )
 
-// iterProgram has five loops: three whose per-iteration bindings closures
+// iterProgram has five loops: four whose per-iteration bindings closures
 // capture (synthetic iteration scopes: one left by return, one in a
-// generator whose suspension is outside the loop), one whose bindings no
-// closure captures, and one in a generator that suspends inside its body
-// (left as it was, docs/instrumentation.md §7).
+// generator whose suspension is outside the loop, one in a generator that
+// suspends inside its body, whose iterations the resumptions enter again,
+// docs/instrumentation.md §7), and one whose bindings no closure captures.
 const iterProgram = `'use strict';
 const fs = [];
 for (let i = 0; i < 3; i++) { const o = { i }; fs.push(() => o.i); }
@@ -29,16 +29,16 @@ function find(xs) {
   for (const x of xs) { const o = { x }; if (x === 2) return () => o.x; }
   return null;
 }
-function* noScope() { for (const x of [1, 2]) { const o = { x }; fs.push(() => o.x); yield x; } }
+function* suspends() { for (const x of [1, 2]) { const o = { x }; fs.push(() => o.x); yield x; } }
 function* scope() { for (let i = 0; i < 2; i++) { fs.push(() => i); } yield 1; }
 const g = find([1, 2, 3]);
-const a = [...noScope()];
+const a = [...suspends()];
 const b = [...scope()];
 console.log(JSON.stringify([fs.map((f) => f()), total, g(), a, b]));
 `
 
 // TestIterationScopes runs iterProgram under memtrace node: it prints what
-// plain node prints, its trace passes trace check, exactly the three
+// plain node prints, its trace passes trace check, exactly the four
 // loops get a synthetic scope (IterationMarker), and the JSON summary
 // lists no object at their sites.
 func TestIterationScopes(t *testing.T) {
@@ -67,15 +67,16 @@ func TestIterationScopes(t *testing.T) {
 			enters[en.IID]++
 		}
 	}
-	require.Len(t, marked, 3)
+	require.Len(t, marked, 4)
 	lines := map[int32]int{}
 	for iid := range marked {
 		rg := ranges[iid]
 		lines[rg[0]] = enters[iid]
 	}
 	// Iterations entered: 3 (line 3), 2 of find's loop (line 7, left by
-	// return in the second), 2 (line 11).
-	require.Equal(t, map[int32]int{3: 3, 7: 2, 11: 2}, lines)
+	// return in the second), 2 of suspends', each entered again when the
+	// generator resumes after its yield (line 10), 2 (line 11).
+	require.Equal(t, map[int32]int{3: 3, 7: 2, 10: 4, 11: 2}, lines)
 
 	var sum bytes.Buffer
 	open := func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }

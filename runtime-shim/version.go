@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "e2804a3b52a1478e"
+const Version = "1842e0b49767f881"

@@ -74,13 +74,24 @@
     Fg: function (i) { iid(i); return { fe: i, susp: 1 }; },
     Fx: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Fx"); return v; },
     Ys: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Ys"); f.susp = 2; return v; },
+    Yv: function (i, f, v) { return H.Ys(i, f, v); },
+    // Y's pairs (name, value), each group of an open iteration after its iid.
     Y: function (i, f, v) {
       iid(i);
-      if (!f || !f.susp || (arguments.length - 3) % 2 !== 0) throw new Error("stub: bad Y");
-      for (var j = 3; j < arguments.length; j += 2) if (typeof arguments[j] !== "string") throw new Error("stub: bad Y name");
+      if (!f || !f.susp) throw new Error("stub: bad Y");
+      for (var j = 3; j < arguments.length;) {
+        if (typeof arguments[j] === "number") { iid(arguments[j]); j++; continue; }
+        if (typeof arguments[j] !== "string" || j + 1 >= arguments.length) throw new Error("stub: bad Y name");
+        j += 2;
+      }
       f.susp = 1;
       return v;
     },
+    Il: function (i) { iid(i); return -i; },
+    Ie: function (i, l) { iid(i); if (l !== -i) throw new Error("stub: bad Ie"); },
+    Ix: function (i, l, f) { iid(i); if (l !== -i || !(f === -1 || f && f.fe)) throw new Error("stub: bad Ix"); },
+    Iy: function (i, f) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Iy"); },
+    Iz: function (i, f) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Iz"); },
     R: function (f, v) { return v; },
     X: function (i, v) { iid(i); return v; },
     E: function (i, s) { iid(i); return s; },

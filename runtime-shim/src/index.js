@@ -417,6 +417,9 @@ function install() {
   let frameDis = new Int32Array(fcap);
   let frameGen = new Int32Array(fcap);
   let frameFo = new Int32Array(fcap);
+  // frameIters[d]: the global iids of the loop iterations open in the
+  // suspendable frame d (Iy, Iz), outermost first, or undefined.
+  const frameIters = [];
   let nFree = 0;
   for (let s = fcap - 1; s >= 1; s--) freeSlots[nFree++] = s;
   function growFrames() {
@@ -1046,6 +1049,36 @@ function install() {
   // global iid of the suspension): a generator object known to hold the
   // frame gets a "~frame~" property; otherwise the frame object is kept by
   // a global name "~frame~ID" (a pending resumption: its job is a root).
+  // suspend is Ys and Yv for script h; r is the id of the yielded object
+  // (0: none), which the frame object holds (its "~yield~" property) until
+  // the frame resumes or completes: the consumer has it by then, and the
+  // exits' flushes do not reclaim it fresh (a yielded closure keeps its
+  // context).
+  function suspend(h, i, d, r) {
+    curSid = h.sid;
+    const g = h.base + i;
+    const fo = newId();
+    newId(); // its announced prototype
+    log4(CREATE_FUN, g, g, fo);
+    if (r !== 0) logPutfield(g, fo, '~yield~', r);
+    frameFo[d] = fo;
+    hold(d, g, fo);
+    const its = frameIters[d];
+    if (its !== undefined) for (let k = its.length; k > 0; k--) log2(FUNCTION_EXIT, g);
+    log2(FUNCTION_EXIT, g);
+    frameSusp[d] = 2;
+    curSid = frameSid[d];
+  }
+
+  // enterIteration creates a loop's synthetic function at its iid g in the
+  // current context (id+1 reserved, as for every CREATE_FUN) and enters it.
+  function enterIteration(g) {
+    const l = newId();
+    newId(); // its announced prototype
+    log4(CREATE_FUN, g, g, l);
+    log3(FUNCTION_ENTER, g, l);
+  }
+
   function hold(d, g, fo) {
     if (frameGen[d] !== 0) logPutfield(g, frameGen[d], '~frame~', fo);
     else logName(WRITE, g, '~frame~' + fo, fo);
@@ -2112,6 +2145,7 @@ function install() {
       frameDis[d] = enterThis;
       frameFo[d] = 0;
       frameGen[d] = 0;
+      frameIters[d] = undefined;
       if (resumeGen !== undefined && fid > 0 && this.feGen[i] === 1) {
         frameGen[d] = idOrCreate(resumeGen, this.base + i);
         resumeGen = undefined;
@@ -2121,28 +2155,29 @@ function install() {
 
     // Ys: the frame d suspends (yield, yield*, await, for await) after its
     // operand v: a frame object capturing the names live at the
-    // suspension (CREATE_FUN with FREE_VARS of iid i), held (hold), then
-    // FUNCTION_EXIT. A frame already suspended writes nothing.
+    // suspension (CREATE_FUN with FREE_VARS of iid i, in the innermost
+    // context), held (hold), then FUNCTION_EXIT of each loop iteration
+    // open in the frame (innermost first) and of the frame. A frame
+    // already suspended writes nothing.
     Ys(i, d, v) {
-      if (frameSusp[d] !== 1) return v;
-      curSid = this.sid;
-      const g = this.base + i;
-      const fo = newId();
-      newId(); // its announced prototype
-      log4(CREATE_FUN, g, g, fo);
-      frameFo[d] = fo;
-      hold(d, g, fo);
-      log2(FUNCTION_EXIT, g);
-      frameSusp[d] = 2;
-      curSid = frameSid[d];
+      if (frameSusp[d] === 1) suspend(this, i, d, 0);
+      return v;
+    }
+
+    // Yv: Ys of yield v: the frame object holds the yielded value until
+    // the frame resumes (suspend).
+    Yv(i, d, v) {
+      if (frameSusp[d] === 1) suspend(this, i, d, isObj(v) ? idOf(v) : 0);
       return v;
     }
 
     // Y: the frame d resumes (after yield or await, at the start of a
     // catch or finally block that a throw or return resumption may reach,
     // after a for await loop): FUNCTION_ENTER of the function, DECLAREs of
-    // this and of the live names (name, value pairs), then the frame
-    // object is released. Returns v. A running frame writes nothing.
+    // this and of the live names (name, value pairs; a number instead of a
+    // name is the iid of a loop iteration open there, entered again as Iy
+    // does, the pairs after it its bindings), then the frame object is
+    // released. Returns v. A running frame writes nothing.
     Y(i, d, v, ...nv) {
       if (frameSusp[d] !== 2) return v;
       frameSid[d] = curSid;
@@ -2151,9 +2186,16 @@ function install() {
       resumeGen = undefined;
       log3(FUNCTION_ENTER, frameFe[d], frameFn[d]);
       if (frameDis[d] >= 0) logName(DECLARE, g, 'this', frameDis[d]);
-      for (let k = 0; k + 1 < nv.length; k += 2) {
+      for (let k = 0; k < nv.length;) {
+        const n = nv[k];
+        if (typeof n === 'number') {
+          enterIteration(this.base + n);
+          k++;
+          continue;
+        }
         const x = nv[k + 1];
-        logName(DECLARE, g, nv[k], isObj(x) ? idOrCreate(x, g) : 0);
+        logName(DECLARE, g, n, isObj(x) ? idOrCreate(x, g) : 0);
+        k += 2;
       }
       release(d, g);
       frameSusp[d] = 1;
@@ -2248,6 +2290,32 @@ function install() {
     Ix(i, l, d) {
       curSid = this.sid;
       if (d >= 0 && frameRet[d] !== 0) log2(RETURN, frameRet[d]);
+      log2(FUNCTION_EXIT, this.base + i);
+    }
+
+    // Iy, Iz: Ie and Ix of a loop that suspends its generator or async
+    // function d: the synthetic function is created at each iteration, in
+    // the context running the loop then (a resumption runs the rest of the
+    // frame in a fresh one), and the frame knows its open iterations, which
+    // a suspension (Ys) exits and a resumption (Y) enters again.
+    Iy(i, d) {
+      curSid = this.sid;
+      const g = this.base + i;
+      enterIteration(g);
+      let its = frameIters[d];
+      if (its === undefined) frameIters[d] = its = [];
+      its[its.length] = g;
+    }
+
+    // Iz: the iteration ends; nothing is written when the frame is
+    // suspended (a return or throw resumption leaving the loop: Ys exited
+    // the iteration).
+    Iz(i, d) {
+      const its = frameIters[d];
+      if (its !== undefined && its.length > 0) its.length--;
+      if (frameSusp[d] === 2) return;
+      curSid = this.sid;
+      if (frameRet[d] !== 0) log2(RETURN, frameRet[d]);
       log2(FUNCTION_EXIT, this.base + i);
     }
 

@@ -92,6 +92,75 @@ async function worker(i) {
   return tmp.i;
 }
 
+// Loops whose body suspends: each iteration keeps its own bindings across
+// the suspension, and a closure created in an iteration keeps that
+// iteration's (not the last one's).
+async function asyncLoopCapture() {
+  const fns = [];
+  for (const k of [1, 2, 3]) {
+    const o = track('async-loop-per-iteration', { k });
+    await null;
+    fns.push(() => o.k);
+  }
+  kept.asyncLoopFns = fns;
+}
+
+// Closures created before the await, kept for even iterations only.
+async function asyncLoopDropped() {
+  const fns = [];
+  for (let i = 0; i < 4; i++) {
+    const o = track('async-loop-dropped', { i });
+    const f = () => o.i;
+    await null;
+    if (i % 2 === 0) fns.push(f);
+  }
+  kept.asyncLoopDropped = fns;
+}
+
+// A live iteration binding across the await, used after it; the objects
+// of the finished iterations that no closure keeps are dropped.
+async function asyncLoopAcross() {
+  let last;
+  for (const k of [1, 2, 3]) {
+    const tmp = track('async-loop-across', { k });
+    const f = () => tmp.k;
+    await null;
+    last = f;
+  }
+  kept.asyncLoopLast = last;
+}
+
+// Nested loops, both suspending; a rejected await leaves both through
+// their iterations' ends, and the catch resumes the function.
+async function asyncLoopNested() {
+  const fns = [];
+  try {
+    for (const a of [1, 2]) {
+      const oa = track('async-loop-nested-outer', { a });
+      for (const b of [1, 2]) {
+        const ob = track('async-loop-nested-inner', { b });
+        fns.push(() => oa.a + ob.b);
+        await (a === 2 && b === 2 ? Promise.reject(new Error('stop')) : null);
+      }
+    }
+  } catch {
+    kept.asyncLoopNested = fns;
+  }
+}
+
+// A generator's loop: each yielded closure keeps its own iteration.
+function* generatorLoop() {
+  for (const k of [1, 2, 3]) {
+    const o = track('generator-loop-per-iteration', { k });
+    yield () => o.k;
+  }
+}
+function runGeneratorLoop() {
+  const fns = [];
+  for (const f of generatorLoop()) fns.push(f);
+  kept.generatorLoopFns = fns;
+}
+
 function main() {
   generators();
   settled();
@@ -100,6 +169,11 @@ function main() {
   acrossAwait();
   waiting();
   asyncGenerators();
+  asyncLoopCapture();
+  asyncLoopDropped();
+  asyncLoopAcross();
+  asyncLoopNested();
+  runGeneratorLoop();
   const all = [];
   for (let i = 0; i < 20; i++) all.push(worker(i));
   Promise.all(all).then(() => release());
