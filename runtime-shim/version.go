@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "1842e0b49767f881"
+const Version = "1b12fa294a993ead"

@@ -1045,15 +1045,12 @@ function install() {
     }
   }
 
-  // hold makes the suspended frame d's frame object fo reachable (g: the
-  // global iid of the suspension): a generator object known to hold the
-  // frame gets a "~frame~" property; otherwise the frame object is kept by
-  // a global name "~frame~ID" (a pending resumption: its job is a root).
   // suspend is Ys and Yv for script h; r is the id of the yielded object
   // (0: none), which the frame object holds (its "~yield~" property) until
   // the frame resumes or completes: the consumer has it by then, and the
   // exits' flushes do not reclaim it fresh (a yielded closure keeps its
-  // context).
+  // context). In an async generator the operand is held as given (a
+  // promise, whose settled value the consumer then receives).
   function suspend(h, i, d, r) {
     curSid = h.sid;
     const g = h.base + i;
@@ -1079,6 +1076,10 @@ function install() {
     log3(FUNCTION_ENTER, g, l);
   }
 
+  // hold makes the suspended frame d's frame object fo reachable (g: the
+  // global iid of the suspension): a generator object known to hold the
+  // frame gets a "~frame~" property; otherwise the frame object is kept by
+  // a global name "~frame~ID" (a pending resumption: its job is a root).
   function hold(d, g, fo) {
     if (frameGen[d] !== 0) logPutfield(g, frameGen[d], '~frame~', fo);
     else logName(WRITE, g, '~frame~' + fo, fo);
