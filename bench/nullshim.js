@@ -13,6 +13,7 @@
   const delSloppy = Function("o", "k", "return delete o[k];");
   class H {
     N(i, name, v) { return v; }
+    Nw(i, name, v) { return v; }
     F(i, fe, f, name) {
       if (name !== undefined && typeof f === "function" && f.name === "") defineProperty(f, "name", { value: String(name), configurable: true });
       return f;

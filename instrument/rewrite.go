@@ -39,6 +39,17 @@ type fnState struct {
 	// point being rewritten, outermost first (suspendable functions only:
 	// a resumption enters their iterations again, iter.go).
 	iters []*iterLoop
+	// Suspendable functions (suspend.go, "The function's own context"):
+	// c0 lists the bindings that stay in the function's first context
+	// for its whole activation (cset: the same as a set); firstSusp is
+	// the position of its first suspension (-1: none yet); pd lists the
+	// bindings of c0 declared after it, declared at entry and written
+	// (Nw) where their declarations run.
+	c0        []*scope.Binding
+	cset      map[*scope.Binding]bool
+	firstSusp int32
+	pd        []*scope.Binding
+	pdSet     map[*scope.Binding]bool
 }
 
 type freeEntry struct {
@@ -88,6 +99,7 @@ type rewriter struct {
 	// their function (iter.go); labelStart: the start of the outermost
 	// label of the statement being rewritten, or -1.
 	iterLoops  map[js.Node]*scope.Func
+	forAwaits  []js.Span // the for await loops (ownContextBindings)
 	labelStart int32
 }
 
@@ -791,6 +803,10 @@ func (r *rewriter) function(fp funcParts) int {
 			fs.frIid = r.site(fs.span)
 		}
 	}
+	if fs.susp {
+		fs.firstSusp = -1
+		fs.c0, fs.cset = r.ownContextBindings(sf)
+	}
 	fs.noTemps = true
 	for _, p := range fp.params {
 		r.pattern(p)
@@ -835,6 +851,11 @@ func (r *rewriter) function(fp funcParts) int {
 	if !fs.noTry {
 		fr = r.site(fs.span)
 	}
+	r0 := 0
+	if fs.susp {
+		r0, hoist = r.resumeFunction(fs, sc, hoist)
+		r.hoist = hoist
+	}
 	self := "void 0"
 	switch {
 	case fp.own != nil && (sc == nil || sc.Lookup(fp.own.Name) == nil):
@@ -874,6 +895,13 @@ func (r *rewriter) function(fp funcParts) int {
 		} else {
 			b = append(b, ", this, new.target"...)
 		}
+	}
+	if r0 != 0 {
+		if fp.arrow {
+			b = append(b, ", void 0, void 0"...)
+		}
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(r0), 10)
 	}
 	b = append(b, "); "...)
 	b = r.appendTempDecl(b, fs)
@@ -1122,7 +1150,7 @@ func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
 	if guard {
 		pre = ";"
 	}
-	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.hk("N", n)+r.str(c.Name)+", "+r.hk("F", i)+itoa(fe)+", ")
+	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.hk(r.declHook(c.Name), n)+r.str(c.Name)+", "+r.hk("F", i)+itoa(fe)+", ")
 	r.ins(c.End, nameArg("", members)+"));")
 	r.markReady(c.Name)
 }
@@ -1162,7 +1190,7 @@ func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
 	for _, fd := range decls {
 		t := r.site(fd.Span)
 		n := r.site(r.fn.span)
-		b.WriteString(r.hk("N", n) + r.str(fd.Name) + ", " + r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
+		b.WriteString(r.hk(r.declHook(fd.Name), n) + r.str(fd.Name) + ", " + r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
 	}
 	r.fill(h, b.String())
 }
@@ -1423,7 +1451,7 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
 	if dc.Init == nil {
 		if isID && d.Kind == js.Let && !head {
 			n := r.site(r.fn.span)
-			r.ins(dc.End, " = "+r.hk("N", n)+r.str(id)+", void 0)")
+			r.ins(dc.End, " = "+r.hk(r.declHook(id), n)+r.str(id)+", void 0)")
 		}
 		return
 	}
@@ -1461,7 +1489,7 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
 	} else {
 		i := r.site(r.fn.span)
 		k := r.site(sp)
-		r.fill(h, r.hk("X", k), r.hk("N", i), name, ", ")
+		r.fill(h, r.hk("X", k), r.hk(r.declHook(id), i), name, ", ")
 		r.ins(dc.Init.EndPos(), "))")
 	}
 }
@@ -1483,7 +1511,7 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 			b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
 		} else {
 			i := r.site(r.fn.span)
-			b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.boundValue(rs, id) + "), ")
+			b.WriteString(r.hk(r.declHook(id), i) + r.str(id) + ", " + r.boundValue(rs, id) + "), ")
 		}
 	}
 	b.WriteString("0)")
@@ -1566,11 +1594,10 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 	r.used(right, spanOf(right))
 	if fa {
 		// The first next() is awaited: exit after the iterable.
-		r.fn.nsuspAll++
+		r.suspends(loop.Start)
 		i := r.site(spanOf(right))
 		r.fill(hr, r.hk("Ys", i), r.fn.self, ", ")
-		r.ins(right.EndPos(), ")")
-		r.free = append(r.free, freeEntry{fe: i, names: r.liveNames(loop.Start)})
+		r.ins(right.EndPos(), r.resumeArgs(loop.Start), ")")
 	}
 	if l, ok := left.(*js.VarDecl); ok && l.Kind != js.Var {
 		r.markReady(l.Decls[0].Target)
@@ -1580,10 +1607,9 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		// the body completes (normally, break, continue, return, throw).
 		j := r.site(loop)
 		k := r.site(loop)
-		names := r.liveNames(body.Pos())
-		r.ins(body.Pos(), "{ ", r.hk("Y", j), r.fn.self, ", void 0", r.resumeArgs(body.Pos()), "); try { ")
-		r.free = append(r.free, freeEntry{fe: k, names: names})
-		defer r.ins(body.EndPos(), " } finally { ", r.hk("Ys", k), r.fn.self, "); } }")
+		args := r.resumeArgs(body.Pos())
+		r.ins(body.Pos(), "{ ", r.hk("Y", j), r.fn.self, ", void 0", args, "); try { ")
+		defer r.ins(body.EndPos(), " } finally { ", r.hk("Ys", k), r.fn.self, ", void 0", args, "); } }")
 	}
 	r.iterBody(it, body)
 	if pre != "" {

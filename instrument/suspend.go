@@ -55,17 +55,9 @@ func (r *rewriter) liveNames(pos int32) []string {
 // liveBindings returns the bindings of liveNames.
 func (r *rewriter) liveBindings(pos int32) []*scope.Binding {
 	f := r.fn.sfn
-	if r.funcScopes == nil {
-		r.funcScopes = make(map[*scope.Func][]*scope.Scope)
-		for _, s := range r.info.Scopes {
-			if s.Func != nil {
-				r.funcScopes[s.Func] = append(r.funcScopes[s.Func], s)
-			}
-		}
-	}
 	var in *scope.Scope
 	var inSpan js.Span
-	for _, s := range r.funcScopes[f] {
+	for _, s := range r.scopesOf(f) {
 		sp := spanOf(s.Node)
 		if sp.Start <= pos && pos < sp.End && (in == nil || sp.Start > inSpan.Start || sp.Start == inSpan.Start && sp.End < inSpan.End) {
 			in, inSpan = s, sp
@@ -103,6 +95,19 @@ func (r *rewriter) liveBindings(pos int32) []*scope.Binding {
 	return live
 }
 
+// scopesOf returns the scopes of function f, in the analysis's order.
+func (r *rewriter) scopesOf(f *scope.Func) []*scope.Scope {
+	if r.funcScopes == nil {
+		r.funcScopes = make(map[*scope.Func][]*scope.Scope)
+		for _, s := range r.info.Scopes {
+			if s.Func != nil {
+				r.funcScopes[s.Func] = append(r.funcScopes[s.Func], s)
+			}
+		}
+	}
+	return r.funcScopes[f]
+}
+
 // resumeArgs renders Y's arguments after its value for a resumption at
 // pos: the (name, value) pairs of the live names that belong to the
 // function, then, for each loop iteration open at pos (outermost first,
@@ -122,6 +127,9 @@ func (r *rewriter) resumeArgs(pos int32) string {
 			b.WriteString(r.num(open[g].j))
 		}
 		for _, x := range live {
+			if r.fn.cset[x] {
+				continue // in the function's own context (ownContextBindings)
+			}
 			if iterOf(x, open) == g {
 				b.WriteString(", ")
 				b.WriteString(quote(x.Name))
@@ -148,6 +156,163 @@ func iterOf(b *scope.Binding, open []*iterLoop) int {
 	return -1
 }
 
+// The function's own context. A resumption enters a fresh context, which
+// the model needs for the bindings whose values the frame object holds
+// while the frame is suspended: they are declared again there with their
+// current values. A binding that a nested function captures must not be
+// copied: V8 keeps one context for the whole activation, so a closure made
+// before a suspension sees every later write. Such a binding of the
+// function itself (not of a loop iteration, which a resumption enters
+// again) stays in the function's first context: a resume function created
+// there (H.Fg's last argument is its iid, whose FREE_VARS are
+// ResumeMarker and those names, so that the context keeps them when the
+// first suspension seals it) is what each resumption enters, and its fresh
+// context's parent is that first context, where writes and closures find
+// the bindings. The ones declared after the first suspension may run in a
+// resumption's context: they are declared at entry (value undefined) and
+// their declarations write (H.Nw) instead of declaring.
+
+// ResumeMarker is the first FREE_VARS name of a resume function's iid.
+const ResumeMarker = "~resume~"
+
+// ownContextBindings returns, in scope order, the bindings of the
+// suspendable function f that stay in its first context: those a nested
+// function captures (all of them when direct eval or with may reach
+// them), except catch parameters (never declared), switch-block bindings
+// (never live across a suspension), and the bindings of a loop with
+// per-iteration scopes or of a for await loop (each iteration's are
+// declared in its own context).
+func (r *rewriter) ownContextBindings(f *scope.Func) ([]*scope.Binding, map[*scope.Binding]bool) {
+	if f == nil {
+		return nil, nil
+	}
+	if r.iterLoops == nil {
+		r.findIterLoops()
+	}
+	if r.forAwaits == nil {
+		r.forAwaits = []js.Span{}
+		js.Inspect(r.prog, func(n js.Node) bool {
+			if l, ok := n.(*js.ForOf); ok && l.Await {
+				r.forAwaits = append(r.forAwaits, spanOf(l))
+			}
+			return true
+		})
+	}
+	fsp := spanOf(f.Node)
+	var loops []js.Span
+	for l := range r.iterLoops {
+		if sp := spanOf(l); fsp.Start <= sp.Start && sp.End <= fsp.End {
+			loops = append(loops, sp)
+		}
+	}
+	for _, sp := range r.forAwaits {
+		if fsp.Start <= sp.Start && sp.End <= fsp.End {
+			loops = append(loops, sp)
+		}
+	}
+	all := f.HasEval || f.HasWith
+	scopes := r.scopesOf(f)
+	if p := f.Scope.Parent; p != nil && p.Kind == scope.FuncNameScope {
+		scopes = append([]*scope.Scope{p}, scopes...)
+	}
+	var list []*scope.Binding
+	var set map[*scope.Binding]bool
+scopes:
+	for _, s := range scopes {
+		if _, ok := s.Node.(*js.Switch); ok {
+			continue
+		}
+		sp := spanOf(s.Node)
+		if s != f.Scope && s.Kind != scope.FuncNameScope {
+			for _, l := range loops {
+				if l.Start <= sp.Start && sp.End <= l.End {
+					continue scopes
+				}
+			}
+		}
+		for _, b := range s.Bindings {
+			switch b.Kind {
+			case scope.Arguments, scope.ClassName, scope.Import, scope.CatchParam:
+				continue
+			}
+			if !b.Captured && !all {
+				continue
+			}
+			if set == nil {
+				set = make(map[*scope.Binding]bool)
+			}
+			set[b] = true
+			list = append(list, b)
+		}
+	}
+	return list, set
+}
+
+// suspends counts a suspension of the current function at pos.
+func (r *rewriter) suspends(pos int32) {
+	f := r.fn
+	if f.nsuspAll == 0 {
+		f.firstSusp = pos
+	}
+	f.nsuspAll++
+}
+
+// declHook is the hook of a declaration of id: N, or Nw for a binding of
+// the function's own context declared after its first suspension.
+func (r *rewriter) declHook(id *js.Ident) string {
+	f := r.fn
+	if f == nil || f.cset == nil || f.nsuspAll == 0 {
+		return "N"
+	}
+	b := r.info.BindingOf(id)
+	if b == nil || !f.cset[b] {
+		return "N"
+	}
+	if !f.pdSet[b] {
+		if f.pdSet == nil {
+			f.pdSet = make(map[*scope.Binding]bool)
+		}
+		f.pdSet[b] = true
+		f.pd = append(f.pd, b)
+	}
+	return "Nw"
+}
+
+// resumeFunction allocates the iid of the resume function of the
+// suspendable function fs (0 when it needs none: no suspension, or no
+// binding of its own context in scope after the first one), with its
+// FREE_VARS, and appends to the hoisted declarations those of the
+// bindings declared after the first suspension (sc: the function scope,
+// whose names the hoisted declarations already declare).
+func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (int, []byte) {
+	if fs.nsuspAll == 0 || len(fs.c0) == 0 {
+		return 0, hoist
+	}
+	names := []string{ResumeMarker}
+	seen := map[string]bool{}
+	for _, b := range fs.c0 {
+		if seen[b.Name] || !fs.pdSet[b] && spanOf(b.Scope.Node).End <= fs.firstSusp {
+			continue
+		}
+		seen[b.Name] = true
+		names = append(names, b.Name)
+	}
+	if len(names) == 1 {
+		return 0, hoist
+	}
+	for _, b := range fs.pd {
+		if sc != nil && sc.Lookup(b.Name) != nil && sc.Lookup(b.Name) != b {
+			continue // the same name is declared at entry
+		}
+		hoist = append(hoist, r.hk("N", r.site(fs.span))...)
+		hoist = appendQuote(hoist, b.Name)
+		hoist = append(hoist, ", void 0); "...)
+	}
+	r0 := r.site(fs.span)
+	r.free = append(r.free, freeEntry{fe: r0, names: names})
+	return r0, hoist
+}
+
 // suspension instruments yield, yield* and await in a generator or async
 // function: H.Y(i, f, <op> H.Ys(i, f, arg), names…); H.Yv instead of H.Ys
 // for yield with an operand, whose value leaves the frame as a returned
@@ -162,8 +327,7 @@ func (r *rewriter) suspension(e js.Expr, arg js.Expr) {
 	}
 	i := r.site(spanOf(e))
 	f.nsusp++
-	f.nsuspAll++
-	names := r.liveNames(e.Pos())
+	r.suspends(e.Pos())
 	args := r.resumeArgs(e.Pos())
 	r.fill(h, r.hk("Y", i), f.self, ", ")
 	hook := "Ys"
@@ -174,15 +338,14 @@ func (r *rewriter) suspension(e js.Expr, arg js.Expr) {
 	if arg != nil {
 		if isSeq(arg) {
 			r.fill(ha, ys, "(")
-			r.ins(arg.EndPos(), "))")
+			r.ins(arg.EndPos(), ")", args, ")")
 		} else {
 			r.fill(ha, ys)
-			r.ins(arg.EndPos(), ")")
+			r.ins(arg.EndPos(), args, ")")
 		}
 	} else {
-		r.ins(e.EndPos(), " ", ys, "void 0)")
+		r.ins(e.EndPos(), " ", ys, "void 0", args, ")")
 	}
-	r.free = append(r.free, freeEntry{fe: i, names: names})
 	r.ins(e.EndPos(), args, ")")
 }
 

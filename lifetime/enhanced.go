@@ -27,6 +27,13 @@ import (
 // summary leaves those functions, entries and exits out.
 const IterationMarker = "~iteration~"
 
+// ResumeMarker is the first FREE_VARS name of a generator's or async
+// function's resume function (docs/instrumentation.md §7, "The function's
+// own context"): created once in the function's first context, entered at
+// each resumption. Its entries and exits are the frame's own; the JSON
+// summary leaves its function object out, as it does an iteration's.
+const ResumeMarker = "~resume~"
+
 // iterationSkipper is implemented by the clients that leave out synthetic
 // iteration scopes: their function objects are not created and their
 // entries and exits are not invocations.
@@ -141,6 +148,7 @@ type enhancedRunner struct {
 	group          []int32
 	err            error
 	iter           map[int32]bool // Fe iids of synthetic iteration scopes
+	resume         map[int32]bool // Fe iids of resume functions
 }
 
 func (e *enhancedRunner) advanceLU() {
@@ -259,8 +267,14 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
 				}
 				e.iter[en.IID] = true
 			}
+			if len(en.Names) > 0 && en.Names[0] == ResumeMarker {
+				if e.resume == nil {
+					e.resume = map[int32]bool{}
+				}
+				e.resume[en.IID] = true
+			}
 		case trace.CreateFun:
-			if e.iter[en.FunIID] {
+			if e.iter[en.FunIID] || e.resume[en.FunIID] {
 				for _, c := range e.cs {
 					if _, ok := c.(iterationSkipper); !ok {
 						c.create(en.Obj, loc, now)

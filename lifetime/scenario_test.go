@@ -309,3 +309,30 @@ func TestScenarioSummarySkipsIterationScopes(t *testing.T) {
 	require.Contains(t, sites, "dir/t.js:30:1:30:10", sum.String())
 	require.False(t, sites["dir/t.js:8:1:8:10"].NonEscaping, sum.String())
 }
+
+// A resume function (ResumeMarker): async function f creates it in its
+// first context at its first suspension (iid 40, ids 6 and 7), suspends
+// (exit at the await, iid 24) and resumes by entering it. The summary
+// lists no object at line 40; f's entries and exits stay invocations.
+func TestScenarioSummarySkipsResumeFunctions(t *testing.T) {
+	b := newTB().add(
+		`[21,40,["`+ResumeMarker+`","keep"]]`,
+		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // function f (ids 2, 3)
+		`[6,20,2]`, `[1,8,10]`, `[0,21,"keep",10]`, // f runs, keep = new object
+		`[2,40,40,6]`, `[0,40,"~resume~",6]`, // its resume function
+		`[2,24,24,8]`, `[4,24,"~frame~8",8]`, `[7,24]`, // the await
+		`[6,40,6]`, `[4,24,"~frame~8",0]`, `[7,23]`, // resumption, end
+		`[20,6]`,
+	)
+	var sum bytes.Buffer
+	require.NoError(t, Report(bytesOpener(b.bytes(t)), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
+	var s Summary
+	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
+	sites := map[string]SiteSummary{}
+	for _, st := range s.Sites {
+		sites[st.Site] = st
+	}
+	require.NotContains(t, sites, "dir/t.js:40:1:40:10", sum.String())
+	require.Contains(t, sites, "dir/t.js:24:1:24:10", sum.String()) // the frame object
+	require.Contains(t, sites, "dir/t.js:8:1:8:10", sum.String())
+}

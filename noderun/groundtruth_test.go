@@ -59,15 +59,6 @@ var gtExpectedDiff = map[string]gtDiff{
 	// resumption. V8 collects the frame of an async function awaiting a
 	// promise nothing can settle once that promise is garbage.
 	"generators/never-settled-async-local": {v8: 0, engine: 1, why: "a suspended async function's frame is a root until it resumes; V8 collects it with a garbage pending promise"},
-	// A resumption enters a fresh context for the function, holding the
-	// live values at that point (docs/instrumentation.md §7); V8 has one
-	// context, updated in place. A closure created before a suspension
-	// keeps the context it was created in (here an iteration's, whose
-	// parent is the function's context of before the suspension), and the
-	// frame object marked that context's live variables as captured: the
-	// value "last" had then stays reachable through it, and so on back
-	// through every iteration.
-	"generators/async-loop-across": {v8: 1, engine: 3, why: "a closure created before a suspension keeps the function's context of that time, with the values its live variables had then"},
 	// A CommonJS module's top level is GLOBAL in the model (MemInsight's
 	// meaning, which its fidelity goldens encode: their programs run as
 	// CommonJS files). Modelling the module wrapper as a function scope

@@ -9,6 +9,15 @@
   function iid(i) {
     if (typeof i !== "number" || i <= 0 || (i | 0) !== i) throw new Error("stub: bad iid " + i);
   }
+  // pairs checks the (name, value) pairs after a suspension hook's value,
+  // each group of an open loop iteration after its iid.
+  function pairs(a, hook) {
+    for (var j = 3; j < a.length;) {
+      if (typeof a[j] === "number") { iid(a[j]); j++; continue; }
+      if (typeof a[j] !== "string" || j + 1 >= a.length) throw new Error("stub: bad " + hook + " name");
+      j += 2;
+    }
+  }
   function named(f, name) {
     if (name !== undefined) {
       var d = getOwnPropertyDescriptor(f, "name");
@@ -71,19 +80,14 @@
     },
     Fe: function (i) { iid(i); return { fe: i }; },
     Fr: function (i, f, v) { iid(i); if (!f || f.fe === undefined) throw new Error("stub: bad Fr"); return v; },
-    Fg: function (i) { iid(i); return { fe: i, susp: 1 }; },
+    Fg: function (i, fn, t, nt, r) { iid(i); if (r !== undefined) iid(r); return { fe: i, susp: 1 }; },
     Fx: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Fx"); return v; },
-    Ys: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Ys"); f.susp = 2; return v; },
-    Yv: function (i, f, v) { return H.Ys(i, f, v); },
-    // Y's pairs (name, value), each group of an open iteration after its iid.
+    Ys: function (i, f, v) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Ys"); pairs(arguments, "Ys"); f.susp = 2; return v; },
+    Yv: function (i, f, v) { return H.Ys.apply(H, arguments); },
     Y: function (i, f, v) {
       iid(i);
       if (!f || !f.susp) throw new Error("stub: bad Y");
-      for (var j = 3; j < arguments.length;) {
-        if (typeof arguments[j] === "number") { iid(arguments[j]); j++; continue; }
-        if (typeof arguments[j] !== "string" || j + 1 >= arguments.length) throw new Error("stub: bad Y name");
-        j += 2;
-      }
+      pairs(arguments, "Y");
       f.susp = 1;
       return v;
     },
@@ -94,6 +98,7 @@
     Iz: function (i, f) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Iz"); },
     R: function (f, v) { return v; },
     X: function (i, v) { iid(i); return v; },
+    Nw: function (i, name, v) { iid(i); if (typeof name !== "string") throw new Error("stub: bad Nw"); return v; },
     E: function (i, s) { iid(i); return s; },
     L: function (i, v) { return v; },
     Sx: function () {},

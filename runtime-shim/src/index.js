@@ -417,6 +417,11 @@ function install() {
   let frameDis = new Int32Array(fcap);
   let frameGen = new Int32Array(fcap);
   let frameFo = new Int32Array(fcap);
+  // The iid (global) of the frame's resume function (0: none; the
+  // resumption enters the function itself) and the resume function's id
+  // once created (0: not yet), see makeResume.
+  let frameRes = new Int32Array(fcap);
+  let frameRf = new Int32Array(fcap);
   // frameIters[d]: the global iids of the loop iterations open in the
   // suspendable frame d (Iy, Iz), outermost first, or undefined.
   const frameIters = [];
@@ -433,6 +438,8 @@ function install() {
     t = new Int32Array(c); t.set(frameDis); frameDis = t;
     t = new Int32Array(c); t.set(frameGen); frameGen = t;
     t = new Int32Array(c); t.set(frameFo); frameFo = t;
+    t = new Int32Array(c); t.set(frameRes); frameRes = t;
+    t = new Int32Array(c); t.set(frameRf); frameRf = t;
     const u = new Uint8Array(c); u.set(frameSusp); frameSusp = u;
     t = new Int32Array(c);
     for (let s = c - 1; s >= fcap; s--) t[nFree++] = s;
@@ -1051,20 +1058,52 @@ function install() {
   // exits' flushes do not reclaim it fresh (a yielded closure keeps its
   // context). In an async generator the operand is held as given (a
   // promise, whose settled value the consumer then receives).
-  function suspend(h, i, d, r) {
+  // The frame object also holds the values of the names the resumption
+  // declares again (nv: Y's name, value pairs, with loop iids as numbers):
+  // the exits drop them from the contexts, and a resumption declares them
+  // again in fresh ones. It captures nothing (no FREE_VARS): the names a
+  // nested function captures are in the function's own context, which the
+  // resume function keeps (makeResume).
+  function suspend(h, i, d, r, nv) {
     curSid = h.sid;
     const g = h.base + i;
+    makeResume(d);
     const fo = newId();
     newId(); // its announced prototype
     log4(CREATE_FUN, g, g, fo);
     if (r !== 0) logPutfield(g, fo, '~yield~', r);
+    for (let k = 0; k < nv.length;) {
+      if (typeof nv[k] === 'number') {
+        k++;
+        continue;
+      }
+      const x = nv[k + 1];
+      if (isObj(x)) logPutfield(g, fo, nv[k], idOrCreate(x, g));
+      k += 2;
+    }
     frameFo[d] = fo;
     hold(d, g, fo);
     const its = frameIters[d];
-    if (its !== undefined) for (let k = its.length; k > 0; k--) log2(FUNCTION_EXIT, g);
+    if (its !== undefined) for (let k = its.length - 1; k >= 0; k--) log2(FUNCTION_EXIT, its[k]);
     log2(FUNCTION_EXIT, g);
     frameSusp[d] = 2;
     curSid = frameSid[d];
+  }
+
+  // makeResume creates the resume function of frame d if it has one and
+  // it does not exist yet (docs/instrumentation.md §7): at the frame's
+  // first suspension or first suspending loop iteration, when the
+  // function's own context is the current one. It is declared there
+  // ("~resume~", which its FREE_VARS keep), so that it lives as long as
+  // that context.
+  function makeResume(d) {
+    const rg = frameRes[d];
+    if (rg === 0 || frameRf[d] !== 0) return;
+    const rf = newId();
+    newId(); // its announced prototype
+    log4(CREATE_FUN, rg, rg, rf);
+    logName(DECLARE, rg, '~resume~', rf);
+    frameRf[d] = rf;
   }
 
   // enterIteration creates a loop's synthetic function at its iid g in the
@@ -1708,6 +1747,19 @@ function install() {
       return v;
     }
 
+    // Nw: the declaration of a binding that a generator or async function
+    // declared at its entry (one a nested function captures, declared
+    // after the first suspension: it may run in a resumption's context,
+    // where a DECLARE would make a second binding): a WRITE of an object.
+    Nw(i, name, v) {
+      if (isObj(v)) {
+        curSid = this.sid;
+        const g = this.base + i;
+        logName(WRITE, g, name, idOrCreate(v, g));
+      }
+      return v;
+    }
+
     // F: a function literal; fe is its function-enter iid (negated for
     // a class's implicit constructor, which has no body: no CALL for it).
     // name: the name named evaluation would give it. A class's members
@@ -2134,10 +2186,13 @@ function install() {
     }
 
     // Fg: Fe of a generator or an async function (its first run). The
-    // frame remembers what a resumption (Y) enters again; a generator's
-    // first run from a hooked next/return/throw knows its generator.
-    Fg(i, fn, dis, nt) {
+    // frame remembers what a resumption (Y) enters again (r: the local iid
+    // of its resume function, when it has one); a generator's first run
+    // from a hooked next/return/throw knows its generator.
+    Fg(i, fn, dis, nt, r) {
       const d = this.Fe(i, fn, dis, nt);
+      frameRes[d] = r === undefined ? 0 : this.base + r;
+      frameRf[d] = 0;
       frameSelf[d] = 0; // a suspended frame keeps its slot: no Gt reads it
       const fid = enterFid;
       frameSusp[d] = 1;
@@ -2155,26 +2210,27 @@ function install() {
     }
 
     // Ys: the frame d suspends (yield, yield*, await, for await) after its
-    // operand v: a frame object capturing the names live at the
-    // suspension (CREATE_FUN with FREE_VARS of iid i, in the innermost
-    // context), held (hold), then FUNCTION_EXIT of each loop iteration
-    // open in the frame (innermost first) and of the frame. A frame
-    // already suspended writes nothing.
-    Ys(i, d, v) {
-      if (frameSusp[d] === 1) suspend(this, i, d, 0);
+    // operand v: a frame object (CREATE_FUN in the innermost context)
+    // holding the objects among the values of nv (Y's pairs, read after
+    // the operand), held itself (hold), then FUNCTION_EXIT of each loop
+    // iteration open in the frame (innermost first) and of the frame
+    // (suspend). A frame already suspended writes nothing.
+    Ys(i, d, v, ...nv) {
+      if (frameSusp[d] === 1) suspend(this, i, d, 0, nv);
       return v;
     }
 
     // Yv: Ys of yield v: the frame object holds the yielded value until
     // the frame resumes (suspend).
-    Yv(i, d, v) {
-      if (frameSusp[d] === 1) suspend(this, i, d, isObj(v) ? idOf(v) : 0);
+    Yv(i, d, v, ...nv) {
+      if (frameSusp[d] === 1) suspend(this, i, d, isObj(v) ? idOf(v) : 0, nv);
       return v;
     }
 
     // Y: the frame d resumes (after yield or await, at the start of a
     // catch or finally block that a throw or return resumption may reach,
-    // after a for await loop): FUNCTION_ENTER of the function, DECLAREs of
+    // after a for await loop): FUNCTION_ENTER of its resume function, or of
+    // the function when it has none (makeResume), DECLAREs of
     // this and of the live names (name, value pairs; a number instead of a
     // name is the iid of a loop iteration open there, entered again as Iy
     // does, the pairs after it its bindings), then the frame object is
@@ -2185,7 +2241,8 @@ function install() {
       curSid = this.sid;
       const g = this.base + i;
       resumeGen = undefined;
-      log3(FUNCTION_ENTER, frameFe[d], frameFn[d]);
+      if (frameRf[d] !== 0) log3(FUNCTION_ENTER, frameRes[d], frameRf[d]);
+      else log3(FUNCTION_ENTER, frameFe[d], frameFn[d]);
       if (frameDis[d] >= 0) logName(DECLARE, g, 'this', frameDis[d]);
       for (let k = 0; k < nv.length;) {
         const n = nv[k];
@@ -2302,6 +2359,7 @@ function install() {
     Iy(i, d) {
       curSid = this.sid;
       const g = this.base + i;
+      makeResume(d);
       enterIteration(g);
       let its = frameIters[d];
       if (its === undefined) frameIters[d] = its = [];

@@ -161,6 +161,50 @@ function runGeneratorLoop() {
   kept.generatorLoopFns = fns;
 }
 
+// A captured local written after the await: the closure made before it
+// sees the new value (one context), so the old object is dropped.
+async function capturedRewrite() {
+  let x = track('async-captured-old', { v: 1 });
+  const f = () => x.v;
+  await null;
+  x = track('async-captured-new', { v: 2 });
+  kept.capturedRewrite = f;
+}
+
+// A captured const declared after the first await, used by a closure made
+// after a second one.
+async function capturedLate() {
+  await null;
+  const late = track('async-captured-late', { v: 3 });
+  await null;
+  kept.capturedLate = () => late.v;
+}
+
+// An async factory: its returned closure keeps the captured binding only,
+// not the other locals live across its awaits.
+async function factory() {
+  const tmp = track('async-factory-temp', { t: 1 });
+  await null;
+  const cfg = track('async-factory-cfg', { c: tmp.t });
+  await null;
+  return () => cfg.c;
+}
+
+// A generator whose closure, made before a yield, sees a later write.
+function* capturedGen() {
+  let cur = track('generator-captured-old', { g: 1 });
+  const peek = () => cur.g;
+  yield peek;
+  cur = track('generator-captured-new', { g: 2 });
+  yield 0;
+}
+function runCapturedGen() {
+  const g = capturedGen();
+  kept.genPeek = g.next().value;
+  g.next();
+  g.next();
+}
+
 function main() {
   generators();
   settled();
@@ -174,6 +218,10 @@ function main() {
   asyncLoopAcross();
   asyncLoopNested();
   runGeneratorLoop();
+  capturedRewrite();
+  capturedLate();
+  factory().then((f) => { kept.factory = f; });
+  runCapturedGen();
   const all = [];
   for (let i = 0; i < 20; i++) all.push(worker(i));
   Promise.all(all).then(() => release());
