@@ -59,6 +59,15 @@ var gtExpectedDiff = map[string]gtDiff{
 	// resumption. V8 collects the frame of an async function awaiting a
 	// promise nothing can settle once that promise is garbage.
 	"generators/never-settled-async-local": {v8: 0, engine: 1, why: "a suspended async function's frame is a root until it resumes; V8 collects it with a garbage pending promise"},
+	// A loop iteration's bindings are declared again at each resumption
+	// in the iteration entered again (docs/instrumentation.md §7, "The
+	// function's own context", limits): a closure made in the iteration
+	// before the await keeps the iteration's context of that time, which
+	// the write after the await does not reach. Keeping them in the
+	// iteration's first context would need the resumption's copies of the
+	// function's other live names there too (one parent per context).
+	"generators/async-loop-captured-old": {v8: 0, engine: 2, why: "a closure made in a loop iteration before an await keeps the old value of the iteration's binding written after it"},
+	"generators/async-loop-captured-new": {v8: 2, engine: 0, why: "the write after the await goes to the iteration's context entered again, which no closure keeps"},
 	// A CommonJS module's top level is GLOBAL in the model (MemInsight's
 	// meaning, which its fidelity goldens encode: their programs run as
 	// CommonJS files). Modelling the module wrapper as a function scope
