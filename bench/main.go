@@ -24,6 +24,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -728,8 +729,15 @@ func benchOverhead() error {
 	if *flagVia == "node" {
 		title += "; run under memtrace node (its instrumenter server's CPU included)"
 	}
+	// The entry floor: CPU time per entry of the leanest JavaScript
+	// encoder of MemInsight's format, writing to the same directory.
+	entryNs, err := entryFloor(dir)
+	if err != nil {
+		return err
+	}
 	t := &table{title: title}
-	t.add("benchmark", "plain", "no-op hooks", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "bytes/entry", "write floor", "target")
+	t.add("benchmark", "plain", "no-op hooks", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "bytes/entry", "write floor", "entry floor", "target")
+	var overFloor []string
 	var logFull, logCompact, logNull float64
 	n := 0
 	for _, b := range testcorpus.Octane {
@@ -813,20 +821,94 @@ func benchOverhead() error {
 		}
 		// What writing the full trace's bytes alone costs, as a slowdown.
 		wf := floor.Seconds() * float64(full.size) / float64(1<<30) / plain.cpu.Seconds()
+		// What producing its entries alone costs in JavaScript.
+		ef := entryNs * float64(full.entries) / 1e9 / plain.cpu.Seconds()
+		if ef+slowN > 25 {
+			overFloor = append(overFloor, fmt.Sprintf("%s %.0fx", b.Name, ef+slowN))
+		}
 		t.add(b.Name, plain.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slowN),
 			full.res.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slow),
 			compact.res.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slowC),
 			fmt.Sprintf("%.2fx / %.2fx", float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS)),
-			fmt.Sprintf("%s (%s)", mb(full.size), mb(compact.size)), perEntry, fmt.Sprintf("%.1fx", wf), note)
+			fmt.Sprintf("%s (%s)", mb(full.size), mb(compact.size)), perEntry, fmt.Sprintf("%.1fx", wf), fmt.Sprintf("%.1fx", ef), note)
 	}
 	t.print()
 	fmt.Printf("  write floor: %v of CPU per GiB written with 1 MiB write(2) calls to the same directory, measured in this run; the column is the full trace's bytes at that cost over plain Node's CPU time\n", floor.Round(time.Millisecond))
+	fmt.Printf("  entry floor: %.1f ns of CPU per entry for the leanest JavaScript encoder of the format (bench/main.go entryFloorJS: fixed-size entries through a DataView into a 1 MiB buffer written to the same directory, no hooks, no ids, no last uses), measured in this run; the column is the full trace's entries at that cost over plain Node's CPU time\n", entryNs)
+	if len(overFloor) > 0 {
+		fmt.Printf("  out of reach in MemInsight's format: entry floor plus no-op hooks already above 25x for %s (traces stopped at the time limit count only their first 2^31 entries)\n", strings.Join(overFloor, ", "))
+	}
 	if n > 0 {
 		geo, geoC := math.Exp(logFull/float64(n)), math.Exp(logCompact/float64(n))
 		fmt.Printf("  geometric-mean slowdown over %d benchmarks: full %.1fx, compact %.1fx (target <= 10x: %s); -octane all runs the 14\n", n, geo, geoC, verdict(math.Min(geo, geoC) <= 10))
 		fmt.Printf("  no-op hooks: the instrumented code with hooks that only do the program's own work (bench/nullshim.js: no ids, no trace, run-time code left as it is): geometric mean %.1fx, the floor of hook calls before the shim does anything\n", math.Exp(logNull/float64(n)))
 	}
 	return nil
+}
+
+// entryFloorJS encodes argv[2] entries the way the shim's writer does at
+// its leanest (a type byte and int32 fields through a DataView into a
+// reused 1 MiB buffer, written with writeSync when full), alternating a
+// 13-byte entry (a CALL's shape) and a 19-byte one (a flush's: a length
+// and 7 UTF-16 code units), 16 bytes on average as in real traces, to the
+// file argv[3]; it prints the CPU nanoseconds per entry.
+const entryFloorJS = `'use strict';
+const fs = require('fs');
+const n = +process.argv[2];
+const fd = fs.openSync(process.argv[3], 'w');
+const SIZE = 1 << 20;
+const u8 = new Uint8Array(SIZE);
+const dv = new DataView(u8.buffer);
+let pos = 0;
+function flush() { fs.writeSync(fd, u8, 0, pos); pos = 0; }
+function e4(t, a, b, c) {
+  if (pos + 13 > SIZE) flush();
+  dv.setUint8(pos, t); dv.setInt32(pos + 1, a); dv.setInt32(pos + 5, b); dv.setInt32(pos + 9, c);
+  pos += 13;
+}
+function es(t, s) {
+  if (pos + 5 + 2 * s.length > SIZE) flush();
+  dv.setUint8(pos, t); dv.setInt32(pos + 1, s.length);
+  let p = pos + 5;
+  for (let k = 0; k < s.length; k++) { dv.setUint16(p, s.charCodeAt(k)); p += 2; }
+  pos = p;
+}
+const sites = [];
+for (let k = 0; k < 1024; k++) sites.push('3:' + (10000 + k));
+const t0 = process.cpuUsage();
+for (let i = 0; i < n; i++) {
+  if (i & 1) es(8, sites[i & 1023]);
+  else e4(18, i, 1000 + (i & 255), 7);
+}
+flush();
+fs.closeSync(fd);
+const c = process.cpuUsage(t0);
+console.log(((c.user + c.system) * 1000 / n).toFixed(3));
+`
+
+// entryFloor returns the median CPU nanoseconds per entry of
+// entryFloorJS over 3 runs of 20 million entries, writing in dir.
+func entryFloor(dir string) (float64, error) {
+	script := filepath.Join(dir, "entryfloor.js")
+	if err := os.WriteFile(script, []byte(entryFloorJS), 0o644); err != nil {
+		return 0, err
+	}
+	out := filepath.Join(dir, "entryfloor.bin")
+	defer os.Remove(out)
+	var runs []float64
+	for r := 0; r < 3; r++ {
+		b, err := exec.Command("node", script, "20000000", out).Output()
+		if err != nil {
+			return 0, fmt.Errorf("entry floor: %v", err)
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(string(b)), 64)
+		if err != nil {
+			return 0, fmt.Errorf("entry floor: %q: %v", b, err)
+		}
+		runs = append(runs, v)
+	}
+	slices.Sort(runs)
+	return runs[1], nil
 }
 
 // writeFloor returns the median CPU time (user + system) of writing 1 GiB
