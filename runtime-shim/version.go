@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "1d00411d8fa7ebc4"
+const Version = "3c437322d510673e"

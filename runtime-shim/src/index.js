@@ -1072,6 +1072,9 @@ function install() {
     newId(); // its announced prototype
     log4(CREATE_FUN, g, g, fo);
     if (r !== 0) logPutfield(g, fo, '~yield~', r);
+    // The receiver, as V8's generator object keeps it (the exit drops the
+    // context's this; the resumption declares it again).
+    if (frameDis[d] > 1) logPutfield(g, fo, 'this', frameDis[d]);
     for (let k = 0; k < nv.length;) {
       if (typeof nv[k] === 'number') {
         k++;

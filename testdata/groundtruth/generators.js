@@ -218,6 +218,20 @@ async function iterationRewrite() {
   kept.iterationRewrite = fns;
 }
 
+// The receiver of a suspended async method, reachable only through the
+// frame, which a promise the program can still resolve keeps.
+class Holder {
+  async wait() {
+    await new Promise((res) => { kept.resolveHolder = res; });
+    return this.v;
+  }
+}
+function startHolder() {
+  const h = track('async-this-suspended', new Holder());
+  h.v = 1;
+  h.wait();
+}
+
 function main() {
   generators();
   settled();
@@ -236,6 +250,7 @@ function main() {
   factory().then((f) => { kept.factory = f; });
   runCapturedGen();
   iterationRewrite();
+  startHolder();
   const all = [];
   for (let i = 0; i < 20; i++) all.push(worker(i));
   Promise.all(all).then(() => release());
