@@ -281,10 +281,7 @@ func TestScenarioSummarySkipsIterationScopes(t *testing.T) {
 	require.NoError(t, Report(bytesOpener(data), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
 	var s Summary
 	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
-	sites := map[string]SiteSummary{}
-	for _, st := range s.Sites {
-		sites[st.Site] = st
-	}
+	sites := summarySites(s)
 	require.NotContains(t, sites, "dir/t.js:30:1:30:10", sum.String())
 	o, ok := sites["dir/t.js:8:1:8:10"]
 	require.True(t, ok, sum.String())
@@ -302,10 +299,7 @@ func TestScenarioSummarySkipsIterationScopes(t *testing.T) {
 	sum.Reset()
 	require.NoError(t, Report(bytesOpener(b.bytes(t)), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
 	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
-	sites = map[string]SiteSummary{}
-	for _, st := range s.Sites {
-		sites[st.Site] = st
-	}
+	sites = summarySites(s)
 	require.Contains(t, sites, "dir/t.js:30:1:30:10", sum.String())
 	require.False(t, sites["dir/t.js:8:1:8:10"].NonEscaping, sum.String())
 }
@@ -328,11 +322,17 @@ func TestScenarioSummarySkipsResumeFunctions(t *testing.T) {
 	require.NoError(t, Report(bytesOpener(b.bytes(t)), ReportOptions{Summary: &sum, TempDir: t.TempDir()}))
 	var s Summary
 	require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
+	sites := summarySites(s)
+	require.NotContains(t, sites, "dir/t.js:40:1:40:10", sum.String())
+	require.Contains(t, sites, "dir/t.js:24:1:24:10", sum.String()) // the frame object
+	require.Contains(t, sites, "dir/t.js:8:1:8:10", sum.String())
+}
+
+// summarySites indexes a summary's sites by name.
+func summarySites(s Summary) map[string]SiteSummary {
 	sites := map[string]SiteSummary{}
 	for _, st := range s.Sites {
 		sites[st.Site] = st
 	}
-	require.NotContains(t, sites, "dir/t.js:40:1:40:10", sum.String())
-	require.Contains(t, sites, "dir/t.js:24:1:24:10", sum.String()) // the frame object
-	require.Contains(t, sites, "dir/t.js:8:1:8:10", sum.String())
+	return sites
 }
