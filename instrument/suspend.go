@@ -9,8 +9,10 @@ import (
 
 // Generators and async functions (docs/instrumentation.md §7): every
 // suspension (yield, yield*, await, for await) exits the frame and every
-// resumption enters it again, re-declaring the names live there. The
-// rewriter passes those names to the hooks; a name is live at a point when
+// resumption enters it again, re-declaring the names live there but those
+// of the function's own context (below). The rewriter passes those names
+// and their values to the suspension and resumption hooks (the frame
+// object holds the values meanwhile); a name is live at a point when
 // its binding belongs to the function, is in scope there and is
 // initialised: parameters, vars, functions and catch parameters always,
 // let, const and class bindings once their declaration has been rewritten
@@ -41,18 +43,8 @@ func (r *rewriter) markReady(p js.Node) {
 	}
 }
 
-// liveNames returns the names live at pos in the current (suspendable)
-// function, innermost binding first, each once.
-func (r *rewriter) liveNames(pos int32) []string {
-	bs := r.liveBindings(pos)
-	names := make([]string, len(bs))
-	for k, b := range bs {
-		names[k] = b.Name
-	}
-	return names
-}
-
-// liveBindings returns the bindings of liveNames.
+// liveBindings returns the bindings live at pos in the current
+// (suspendable) function, innermost first, one per name.
 func (r *rewriter) liveBindings(pos int32) []*scope.Binding {
 	f := r.fn.sfn
 	var in *scope.Scope
@@ -301,8 +293,10 @@ func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (i
 		return 0, hoist
 	}
 	for _, b := range fs.pd {
-		if sc != nil && sc.Lookup(b.Name) != nil && sc.Lookup(b.Name) != b {
-			continue // the same name is declared at entry
+		if sc != nil {
+			if o := sc.Lookup(b.Name); o != nil && o != b {
+				continue // the same name is declared at entry
+			}
 		}
 		hoist = append(hoist, r.hk("N", r.site(fs.span))...)
 		hoist = appendQuote(hoist, b.Name)

@@ -180,6 +180,16 @@ async function capturedLate() {
   kept.capturedLate = () => late.v;
 }
 
+// The same, but the closure dies with the call: the binding must be the
+// function's (declared at its entry), not a global that keeps it.
+async function capturedLateDropped() {
+  await null;
+  const gone = track('async-captured-late-dropped', { v: 4 });
+  const f = () => gone.v;
+  await null;
+  return f();
+}
+
 // An async factory: its returned closure keeps the captured binding only,
 // not the other locals live across its awaits.
 async function factory() {
@@ -247,6 +257,7 @@ function main() {
   runGeneratorLoop();
   capturedRewrite();
   capturedLate();
+  capturedLateDropped();
   factory().then((f) => { kept.factory = f; });
   runCapturedGen();
   iterationRewrite();
