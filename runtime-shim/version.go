@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "3c437322d510673e"
+const Version = "805bc6e055fc5851"

@@ -11,9 +11,14 @@
 // table. A call hook thus learns both the callee's id and whether it is a
 // modelled native from one field read (fieldOf).
 
-import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor } from './natives.js';
+import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor, getPrototypeOf, hasOwn } from './natives.js';
 
 const Return = function (o) { return o; };
+
+// NOFIELD: what the getters below return for an object without the field
+// (0 is a field's value too: an object looked at once and found to have no
+// id, see miss).
+const NOFIELD = -1073741824;
 
 class Stamp extends Return {
   #id;
@@ -22,18 +27,18 @@ class Stamp extends Return {
     this.#id = v;
   }
   static get(o) {
-    return #id in o ? o.#id : 0;
+    return #id in o ? o.#id : NOFIELD;
   }
   // useGet is get for the use hooks only: a separate function keeps their
   // type feedback apart from the shim's own lookups (functions, the global
   // object, literals being created), so that a monomorphic read loop stays
   // monomorphic in the hook too.
   static useGet(o) {
-    return #id in o ? o.#id : 0;
+    return #id in o ? o.#id : NOFIELD;
   }
   // putGet is get for property writes' objects (P).
   static putGet(o) {
-    return #id in o ? o.#id : 0;
+    return #id in o ? o.#id : NOFIELD;
   }
   // callGet is get for the call hooks' callee.
   static callGet(o) {
@@ -68,13 +73,25 @@ export function putIdOf(o) {
   return withFallback(Stamp.putGet(o), o);
 }
 
-// withFallback completes a field read v of o: an id, or o's id in the
-// fallback map, or 0.
+// withFallback completes a field read v of o: an id, or, for an object
+// without the field, what miss finds, or 0.
 function withFallback(v, o) {
   if (v > 0) return v;
-  if (v < 0 || fallbackCount === 0) return 0;
-  const f = fallback.get(o);
-  return f === undefined ? 0 : f;
+  if (v !== NOFIELD) return 0; // 0, or a modelled native's -kind
+  return miss(o);
+}
+
+// miss is the id of an object without the field: its id in the fallback
+// map, or the id its function reserved if it is the prototype object of an
+// instrumented function that has not reached the shim yet (claimProto), or
+// 0.
+function miss(o) {
+  if (fallbackCount !== 0) {
+    const f = fallback.get(o);
+    if (f !== undefined) return f;
+  }
+  // functions are never such prototypes
+  return pendingProtos !== 0 && typeof o === 'object' ? claimProto(o) : 0;
 }
 
 // fieldOf returns a callee's field: its id (> 0), -kind for a modelled
@@ -85,6 +102,84 @@ export function fieldOf(f) {
   if (v !== 0 || fallbackCount === 0) return v;
   const x = fallback.get(f);
   return x === undefined ? 0 : x;
+}
+
+// Prototype objects of instrumented functions (MemInsight: the prototype
+// of function id is id+1, announced by CREATE_FUN). V8 makes a function's
+// prototype object only when something reads it, and most functions never
+// have theirs read (callbacks, methods); reading it at the literal to give
+// it its id would make every one (about 350 bytes and a dictionary-mode
+// object each). So a function literal that has an ordinary prototype only
+// reserves the id (setFunInfo's proto, pendingProtos counts them), and the
+// object gets it when it first reaches the shim without an id (miss): an
+// object whose own data property constructor is such a function f, with
+// f.prototype === o, is f's original prototype. This needs a test for
+// proxies that runs no trap (isProxy, Node's util.types.isProxy); without
+// one (setProxyTest), or unless enableLazyProtos is called, prototypes
+// get their ids at the literal.
+let pendingProtos = 0;
+let isProxy = null;
+let lazy = false;
+const RegExpPrototype = RegExp.prototype;
+
+// setProxyTest gives the shim a test for proxies that runs no trap.
+export function setProxyTest(p) {
+  isProxy = p;
+}
+
+// enableLazyProtos turns the lazy scheme on (with a proxy test only).
+export function enableLazyProtos() {
+  lazy = isProxy !== null;
+}
+
+// proxy reports whether o (an object) is a proxy, when the test exists
+// (else false).
+export function proxy(o) {
+  return isProxy !== null && isProxy(o);
+}
+
+// lazyProtos reports whether prototypes may get their ids lazily.
+export function lazyProtos() {
+  return lazy;
+}
+
+// claimProto is miss for an object o without an id: the id reserved for o
+// if it is the original prototype object of an instrumented function, or
+// 0. The answer is remembered on o (the field, or the fallback map for
+// regexps and objects that refuse fields), so that each object is looked
+// at once.
+function claimProto(o) {
+  let id = 0;
+  // A proxy's properties cannot be read without running its traps.
+  const plain = !isProxy(o);
+  if (plain && hasOwn(o, 'constructor')) {
+    let d;
+    try { d = getOwnPropertyDescriptor(o, 'constructor'); } catch { d = undefined; }
+    if (d !== undefined && hasOwn(d, 'value')) {
+      const c = d.value;
+      if (typeof c === 'function') {
+        const p = FunInfo.proto(c);
+        // c is an instrumented function: reading its prototype runs no code
+        if (p > 0 && c.prototype === o) {
+          FunInfo.setProto(c, 0);
+          pendingProtos--;
+          id = p;
+        }
+      }
+    }
+  }
+  if (plain && getPrototypeOf(o) === RegExpPrototype) {
+    fallback.set(o, id); // a field would slow the regexp down (setId)
+    fallbackCount++;
+    return id;
+  }
+  try {
+    new Stamp(o, id);
+  } catch {
+    fallback.set(o, id);
+    fallbackCount++;
+  }
+  return id;
 }
 
 // kindOf is the model kind of the object with id id (0: none).
@@ -157,11 +252,19 @@ class FunInfo extends Return {
   #fe;
   #lit;
   #script;
-  constructor(f, fe, lit, h) {
+  #proto;
+  constructor(f, fe, lit, h, proto) {
     super(f);
     this.#fe = fe;
     this.#lit = lit;
     this.#script = h;
+    this.#proto = proto;
+  }
+  static proto(f) {
+    return #proto in f ? f.#proto : 0;
+  }
+  static setProto(f, v) {
+    f.#proto = v;
   }
   static script(f) {
     return #script in f ? f.#script : undefined;
@@ -184,19 +287,25 @@ const funFallback = new SafeWeakMap(); // f -> [fe, lit, script]
 let funFallbackCount = 0;
 
 // setFunInfo records f's function-enter iid, literal site and script
-// handle.
-export function setFunInfo(f, fe, lit, h) {
+// handle, and proto, the id reserved for its prototype object when that
+// object gets it lazily (0: none, see claimProto).
+export function setFunInfo(f, fe, lit, h, proto) {
   if (FunInfo.setFe(f, fe)) {
     // a second literal evaluation cannot happen for one function object;
     // keep the first site
     return;
   }
   try {
-    new FunInfo(f, fe, lit, h);
+    new FunInfo(f, fe, lit, h, proto);
+    if (proto > 0) pendingProtos++;
   } catch {
     funFallback.set(f, [fe, lit, h]);
     funFallbackCount++;
+    // a function that refuses fields cannot be found from its prototype:
+    // the caller gives the prototype its id now
+    return false;
   }
+  return true;
 }
 
 // funFe is f's function-enter iid (0: not instrumented, or unknown).

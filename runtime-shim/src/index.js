@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript } from './ids.js';
+import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest } from './ids.js';
 import { startBridge } from './bridge.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
 
@@ -25,6 +25,21 @@ if (GLOBAL.__mt === undefined) {
 }
 
 function install() {
+  // A test for proxies that runs no trap (Node's util.types.isProxy): the
+  // shim reads no property of a proxy the program did not (put), and
+  // prototype objects get their ids lazily (ids.js, claimProto; with
+  // MEMTRACE_EAGER_PROTOS=1 at the literal, as without the test: tests
+  // compare the two).
+  {
+    const p = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
+    if (p !== undefined && typeof p.getBuiltinModule === 'function') {
+      try {
+        const isProxy = apply(p.getBuiltinModule, p, ['util']).types.isProxy;
+        if (typeof isProxy === 'function') setProxyTest(isProxy);
+      } catch { /* no test */ }
+      if (!(p.env && p.env.MEMTRACE_EAGER_PROTOS === '1')) enableLazyProtos();
+    }
+  }
 
   // Entry types (spec 1.3).
   const DECLARE = 0, CREATE_OBJ = 1, CREATE_FUN = 2, PUTFIELD = 3, WRITE = 4, LAST_USE = 5,
@@ -841,27 +856,39 @@ function install() {
 
   // createFun gives a function literal its id and, when fn.prototype is an
   // object, the prototype id+1 (MemInsight's rule), and writes CREATE_FUN.
-  function createFun(fn, g, fe, h) {
+  // fresh: fn was made by the literal being evaluated (F); its prototype,
+  // if it has an ordinary one, gets the id when it first reaches the shim
+  // (ids.js, claimProto) instead of being made here, and id+1 is reserved
+  // when it has none (reserveProto).
+  function createFun(fn, g, fe, h, fresh) {
     const id = newId();
     setId(fn, id);
-    const proto = fn.prototype;
-    if (isObj(proto)) {
-      const pid = newId();
-      if (idOf(proto) === 0) setId(proto, pid);
-    }
-    setFunInfo(fn, fe > 0 ? fe : 0, g, h);
-    if (fe > 0) {
-      let gen = 0;
+    let pid = 0, gen = 0;
+    const fp = getPrototypeOf(fn);
+    if (fresh === true && lazy && fp === FunctionPrototype) {
+      // An ordinary function or a base class: hasOwn does not make the
+      // prototype object, and for a fresh literal it is there exactly
+      // when it is an object.
+      if (hasOwn(fn, 'prototype')) pid = newId();
+      if (!setFunInfo(fn, fe > 0 ? fe : 0, g, h, pid) && pid !== 0) setId(fn.prototype, pid);
+    } else {
+      const proto = fn.prototype;
       if (isObj(proto)) {
-        const fp = getPrototypeOf(fn);
+        pid = newId();
+        if (idOf(proto) === 0) setId(proto, pid);
         gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
       }
+      setFunInfo(fn, fe > 0 ? fe : 0, g, h, 0);
+    }
+    if (fe > 0) {
       const k = fe - h.base;
       if (k > 0 && k < h.feGen.length) h.feGen[k] = gen;
     }
     log4(CREATE_FUN, g, fe, id);
+    if (fresh === true && pid === 0) newId(); // reserveProto
     return id;
   }
+  const lazy = lazyProtos();
 
   // reserveProto: CREATE_FUN announces id+1 as the function's prototype
   // (MemInsight's engine materialises it, with a "prototype" edge, for
@@ -927,9 +954,13 @@ function install() {
   function delSloppy(o, k) { return delete o[k]; }
   function delStrict(o, k) { 'use strict'; return delete o[k]; }
 
+  // isAccessor reports whether k is an accessor property of o or its
+  // prototype chain; the walk stops at a proxy (whose traps the program
+  // would see), as at a data property.
   function isAccessor(o, k) {
     let t = o;
     while (t !== null && t !== undefined) {
+      if (proxy(t)) return false;
       const d = getOwnPropertyDescriptor(t, k);
       if (d !== undefined) return d.get !== undefined || d.set !== undefined;
       t = getPrototypeOf(t);
@@ -1680,9 +1711,15 @@ function install() {
     let skip = false;
     let d; // o's own property k before the write, once read
     let haveD = false;
+    let px = false;
     if (isObj(o)) {
       id = known > 0 ? known : putIdOf(o);
-      if (id !== 0) {
+      if (id !== 0 && proxy(o)) {
+        // A proxy's descriptors and prototype cannot be read without
+        // running its traps, which the program would see: the write is
+        // logged as a data property's.
+        px = true;
+      } else if (id !== 0) {
         const prim = !allPutfields && !isObj(v);
         if (prim && !hasEdges(id) && hasOwn(o, k)) {
           // The engine holds no edge from o: an own property, data or
@@ -1710,7 +1747,7 @@ function install() {
     if (!skip) {
       // A write that reached a setter logs nothing: own accessor, or (no
       // own property before the write) one on the prototype chain.
-      const acc = !haveD ? isAccessor(o, k)
+      const acc = px ? false : !haveD ? isAccessor(o, k)
         : d !== undefined ? d.get !== undefined || d.set !== undefined
           : isAccessor(getPrototypeOf(o), k);
       if (!acc) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
@@ -1780,8 +1817,7 @@ function install() {
           }
         } else {
           if (id === 0) {
-            id = createFun(fn, g, this.base + fe, this);
-            reserveProto(fn);
+            id = createFun(fn, g, this.base + fe, this, true);
           }
           if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
         }
