@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "805bc6e055fc5851"
+const Version = "bbde0959685c0fc3"

@@ -11,7 +11,7 @@
 // table. A call hook thus learns both the callee's id and whether it is a
 // modelled native from one field read (fieldOf).
 
-import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor, getPrototypeOf, hasOwn } from './natives.js';
+import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray } from './natives.js';
 
 const Return = function (o) { return o; };
 
@@ -60,38 +60,55 @@ let kindCount = 0;
 // idOf returns the id of object o (typeof object, non-null, or function),
 // or 0 if it has none.
 export function idOf(o) {
-  return withFallback(Stamp.get(o), o);
+  return withFallback(Stamp.get(o), o, true);
 }
 
 // useIdOf is idOf for G and method lookups.
 export function useIdOf(o) {
-  return withFallback(Stamp.useGet(o), o);
+  return withFallback(Stamp.useGet(o), o, true);
 }
 
 // putIdOf is idOf for the objects P writes to.
 export function putIdOf(o) {
-  return withFallback(Stamp.putGet(o), o);
+  return withFallback(Stamp.putGet(o), o, true);
+}
+
+// idOfNew is idOf for an object that gets an id (create) when it has
+// none: nothing is remembered about it (the id will be).
+export function idOfNew(o) {
+  return withFallback(Stamp.get(o), o, false);
+}
+
+// peekId is o's id as far as it has one already: a prototype object that
+// has not reached the shim yet is not looked at (see claimProto).
+export function peekId(o) {
+  const v = Stamp.get(o);
+  if (v > 0) return v;
+  if (v !== NOFIELD || fallbackCount === 0) return 0;
+  const f = fallback.get(o);
+  return f === undefined ? 0 : f;
 }
 
 // withFallback completes a field read v of o: an id, or, for an object
 // without the field, what miss finds, or 0.
-function withFallback(v, o) {
+function withFallback(v, o, memo) {
   if (v > 0) return v;
   if (v !== NOFIELD) return 0; // 0, or a modelled native's -kind
-  return miss(o);
+  return miss(o, memo);
 }
 
 // miss is the id of an object without the field: its id in the fallback
 // map, or the id its function reserved if it is the prototype object of an
 // instrumented function that has not reached the shim yet (claimProto), or
-// 0.
-function miss(o) {
+// 0. memo: remember a 0 on the object.
+function miss(o, memo) {
   if (fallbackCount !== 0) {
     const f = fallback.get(o);
     if (f !== undefined) return f;
   }
-  // functions are never such prototypes
-  return pendingProtos !== 0 && typeof o === 'object' ? claimProto(o) : 0;
+  // functions and arrays are never such prototypes
+  if (pendingProtos === 0 || typeof o !== 'object' || isArray(o)) return 0;
+  return claimProto(o, memo);
 }
 
 // fieldOf returns a callee's field: its id (> 0), -kind for a modelled
@@ -147,8 +164,8 @@ export function lazyProtos() {
 // if it is the original prototype object of an instrumented function, or
 // 0. The answer is remembered on o (the field, or the fallback map for
 // regexps and objects that refuse fields), so that each object is looked
-// at once.
-function claimProto(o) {
+// at once; a 0 only when memo is set (else the caller gives o an id).
+function claimProto(o, memo) {
   let id = 0;
   // A proxy's properties cannot be read without running its traps.
   const plain = !isProxy(o);
@@ -168,6 +185,7 @@ function claimProto(o) {
       }
     }
   }
+  if (id === 0 && !memo) return 0;
   if (plain && getPrototypeOf(o) === RegExpPrototype) {
     fallback.set(o, id); // a field would slow the regexp down (setId)
     fallbackCount++;

@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest } from './ids.js';
+import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
 
@@ -850,7 +850,7 @@ function install() {
   }
 
   function idOrCreate(o, g) {
-    const id = idOf(o);
+    const id = idOfNew(o);
     return id !== 0 ? id : create(o, g);
   }
 
@@ -1171,7 +1171,7 @@ function install() {
   // made under construction), or, for an object without an id, its
   // allocation site should it get one later in this statement (spec 2.2a).
   function returned(ci, f, val, isNew) {
-    const vid = idOf(val);
+    const vid = peekId(val); // an object under construction has its id
     if (vid !== 0) {
       if (isUnder(vid)) {
         if (isNew) {
@@ -2204,7 +2204,7 @@ function install() {
       }
       pendCtor = false;
       if (dis !== GLOBAL && isObj(dis)) {
-        let id = idOf(dis);
+        let id = idOfNew(dis);
         if (id === 0 && typeof dis === 'function' && isClassSource(dis)) {
           // A static method or block run while its class is being
           // defined: the class gets its id (CREATE_FUN) from F, later.
