@@ -136,3 +136,38 @@ console.log(process.memoryUsage().heapUsed - before, fns.length);
 		t.Fatalf("lazy prototypes save %d bytes over 100,000 closures (lazy %d, eager %d), want at least 100 a closure", eager-lazy, lazy, eager)
 	}
 }
+
+// TestLazyPrototypesModuleNamespace: looking for a prototype's
+// constructor must not throw where the program does not: a module
+// namespace whose export named constructor is still uninitialized throws
+// on any look at that property (Object.hasOwn too). a.mjs, evaluated
+// first, leaves a function whose prototype id is reserved, so that the
+// lookup happens when ns.mjs declares its namespace.
+func TestLazyPrototypesModuleNamespace(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"a.mjs": "export function A() {}\n",
+		"ns.mjs": `import { A } from './a.mjs';
+import * as ns from './ns.mjs';
+const probe = { n: ns };
+console.log(typeof probe.n, new A() instanceof A);
+export const constructor = 1;
+console.log(ns.constructor);
+`,
+	} {
+		res, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.Module, File: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), res.Code, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := run(t, node, shim, filepath.Join(dir, "ns.mjs"), nil)
+	if r.exit != 0 || r.stdout != "object true\n1\n" {
+		t.Fatalf("exit %d, output %q, want \"object true\\n1\\n\"\nstderr: %s", r.exit, r.stdout, r.stderr)
+	}
+	check(t, "ns", r.trace)
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "bbde0959685c0fc3"
+const Version = "cdb3a2f2a1dc49bf"

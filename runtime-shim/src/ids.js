@@ -169,19 +169,23 @@ function claimProto(o, memo) {
   let id = 0;
   // A proxy's properties cannot be read without running its traps.
   const plain = !isProxy(o);
-  if (plain && hasOwn(o, 'constructor')) {
-    let d;
-    try { d = getOwnPropertyDescriptor(o, 'constructor'); } catch { d = undefined; }
-    if (d !== undefined && hasOwn(d, 'value')) {
-      const c = d.value;
-      if (typeof c === 'function') {
-        const p = FunInfo.proto(c);
-        // c is an instrumented function: reading its prototype runs no code
-        if (p > 0 && c.prototype === o) {
-          FunInfo.setProto(c, 0);
-          pendingProtos--;
-          id = p;
-        }
+  // (Exotic objects may throw: a module namespace whose export named
+  // constructor is not initialized yet.)
+  let d;
+  try {
+    d = plain && hasOwn(o, 'constructor') ? getOwnPropertyDescriptor(o, 'constructor') : undefined;
+  } catch {
+    d = undefined;
+  }
+  if (d !== undefined && hasOwn(d, 'value')) {
+    const c = d.value;
+    if (typeof c === 'function') {
+      const p = FunInfo.proto(c);
+      // c is an instrumented function: reading its prototype runs no code
+      if (p > 0 && c.prototype === o) {
+        FunInfo.setProto(c, 0);
+        pendingProtos--;
+        id = p;
       }
     }
   }
@@ -310,8 +314,8 @@ let funFallbackCount = 0;
 export function setFunInfo(f, fe, lit, h, proto) {
   if (FunInfo.setFe(f, fe)) {
     // a second literal evaluation cannot happen for one function object;
-    // keep the first site
-    return;
+    // keep the first site (no id is reserved lazily for its prototype)
+    return false;
   }
   try {
     new FunInfo(f, fe, lit, h, proto);
