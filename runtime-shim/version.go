@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "cdb3a2f2a1dc49bf"
+const Version = "9522b4d9c6394ac6"

@@ -864,8 +864,9 @@ function install() {
     const id = newId();
     setId(fn, id);
     let pid = 0, gen = 0;
-    const fp = getPrototypeOf(fn);
-    if (fresh === true && lazy && fp === FunctionPrototype) {
+    // (A fresh literal is never a proxy: its prototype chain is read
+    // without a trap.)
+    if (fresh === true && lazy && getPrototypeOf(fn) === FunctionPrototype) {
       // An ordinary function or a base class: hasOwn does not make the
       // prototype object, and for a fresh literal it is there exactly
       // when it is an object.
@@ -876,7 +877,10 @@ function install() {
       if (isObj(proto)) {
         pid = newId();
         if (idOf(proto) === 0) setId(proto, pid);
-        gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
+        if (fe > 0) {
+          const fp = getPrototypeOf(fn);
+          gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
+        }
       }
       setFunInfo(fn, fe > 0 ? fe : 0, g, h, 0);
     }

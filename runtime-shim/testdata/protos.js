@@ -63,3 +63,13 @@ for (var i = 0; i < 3; i++) fns.push(function () { return i; });
 var later = Later.prototype;
 later.r = fns;
 console.log(typeof Untouched, fns.length, Object.keys(holder).join(' '));
+
+// A callable proxy stored in a literal gets an id when the literal's
+// PUTFIELD names it: no trap may run (plain node runs none here).
+var ftraps = [];
+var fprox = new Proxy(function target() {}, {
+  get(t, k) { ftraps.push('get ' + String(k)); return Reflect.get(t, k); },
+  getPrototypeOf(t) { ftraps.push('getPrototypeOf'); return Reflect.getPrototypeOf(t); },
+});
+var lit = { f: fprox };
+console.log(ftraps.join(',') || 'no traps', typeof lit.f);
