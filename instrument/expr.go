@@ -606,7 +606,7 @@ func (r *rewriter) assign(e *js.Assign) {
 	b.WriteString("), ")
 	for _, id := range ids {
 		i := r.site(acorn(e.Value))
-		b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
+		b.WriteString(r.hk("W", i) + r.varStr(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
 	}
 	b.WriteString(t + ")")
 	r.ins(e.End, b.String())
@@ -622,18 +622,19 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 		return
 	}
 	name := r.text(t)
-	str := r.str(t)
+	fn := r.str(t)     // the name of an anonymous function assigned
+	str := r.varStr(t) // the variable's name in the trace
 	switch e.Op {
 	case "=":
 		h := r.hole(val.Pos())
-		r.exprNamed(val, str)
+		r.exprNamed(val, fn)
 		i := r.site(acorn(val))
 		r.fill(h, r.hk("W", i), str, ", ")
 		r.ins(val.EndPos(), ", ", r.oldValue(t), ")")
 	case "||=", "&&=", "??=":
 		r.ins(e.Start, "(")
 		h := r.holeRep(e.Target.EndPos(), val.Pos())
-		r.exprNamed(val, str)
+		r.exprNamed(val, fn)
 		i := r.site(acorn(val))
 		r.fill(h, " "+e.Op[:2]+" ("+name+" = "+r.hk("W", i)+str+", ")
 		r.ins(val.EndPos(), ", "+name+")))")

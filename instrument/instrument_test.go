@@ -174,12 +174,12 @@ func TestModernConstructs(t *testing.T) {
 
 func TestGoals(t *testing.T) {
 	expectGoal(t, js.Module, `import x from "m"; export let y = x.p; export default () => 1`,
-		`try { H.N(8, "x", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y", H.G(1, x).p)); export default H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }, "default")`)
+		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G(1, x).p)); export default H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }, "default")`)
 	got, err := strip("'use strict'\nvar a = f(); return a", js.CommonJS)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "'use strict';try { H.N(4, \"a\", a); \nvar a = H.X(3, H.W(2, \"a\", H.c0(1, f), a)); return a\n} finally { H.Sx(); }"
+	want := "'use strict';try { H.N(4, \"a@\", a); \nvar a = H.X(3, H.W(2, \"a@\", H.c0(1, f), a)); return a\n} finally { H.Sx(); }"
 	if got != want {
 		t.Errorf("commonjs:\n got: %q\nwant: %q", got, want)
 	}

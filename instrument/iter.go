@@ -187,7 +187,7 @@ func (r *rewriter) iterEnd(it *iterLoop, body js.Stmt) {
 	}
 	for _, id := range it.headNames {
 		n := r.site(r.fn.span)
-		open += r.hk("N", n) + r.str(id) + ", " + r.text(id) + "); "
+		open += r.hk("N", n) + r.varStr(id) + ", " + r.text(id) + "); "
 	}
 	r.fill(it.body, open, "try { ")
 	r.fill(it.bodyEnd, close)
@@ -222,7 +222,7 @@ func (r *rewriter) iterFree(it *iterLoop) []string {
 		if bs != nil && bs.Node != nil && a <= bs.Node.Pos() && bs.Node.EndPos() <= b {
 			continue // declared in the loop
 		}
-		if n := ref.Binding.Name; !seen[n] {
+		if n := r.bindingName(ref.Binding); !seen[n] {
 			seen[n] = true
 			names = append(names, n)
 		}

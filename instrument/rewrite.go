@@ -101,6 +101,9 @@ type rewriter struct {
 	iterLoops  map[js.Node]*scope.Func
 	forAwaits  []js.Span // the for await loops (ownContextBindings)
 	labelStart int32
+	// tagTop: the names of the top-level bindings of this module or
+	// CommonJS module end with ModuleTag in the trace (see ModuleTag).
+	tagTop bool
 }
 
 type selfRef struct {
@@ -163,6 +166,9 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 		}
 	}
 	r.refsSorted = sorted
+	if root := info.FuncOf(prog); (prog.Goal == js.Module || prog.Goal == js.CommonJS) && root != nil && !root.HasEval && !root.HasWith {
+		r.tagTop = true
+	}
 	return r
 }
 
@@ -238,6 +244,92 @@ func (r *rewriter) str(id *js.Ident) string {
 	r.arena = append(r.arena, t...)
 	r.arena = append(r.arena, '"')
 	return r.arenaString(start)
+}
+
+// ModuleTag ends the trace's name of a top-level binding of a module or a
+// CommonJS module (the shim appends the module's script id): the model
+// keeps module scopes in the GLOBAL context, where the bindings of two
+// modules that use the same name would otherwise be one variable. A
+// module whose code uses direct eval or with keeps its names as written
+// (eval code names the module's bindings as written).
+const ModuleTag = "@"
+
+// varStr is the string literal naming, in the trace, the variable an
+// identifier declares or refers to.
+func (r *rewriter) varStr(id *js.Ident) string {
+	if !r.topLevel(id) {
+		return r.str(id)
+	}
+	t := r.text(id)
+	r.reserve(len(t) + 3)
+	start := len(r.arena)
+	r.arena = append(r.arena, '"')
+	r.arena = append(r.arena, t...)
+	r.arena = append(r.arena, ModuleTag...)
+	r.arena = append(r.arena, '"')
+	return r.arenaString(start)
+}
+
+// topLevel reports that id declares or refers to a top-level binding whose
+// trace name carries ModuleTag.
+func (r *rewriter) topLevel(id *js.Ident) bool {
+	if !r.tagTop {
+		return false
+	}
+	if ref := r.ref(id); ref != nil {
+		return ref.Binding != nil && ref.Binding.Scope == r.info.Root
+	}
+	if b := r.info.BindingOf(id); b != nil {
+		return b.Scope == r.info.Root
+	}
+	// A repeated var declaration names the binding of the first one, in
+	// the function's var scope.
+	return r.fn != nil && r.fn.parent == nil && r.info.Root.Lookup(id.Name) != nil
+}
+
+// bindingName is the trace's name of binding b.
+func (r *rewriter) bindingName(b *scope.Binding) string {
+	if r.tagTop && b.Scope == r.info.Root {
+		return b.Name + ModuleTag
+	}
+	return b.Name
+}
+
+// freeNames gives the names of FREE_VARS for function f, whose free names
+// are names: those that resolve to a tagged top-level binding carry the
+// tag.
+func (r *rewriter) freeNames(f *scope.Func, names []string) []string {
+	if !r.tagTop || len(names) == 0 {
+		return names
+	}
+	var out []string
+	for i, n := range names {
+		b := resolveFrom(f.Scope.Parent, n)
+		if b == nil || b.Scope != r.info.Root {
+			if out != nil {
+				out = append(out, n)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(names)), names[:i]...)
+		}
+		out = append(out, n+ModuleTag)
+	}
+	if out == nil {
+		return names
+	}
+	return out
+}
+
+// resolveFrom returns the binding name has in scope s, or nil.
+func resolveFrom(s *scope.Scope, name string) *scope.Binding {
+	for ; s != nil; s = s.Parent {
+		if b := s.Lookup(name); b != nil {
+			return b
+		}
+	}
+	return nil
 }
 
 func (r *rewriter) strictArg() string {
@@ -503,16 +595,16 @@ func (r *rewriter) hoisted(b []byte, sc *scope.Scope, body []js.Stmt, own *js.Id
 	for _, bd := range sc.Bindings {
 		switch bd.Kind {
 		case scope.Param:
-			n(bd.Name, r.boundValue(r.fn.rest, bd.Decl), true)
+			n(r.bindingName(bd), r.boundValue(r.fn.rest, bd.Decl), true)
 		case scope.Var:
-			n(bd.Name, r.text(bd.Decl), true)
+			n(r.bindingName(bd), r.text(bd.Decl), true)
 		case scope.Function:
 			if decls == nil {
 				decls = topFuncDecls(body)
 			}
 			fd := decls[bd.Name]
 			if fd == nil {
-				n(bd.Name, r.text(bd.Decl), true)
+				n(r.bindingName(bd), r.text(bd.Decl), true)
 				continue
 			}
 			t := r.site(fd.Span)
@@ -522,10 +614,10 @@ func (r *rewriter) hoisted(b []byte, sc *scope.Scope, body []js.Stmt, own *js.Id
 			v = append(v, r.text(fd.Name)...)
 			v = append(v, ')')
 			r.scratch2 = v
-			n(bd.Name, unsafe.String(unsafe.SliceData(v), len(v)), true)
+			n(r.bindingName(bd), unsafe.String(unsafe.SliceData(v), len(v)), true)
 		case scope.Import:
 			b = append(b, "try { "...)
-			n(bd.Name, r.text(bd.Decl), true)
+			n(r.bindingName(bd), r.text(bd.Decl), true)
 			b = append(b, "} catch ("+Prefix+"e) {} "...)
 		}
 	}
@@ -943,7 +1035,7 @@ func (r *rewriter) function(fp funcParts) int {
 			names = union(names, r.info.Visible(sf.Scope))
 		}
 	}
-	r.free = append(r.free, freeEntry{fe: fe, names: names})
+	r.free = append(r.free, freeEntry{fe: fe, names: r.freeNames(sf, names)})
 	r.fn, r.strict = saveFn, saveStrict
 	return fe
 }
@@ -1150,7 +1242,7 @@ func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
 	if guard {
 		pre = ";"
 	}
-	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.hk(r.declHook(c.Name), n)+r.str(c.Name)+", "+r.hk("F", i)+itoa(fe)+", ")
+	r.fill(h, pre+"let "+r.text(c.Name)+" = "+r.hk(r.declHook(c.Name), n)+r.varStr(c.Name)+", "+r.hk("F", i)+itoa(fe)+", ")
 	r.ins(c.End, nameArg("", members)+"));")
 	r.markReady(c.Name)
 }
@@ -1190,7 +1282,7 @@ func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
 	for _, fd := range decls {
 		t := r.site(fd.Span)
 		n := r.site(r.fn.span)
-		b.WriteString(r.hk(r.declHook(fd.Name), n) + r.str(fd.Name) + ", " + r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
+		b.WriteString(r.hk(r.declHook(fd.Name), n) + r.varStr(fd.Name) + ", " + r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
 	}
 	r.fill(h, b.String())
 }
@@ -1451,7 +1543,7 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
 	if dc.Init == nil {
 		if isID && d.Kind == js.Let && !head {
 			n := r.site(r.fn.span)
-			r.ins(dc.End, " = "+r.hk(r.declHook(id), n)+r.str(id)+", void 0)")
+			r.ins(dc.End, " = "+r.hk(r.declHook(id), n)+r.varStr(id)+", void 0)")
 		}
 		return
 	}
@@ -1470,8 +1562,8 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
 		r.varInit[id.Name] = true
 	}
 	h := r.hole(dc.Init.Pos())
-	name := r.str(id)
-	r.exprNamed(dc.Init, name)
+	name := r.varStr(id)
+	r.exprNamed(dc.Init, r.str(id))
 	sp := acorn(dc.Init)
 	if d.Kind == js.Var && r.primitiveVar(id) {
 		// A var that only ever holds primitives: no W (it would log
@@ -1508,10 +1600,10 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 	for _, id := range ids {
 		if kind == js.Var {
 			i := r.site(acorn(dc.Init))
-			b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
+			b.WriteString(r.hk("W", i) + r.varStr(id) + ", " + r.boundValue(rs, id) + ", void 0), ")
 		} else {
 			i := r.site(r.fn.span)
-			b.WriteString(r.hk(r.declHook(id), i) + r.str(id) + ", " + r.boundValue(rs, id) + "), ")
+			b.WriteString(r.hk(r.declHook(id), i) + r.varStr(id) + ", " + r.boundValue(rs, id) + "), ")
 		}
 	}
 	b.WriteString("0)")
@@ -1542,7 +1634,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			}
 			i := r.site(loop)
 			k := r.site(loop)
-			pre = "var " + r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.str(id) + ", " + t + ", " + r.text(id) + ")); "
+			pre = "var " + r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.varStr(id) + ", " + t + ", " + r.text(id) + ")); "
 		default:
 			r.pattern(dc.Target)
 			var b strings.Builder
@@ -1550,10 +1642,10 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			for _, id := range patternIdents(dc.Target, nil) {
 				if l.Kind == js.Var {
 					i := r.site(loop)
-					b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0); ")
+					b.WriteString(r.hk("W", i) + r.varStr(id) + ", " + r.boundValue(rs, id) + ", void 0); ")
 				} else {
 					i := r.site(r.fn.span)
-					b.WriteString(r.hk("N", i) + r.str(id) + ", " + r.boundValue(rs, id) + "); ")
+					b.WriteString(r.hk("N", i) + r.varStr(id) + ", " + r.boundValue(rs, id) + "); ")
 				}
 			}
 			if b.Len() > 0 {
@@ -1574,14 +1666,14 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 			}
 			i := r.site(loop)
 			k := r.site(loop)
-			pre = r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.str(id) + ", " + t + ", " + r.oldValue(id) + ")); "
+			pre = r.text(id) + " = " + r.hk("X", k) + r.hk("W", i) + r.varStr(id) + ", " + t + ", " + r.oldValue(id) + ")); "
 		} else {
 			r.pattern(l)
 			var b strings.Builder
 			rs := restIdents(l, nil)
 			for _, id := range patternIdents(l, nil) {
 				i := r.site(loop)
-				b.WriteString(r.hk("W", i) + r.str(id) + ", " + r.boundValue(rs, id) + ", void 0); ")
+				b.WriteString(r.hk("W", i) + r.varStr(id) + ", " + r.boundValue(rs, id) + ", void 0); ")
 			}
 			pre = b.String()
 		}

@@ -124,7 +124,7 @@ func (r *rewriter) resumeArgs(pos int32) string {
 			}
 			if iterOf(x, open) == g {
 				b.WriteString(", ")
-				b.WriteString(quote(x.Name))
+				b.WriteString(quote(r.bindingName(x)))
 				b.WriteString(", ")
 				b.WriteString(x.Name)
 			}
@@ -287,7 +287,7 @@ func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (i
 			continue
 		}
 		seen[b.Name] = true
-		names = append(names, b.Name)
+		names = append(names, r.bindingName(b))
 	}
 	if len(names) == 1 {
 		return 0, hoist
@@ -299,7 +299,7 @@ func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (i
 			}
 		}
 		hoist = append(hoist, r.hk("N", r.site(fs.span))...)
-		hoist = appendQuote(hoist, b.Name)
+		hoist = appendQuote(hoist, r.bindingName(b))
 		hoist = append(hoist, ", void 0); "...)
 	}
 	r0 := r.site(fs.span)

@@ -108,11 +108,11 @@ func TestAsyncBalance(t *testing.T) {
 			taskLines[int32(n+1)] = true
 		}
 	}
-	l := &gtListener{file: "async.js", created: map[int32]int32{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
+	l := &gtListener{files: map[string]bool{"async.js": true}, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
 	require.NoError(t, lifetime.Analyze(bytes.NewReader(data), gtOptions, l))
 	tasks, kept := 0, 0
-	for id, line := range l.created {
-		if taskLines[line] {
+	for id, at := range l.created {
+		if taskLines[at.line] {
 			tasks++
 			if l.last[id] == lifetime.LocEndOfProgram {
 				kept++

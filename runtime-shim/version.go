@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9522b4d9c6394ac6"
+const Version = "eef934909d2e365a"

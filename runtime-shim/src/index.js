@@ -12,7 +12,7 @@ import {
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
-import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, site, siteBytes } from './writer.js';
+import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
 const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
@@ -591,11 +591,23 @@ function install() {
       dirty = true;
       fresh = false;
     }
-    need(13 + 2 * name.length);
+    need(37 + 2 * name.length);
     u8(type);
     i32(iid);
-    str(name);
+    varName(name);
     i32(id);
+  }
+
+  // varName writes the name of a variable. A top-level binding of a module
+  // or CommonJS module is named with instrument.ModuleTag ("@") at its end
+  // (the model keeps module scopes in the GLOBAL context): the script id of
+  // the module follows the tag, so that the bindings of two modules, or of
+  // two evaluations of one module, are different variables. The hooks that
+  // name such a binding are the module's own, so curSid is its id.
+  function varName(name) {
+    const n = name.length;
+    if (n > 1 && name.charCodeAt(n - 1) === 64) strNum(name, curSid);
+    else str(name);
   }
 
   // holdDeclare is logName for a DECLARE that compact mode holds back:
@@ -629,10 +641,10 @@ function install() {
       curSid = defSid[k];
       writeSid();
       const name = defName[k];
-      need(13 + 2 * name.length);
+      need(37 + 2 * name.length);
       u8(DECLARE);
       i32(defIid[k]);
-      str(name);
+      varName(name);
       i32(0);
       time++;
       elided--;
@@ -703,12 +715,12 @@ function install() {
       str(names);
     } else {
       let n = 9;
-      for (let i = 0; i < names.length; i++) n += 4 + 2 * $String(names[i]).length;
+      for (let i = 0; i < names.length; i++) n += 24 + 2 * $String(names[i]).length;
       need(n);
       u8(FREE_VARS);
       i32(iid);
       i32(names.length);
-      for (let i = 0; i < names.length; i++) str($String(names[i]));
+      for (let i = 0; i < names.length; i++) varName($String(names[i]));
     }
     time--;
   }

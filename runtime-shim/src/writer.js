@@ -112,6 +112,26 @@ export function str(s) {
   off = o;
 }
 
+// strNum writes the string s followed by the decimal digits of v (an
+// int32); the caller has made room for 24 more bytes than str(s) needs.
+export function strNum(s, v) {
+  const n = s.length;
+  const l = decLen(v);
+  if (4 + 2 * (n + l) > CAP - off) {
+    longStr(s + v);
+    return;
+  }
+  let o = off;
+  dv.setInt32(o, (n + l) * 2);
+  o += 4;
+  for (let i = 0; i < n; i++) {
+    dv.setUint16(o, s.charCodeAt(i), true);
+    o += 2;
+  }
+  off = o;
+  dec(v, l);
+}
+
 function longStr(s) {
   const n = s.length;
   need(4);
