@@ -223,8 +223,39 @@ func normalize(t testing.TB, text string) []string {
 // our trace legitimately differs on, with the reason.
 var knownDiffs = map[string]map[string]string{
 	"testRefCount21": {
-		`[5,6,20,""] 1@20:9-20:14`: "a property read's use is recorded before the read (H.G(i, o).p), so a getter's own entries come after it; MemInsight's getField runs after the read",
+		`[5,7,20,""] 1@20:9-20:14`: "(ids as shifted by idShifts) a property read's use is recorded before the read (H.G(i, o).p), so a getter's own entries come after it; MemInsight's getField runs after the read",
 	},
+}
+
+// idShifts lists the MemInsight programs whose object ids differ from
+// MemInsight's writer from one id on: there our shim reserves a function's
+// announced prototype id where MemInsight's does not (testdata/fidelity,
+// README.md there), so MemInsight's ids from Since on are By lower.
+var idShifts = map[string]struct{ Since, By int32 }{
+	"testRefCount21": {Since: 6, By: 1}, // the getter bar's prototype id 6
+}
+
+// shiftIDs renders text trace text with every object id at least since
+// increased by by.
+func shiftIDs(t *testing.T, text string, since, by int32) string {
+	t.Helper()
+	var b []byte
+	for _, line := range strings.Split(strings.TrimSpace(text), "\n") {
+		e, err := trace.ParseText(line)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if e.Kind != trace.SourceMapping && e.Kind != trace.UpdateCurrentScript && e.Kind != trace.ScriptEnter {
+			if e.Obj >= since {
+				e.Obj += by
+			}
+			if e.Kind == trace.PutField && e.Base >= since {
+				e.Base += by
+			}
+		}
+		b = append(trace.AppendText(b, &e), '\n')
+	}
+	return string(b)
 }
 
 func TestMemInsightPrograms(t *testing.T) {
@@ -248,6 +279,9 @@ func TestMemInsightPrograms(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := normalize(t, dump(t, res.trace))
+			if sh, ok := idShifts[name]; ok {
+				want = []byte(shiftIDs(t, string(want), sh.Since, sh.By))
+			}
 			exp := normalize(t, string(want))
 			known := knownDiffs[name]
 			gi, matched := 0, 0
@@ -272,6 +306,10 @@ func TestMemInsightPrograms(t *testing.T) {
 			t.Logf("%d/%d normalized entries match (%d known differences)", matched, len(exp), len(exp)-matched)
 
 			golden := filepath.Join(corpus, "expected-engine", name+".expected")
+			if _, err := os.Stat(filepath.Join("..", "testdata", "fidelity", name+".expected")); err == nil {
+				// A MemInsight bug memtrace fixes (testdata/fidelity).
+				golden = filepath.Join("..", "testdata", "fidelity", name+".expected")
+			}
 			wantRC, err := os.ReadFile(golden)
 			if err != nil {
 				return // testMemTrace*: no engine golden

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "eef934909d2e365a"
+const Version = "b8cfb53051dbfdf7"

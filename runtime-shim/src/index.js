@@ -866,12 +866,19 @@ function install() {
     return id !== 0 ? id : create(o, g);
   }
 
-  // createFun gives a function literal its id and, when fn.prototype is an
-  // object, the prototype id+1 (MemInsight's rule), and writes CREATE_FUN.
+  // createFun gives a function its id and, when fn.prototype is an object,
+  // the prototype id+1 (MemInsight's rule), and writes CREATE_FUN. The
+  // entry announces id+1 as the function's prototype (MemInsight's engine
+  // materialises it, with a "prototype" edge, for every function), so a
+  // function without a prototype object (an arrow, a method, an accessor,
+  // an async function, a native or a bound function first seen in a
+  // literal) still gets id+1 reserved: the next object would otherwise
+  // take it and live, in the model, as long as the function. MemInsight's
+  // writer skips it (spec §7, "Ids and prototypes"): the goldens that
+  // show it are in testdata/fidelity.
   // fresh: fn was made by the literal being evaluated (F); its prototype,
   // if it has an ordinary one, gets the id when it first reaches the shim
-  // (ids.js, claimProto) instead of being made here, and id+1 is reserved
-  // when it has none (reserveProto).
+  // (ids.js, claimProto) instead of being made here.
   function createFun(fn, g, fe, h, fresh) {
     const id = newId();
     setId(fn, id);
@@ -901,32 +908,24 @@ function install() {
       if (k > 0 && k < h.feGen.length) h.feGen[k] = gen;
     }
     log4(CREATE_FUN, g, fe, id);
-    if (fresh === true && pid === 0) newId(); // reserveProto
+    if (pid === 0) newId(); // the announced prototype
     return id;
   }
   const lazy = lazyProtos();
 
-  // reserveProto: CREATE_FUN announces id+1 as the function's prototype
-  // (MemInsight's engine materialises it, with a "prototype" edge, for
-  // every function). A function without a prototype object (an arrow, a
-  // method, an async function) still gets id+1 reserved, called right
-  // after createFun, or else the engine would take the next object for
-  // that prototype and keep it alive as long as the function.
-  // Accessors in object literals are left alone: ES5 has them, and
-  // MemInsight's writer skips id+1 for them (testRefCount21 and 23).
-  function reserveProto(fn) {
-    if (!isObj(fn.prototype)) newId();
-  }
-
-  // literalMethod: literalFun and reserveProto, for a method or a class
-  // accessor (ES2015 forms: not for object-literal accessors) from
-  // instrumented code (a native such as [].sort, stored in a literal,
-  // keeps MemInsight's ids: testRefCount40).
-  function literalMethod(fn, g, h) {
+  // literalFun is F for a function the rewriter could not wrap: an
+  // accessor or method of an object literal or a class, or any function
+  // (a native too) that a literal stores.
+  function literalFun(fn, g, h) {
     let id = idOf(fn);
     if (id !== 0) return id;
-    id = literalFun(fn, g, h);
-    if (funFe(fn) > 0) reserveProto(fn); // instrumented code, not a native
+    const fe = feFromSource(fn);
+    if (fe > 0 && fe <= h.nSites) {
+      id = createFun(fn, g, h.base + fe, h);
+      h.closures[fe] = id;
+    } else {
+      id = createFun(fn, g, -1, h);
+    }
     return id;
   }
 
@@ -947,20 +946,6 @@ function install() {
     let src;
     try { src = apply(fnToString, fn, []); } catch { return false; }
     return typeof src === 'string' && src.length > 5 && src[0] === 'c' && src[1] === 'l' && src[2] === 'a' && src[3] === 's' && src[4] === 's';
-  }
-
-  // literalFun is F for a function the rewriter could not wrap.
-  function literalFun(fn, g, h) {
-    let id = idOf(fn);
-    if (id !== 0) return id;
-    const fe = feFromSource(fn);
-    if (fe > 0 && fe <= h.nSites) {
-      id = createFun(fn, g, h.base + fe, h);
-      h.closures[fe] = id;
-    } else {
-      id = createFun(fn, g, -1, h);
-    }
-    return id;
   }
 
   // ---------------------------------------------------------------- writes
@@ -1866,7 +1851,7 @@ function install() {
           if (mid === 0) {
             mid = newId();
             log4(CREATE_FUN, g, this.base + fe, mid);
-            newId(); // its announced prototype (reserveProto)
+            newId(); // its announced prototype (createFun)
             this.closures[fe] = mid;
           }
           logPutfield(g, tid, pname, mid);
@@ -1877,10 +1862,7 @@ function install() {
         const m = acc === 1 ? d.get : acc === 2 ? d.set : d.value;
         if (typeof m !== 'function') continue;
         let mid = idOf(m);
-        if (mid === 0) {
-          mid = createFun(m, g, this.base + fe, this);
-          reserveProto(m);
-        }
+        if (mid === 0) mid = createFun(m, g, this.base + fe, this);
         this.closures[fe] = mid;
         logPutfield(g, tid, pname, mid);
       }
@@ -1904,9 +1886,9 @@ function install() {
         const d = getOwnPropertyDescriptor(o, k);
         if (d === undefined) continue;
         const ks2 = typeof k === 'symbol' ? $String(k) : k;
-        if (typeof d.value === 'function' && idOf(d.value) === 0) logPutfield(g, oid, ks2, literalMethod(d.value, g, this));
-        if (typeof d.get === 'function' && idOf(d.get) === 0) logPutfield(g, oid, '~get~' + ks2, literalMethod(d.get, g, this));
-        if (typeof d.set === 'function' && idOf(d.set) === 0) logPutfield(g, oid, '~set~' + ks2, literalMethod(d.set, g, this));
+        if (typeof d.value === 'function' && idOf(d.value) === 0) logPutfield(g, oid, ks2, literalFun(d.value, g, this));
+        if (typeof d.get === 'function' && idOf(d.get) === 0) logPutfield(g, oid, '~get~' + ks2, literalFun(d.get, g, this));
+        if (typeof d.set === 'function' && idOf(d.set) === 0) logPutfield(g, oid, '~set~' + ks2, literalFun(d.set, g, this));
       }
     }
 
@@ -1980,7 +1962,7 @@ function install() {
     child(c, g) {
       const id = idOf(c);
       if (id !== 0) return id;
-      return typeof c === 'function' ? literalMethod(c, g, this) : create(c, g);
+      return typeof c === 'function' ? literalFun(c, g, this) : create(c, g);
     }
 
     // W: variable write.
@@ -2210,7 +2192,7 @@ function install() {
           // FUNCTION_ENTER names a created function.
           fid = newId();
           log4(CREATE_FUN, fe, fe, fid);
-          newId(); // its announced prototype (reserveProto)
+          newId(); // its announced prototype (createFun)
           this.closures[i] = fid;
         }
         log3(FUNCTION_ENTER, fe, fid);

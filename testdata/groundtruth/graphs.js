@@ -54,8 +54,20 @@ function droppedLiteral() {
   return { child: c };
 }
 
+// A function without a prototype object first seen as a literal's element
+// (a bound function, as call-bind helpers make them): CREATE_FUN announces
+// its id+1 as its prototype, so the next object must not take that id (it
+// would live, in the model, as long as the function).
+function boundInLiteral() {
+  function f() { return 1; }
+  kept.fns = [f.bind(null)];
+  const o = track('after-bound-in-literal', { b: 1 });
+  return o.b;
+}
+
 function main() {
   kept.lit = returnedLiteral();
+  boundInLiteral();
   droppedLiteral();
   tree(2);
   kept.tree = tree(1);
