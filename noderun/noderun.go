@@ -91,6 +91,7 @@ type Session struct {
 	Kind        string    `json:"kind"` // "node"
 	Script      string    `json:"script"`
 	Args        []string  `json:"args"`
+	NodeArgs    []string  `json:"nodeArgs,omitempty"` // node's own options
 	Start       time.Time `json:"start"`
 	End         time.Time `json:"end"`
 	ExitCode    int       `json:"exitCode"`
@@ -152,7 +153,7 @@ func Run(opts Options) (int, error) {
 		return -1, err
 	}
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
-		Script: opts.Script, Args: opts.Args, Start: time.Now().UTC(),
+		Script: opts.Script, Args: opts.Args, NodeArgs: opts.NodeArgs, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude}
 
 	statusFile := filepath.Join(tmp, "status.json")

@@ -22,6 +22,7 @@ type nodeOptions struct {
 	AllPutFields bool
 	Compact      bool
 	Exclude      []string
+	NodeArgs     []string // node's own options, before the script
 	Script       string
 	Args         []string
 	exitCode     int
@@ -35,7 +36,7 @@ func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.
 func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	opts := &nodeOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--compact] [--exclude GLOB]... SCRIPT [ARGS...]",
+		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--compact] [--exclude GLOB]... [--node-arg ARG]... SCRIPT [ARGS...]",
 		Short: "Run a Node.js program with every module instrumented, and record its trace",
 		Long: heredoc.Doc(`
 			Run SCRIPT with Node.js, the runtime shim loaded first and every module
@@ -61,11 +62,15 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			compact' does the same to a finished trace).
 
 			Flags for memtrace come before SCRIPT; everything after SCRIPT goes to
-			the program.
+			the program. Node's own options go with --node-arg, one per flag
+			(--node-arg=--max-old-space-size=8192 --node-arg=--expose-gc); they
+			apply to the main process (node processes the program starts take
+			the options they are given). NODE_OPTIONS passes through.
 		`),
 		Example: heredoc.Doc(`
 			$ memtrace node --out out app.js --port 8080
 			$ memtrace node --exclude 'node_modules' --exclude '!node_modules/mylib' app.js
+			$ memtrace node --node-arg=--expose-gc --node-arg=--max-old-space-size=8192 app.js
 			$ memtrace lifetime --format json out
 		`),
 		Args: minArgs(1),
@@ -84,6 +89,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
 	cmd.Flags().BoolVar(&opts.Compact, "compact", false, "a compact trace: the same lifetimes from fewer entries (flushes with nothing to do left out, declarations of primitives written only when needed), other logical times")
 	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "load modules whose path (relative to the working directory) matches `GLOB` uninstrumented (repeatable; a later !GLOB re-includes)")
+	cmd.Flags().StringArrayVar(&opts.NodeArgs, "node-arg", nil, "pass `ARG` to node before the script (repeatable: --node-arg=--expose-gc)")
 	return cmd
 }
 
@@ -95,7 +101,7 @@ func nodeRun(opts *nodeOptions) error {
 	code, err := noderun.Run(noderun.Options{
 		Script: opts.Script, Args: opts.Args, OutDir: opts.Out, DebugFun: opts.DebugFun,
 		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude,
-		Node: opts.Node, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
+		Node: opts.Node, NodeArgs: opts.NodeArgs, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
 		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
 	})
