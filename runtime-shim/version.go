@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "b8cfb53051dbfdf7"
+const Version = "9f416fb7eec669bc"

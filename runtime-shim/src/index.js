@@ -1061,13 +1061,20 @@ function install() {
     const ci = h.base + i;
     if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
     const fe = fv > 0 ? funFe(f) : 0;
-    if (fe !== 0 && funGen(f, fe) === 0) {
-      logCall(ci, fv, fe, funSid(f));
-      callPending = true;
-      pendFe = fe;
-      pendFid = fv;
-      pendCtor = isNew;
+    if (fe === 0) return fv;
+    // funGen and funSid with one read of the function's script.
+    const h2 = funScript(f);
+    let fsid = 0;
+    if (h2 !== undefined) {
+      const k = fe - h2.base;
+      if (k > 0 && k < h2.feGen.length && h2.feGen[k] !== 0) return fv;
+      fsid = h2.sid;
     }
+    logCall(ci, fv, fe, fsid);
+    callPending = true;
+    pendFe = fe;
+    pendFid = fv;
+    pendCtor = isNew;
     return fv;
   }
 
