@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/memtrace/memtrace/internal/memtracebin"
@@ -20,6 +21,7 @@ import (
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/noderun"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+	"github.com/memtrace/memtrace/trace"
 )
 
 // Ground truth (issue 5): the objects the lifetime engine reports reachable
@@ -212,6 +214,13 @@ func TestGroundTruth(t *testing.T) {
 
 			data, err := os.ReadFile(filepath.Join(dir, "out", "mem-trace"))
 			require.NoError(t, err)
+			// The trace is well formed and balanced: every activation
+			// the model entered is left.
+			rep, err := trace.Check(bytes.NewReader(data), 10)
+			require.NoError(t, err)
+			assert.True(t, rep.OK(), "trace check: %v", rep.Findings)
+			assert.Zero(t, rep.Warnings, "trace check: %v", rep.Findings)
+			assert.Zero(t, rep.OpenFrames, "activations left open")
 			l := &gtListener{dir: dir, files: files, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
 			// ProtectReturns: a fresh object returned by a return
 			// statement keeps its edges (MemInsight reclaims it at the

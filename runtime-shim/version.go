@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9f416fb7eec669bc"
+const Version = "ebae95dbbd70c2c1"

@@ -463,10 +463,20 @@ function install() {
   }
 
   // The call protocol: a CALL written by a call hook for the function whose
-  // entry iid is pendFe; its Fe then writes no FUNCTION_ENTER.
+  // entry iid is pendFe; its Fe then writes no FUNCTION_ENTER. The callee's
+  // parameter list runs between the two, and its default values may call
+  // other functions: a call hook that starts while a CALL is pending takes
+  // the generic path (invoke), which keeps the pending CALL aside for the
+  // duration of its own call (callAside). The pending CALL opened the
+  // model's frame at depth pendDepth (fdepth after it); a frame that exits
+  // at that depth before the callee entered means its parameter list threw
+  // out of it: callLeft writes the callee's exit first (callers' frames,
+  // suspensions and the script's end check).
   let callPending = false;
   let pendFe = 0;
   let pendFid = 0; // the function of the pending CALL
+  let pendDepth = 0;
+  let pendCallSid = 0; // the callee's script
   // The generator a hooked next/return/throw is resuming (K_GEN_RESUME),
   // taken by the Fg of its body's first run; enterFid, enterThis: the
   // function and this id (-1: none) of the last Fe.
@@ -976,6 +986,7 @@ function install() {
   // ---------------------------------------------------------------- calls
 
   function invoke(h, i, f, base, args, isNew) {
+    if (callPending) return callAside(h, i, f, base, args, isNew);
     curSid = h.sid;
     const ci = h.base + i;
     if (typeof f === 'function' && !isNew) {
@@ -1030,11 +1041,14 @@ function install() {
       const fid = fv;
       const fe = funFe(f);
       if (fe !== 0 && funGen(f, fe) === 0) {
-        logCall(ci, fid, fe, funSid(f));
+        const fsid = funSid(f);
+        logCall(ci, fid, fe, fsid);
         callPending = true;
         pendFe = fe;
         pendFid = fid;
         pendCtor = isNew;
+        pendDepth = fdepth;
+        pendCallSid = fsid;
       }
     }
     const val = kind === K_FUNCTION ? makeFunction(f, args) : kind === K_GEN_RESUME ? resume(f, base, args) : isNew ? construct(f, args) : apply(f, base, args);
@@ -1055,6 +1069,7 @@ function install() {
   // -1 when the callee is a modelled native (then invoke does everything,
   // with an arguments array); callEnd does what invoke does after it.
   function callStart(h, i, f, isNew, n, a0) {
+    if (callPending) return -1; // a call in a pending callee's parameter list
     const fv = fieldOf(f);
     if (fv < 0 || (fv > 0 && kindOf(fv) !== 0)) return -1;
     curSid = h.sid;
@@ -1075,7 +1090,40 @@ function install() {
     pendFe = fe;
     pendFid = fv;
     pendCtor = isNew;
+    pendDepth = fdepth;
+    pendCallSid = fsid;
     return fv;
+  }
+
+  // callAside is invoke for a call that starts while a CALL is pending (in
+  // the pending callee's parameter list, or in a function that list
+  // called): the pending CALL waits for its callee's Fe again once the
+  // call returns or throws.
+  function callAside(h, i, f, base, args, isNew) {
+    const fe = pendFe, fid = pendFid, ctor = pendCtor, depth = pendDepth, sid = pendCallSid;
+    callPending = false;
+    try {
+      return invoke(h, i, f, base, args, isNew);
+    } finally {
+      callPending = true;
+      pendFe = fe;
+      pendFid = fid;
+      pendCtor = ctor;
+      pendDepth = depth;
+      pendCallSid = sid;
+    }
+  }
+
+  // callLeft: before a frame at the model's depth pendDepth exits (or the
+  // script ends), a pending CALL there is one whose callee never entered:
+  // its parameter list threw. Its FUNCTION_EXIT (at its entry iid) leaves
+  // the frame the CALL opened.
+  function callLeft() {
+    callPending = false;
+    const saved = curSid;
+    curSid = pendCallSid;
+    log2(FUNCTION_EXIT, pendFe);
+    curSid = saved;
   }
 
   // resume calls a generator's next, return or throw with resumeGen set to
@@ -1104,6 +1152,7 @@ function install() {
   // nested function captures are in the function's own context, which the
   // resume function keeps (makeResume).
   function suspend(h, i, d, r, nv) {
+    if (callPending && pendDepth === fdepth) callLeft();
     curSid = h.sid;
     const g = h.base + i;
     makeResume(d);
@@ -2187,7 +2236,7 @@ function install() {
       curSid = this.sid;
       let ctor;
       enterThis = -1;
-      if (callPending && pendFe === fe) {
+      if (callPending && pendFe === fe && pendDepth === fdepth) {
         callPending = false;
         ctor = pendCtor;
         enterFid = pendFid;
@@ -2348,6 +2397,7 @@ function install() {
     // Fr: function exit (in the body's finally, or, for a body that cannot
     // be wrapped in try, around the returned value v, which it returns).
     Fr(i, d, v) {
+      if (callPending && pendDepth === fdepth) callLeft();
       curSid = this.sid;
       const r = frameRet[d];
       if (r !== 0) log2(RETURN, r);
@@ -2440,6 +2490,7 @@ function install() {
     Sx() {
       if (!this.open) return;
       this.open = false;
+      if (callPending && pendDepth === fdepth) callLeft(); // a call of the top level left by an exception
       curSid = this.sid;
       log2(SCRIPT_EXIT, this.base + this.srIid);
       for (let k = openScripts.length - 1; k >= 0; k--) {
