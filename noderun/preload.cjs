@@ -77,8 +77,11 @@ if (env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
 }
 
 // The shim first: it must see the program's natives before the program
-// can patch them.
+// can patch them. This file's frames (the _compile and child_process
+// wrappers below) are left out of the program's stack traces, as the
+// shim's are.
 require(shimFile);
+if (globalThis.__mt && typeof globalThis.__mt.hideFrames === 'function') globalThis.__mt.hideFrames(__filename);
 
 if (childDir !== undefined) {
   process.on('exit', (code) => {

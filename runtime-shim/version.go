@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "ebae95dbbd70c2c1"
+const Version = "d51ef058946f5c3b"

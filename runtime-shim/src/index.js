@@ -12,6 +12,7 @@ import {
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
+import { hideShimFrames, hideFile } from './stacks.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -2968,6 +2969,12 @@ function install() {
     setInstrumenter(f) {
       if (typeof f === 'function') instrumenter = f;
     },
+    // hideFrames leaves every frame of the file name out of the stack
+    // traces the program sees (memtrace node's preload, which wraps
+    // Module.prototype._compile and the child_process functions).
+    hideFrames(name) {
+      hideFile(name);
+    },
     // stats reports the writer's figures (for session.json and tests).
     stats() {
       return { time, ids: nextId, bytes: bytesWritten(), scripts: sidCounter };
@@ -2986,4 +2993,7 @@ function install() {
   // The global object is id 1, created first (createObjIdManager).
   create(GLOBAL, -1);
   markEdges(1); // global variables (DECLARE, WRITE) are its edges
+
+  // Last, so that the shim's code is the lines up to this one (stacks.js).
+  if (env.MEMTRACE_SHIM_FRAMES !== '1') hideShimFrames(GLOBAL.Error);
 }

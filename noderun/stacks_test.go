@@ -1,0 +1,52 @@
+package noderun_test
+
+import (
+	"testing"
+)
+
+// stacksProgram prints what a program sees of its stack traces, columns
+// left out (instrumented code is longer): err.stack of errors thrown
+// through calls and constructors, the structured frames a custom
+// Error.prepareStackTrace gets (get-caller-file and depd pick one by its
+// index), Error.captureStackTrace with a function to omit, and the
+// property itself saved, replaced and restored. Not the number of frames:
+// the engine captures Error.stackTraceLimit frames (10) counting the
+// shim's, so a deep stack shows fewer of the program's.
+const stacksProgram = `'use strict';
+const noCols = (s) => s.replace(/(:\d+):\d+(?=\)|$| \|)/g, '$1');
+function structured(fn) {
+  const saved = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_, frames) => frames;
+  const o = {};
+  Error.captureStackTrace(o, fn);
+  const frames = o.stack;
+  Error.prepareStackTrace = saved;
+  return frames;
+}
+function callerFile() { return structured()[2].getFunctionName(); }
+function depdSite() { return structured(depdSite)[0].getFunctionName(); }
+class Widget {
+  constructor(n) { if (n < 0) throw new RangeError('negative'); this.n = n; }
+  render() { return [1, 2].map((x) => inner(x))[0]; }
+}
+function inner(x) { return noCols(new Error('at ' + x).stack.split('\n').slice(0, 5).join(' | ')); }
+function middle() { return callerFile(); }
+function outer() { return middle(); }
+console.log(new Widget(1).render());
+try { new Widget(-1); } catch (e) { console.log(noCols(e.stack.split('\n').slice(0, 3).join(' | '))); }
+console.log(outer(), (function named() { return depdSite(); })());
+console.log(structured().slice(0, 6).map((f) => f.getFunctionName() + ':' + f.getLineNumber()).join(','));
+const p = Error.prepareStackTrace;
+console.log(typeof p, p.name, p.length, p === Error.prepareStackTrace);
+Error.prepareStackTrace = (e, frames) => 'custom ' + frames.slice(0, 3).map((f) => f.getFunctionName()).join('/');
+function custom() { return new Error('c').stack; }
+console.log(custom());
+Error.prepareStackTrace = p;
+console.log(Error.prepareStackTrace === p, noCols(custom().split('\n')[1]));
+`
+
+// TestStackTraces: the shim's frames are not in the program's stack
+// traces (stacks.js): the same stacks, frame for frame, as plain node.
+func TestStackTraces(t *testing.T) {
+	runDifferential(t, "stacks.js", stacksProgram)
+}

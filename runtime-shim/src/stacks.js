@@ -1,0 +1,97 @@
+// Stack traces: a call hook runs its callee inside itself, so every stack
+// the program captures would show the shim's frames between its own
+// (`at gn.c1 (…/shim.js:3:25719)`), and code that picks a frame by its
+// index (get-caller-file, depd, callsites) would pick the shim. Where the
+// engine formats stacks through Error.prepareStackTrace (Node 20 and later:
+// its default formatter is that property's value), the shim leaves its own
+// frames out: the property becomes an accessor whose value, the program's
+// function or Node's default, is given the frames without the shim's.
+
+import { apply, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, SafeSet, SafeWeakMap } from './natives.js';
+
+// Files all of whose frames are memtrace's (memtrace node's preload).
+const hiddenFiles = new SafeSet();
+
+// hideFile hides every frame of the file name (__mt.hideFrames).
+export function hideFile(name) {
+  if (typeof name === 'string' && name !== '') hiddenFiles.add(name);
+}
+
+// hideShimFrames installs the filter on the Error constructor E; the
+// shim's code is the lines of its file up to its caller's (the last
+// statement of install), which it finds from its own stack.
+export function hideShimFrames(E) {
+  if (typeof E !== 'function' || typeof E.captureStackTrace !== 'function') return false;
+  const d = getOwnPropertyDescriptor(E, 'prepareStackTrace');
+  if (d === undefined || !hasOwn(d, 'value') || typeof d.value !== 'function' || !d.configurable || !d.writable) return false;
+  let frames;
+  try {
+    E.prepareStackTrace = (_, s) => s;
+    const o = {};
+    apply(E.captureStackTrace, E, [o]);
+    frames = o.stack;
+  } catch {
+    frames = undefined;
+  } finally {
+    E.prepareStackTrace = d.value;
+  }
+  if (!isArray(frames) || frames.length < 2) return false;
+  const getFileName = frames[0].getFileName, getLineNumber = frames[0].getLineNumber;
+  if (typeof getFileName !== 'function' || typeof getLineNumber !== 'function') return false;
+  const file = apply(getFileName, frames[0], []);
+  const l0 = apply(getLineNumber, frames[0], []), l1 = apply(getLineNumber, frames[1], []);
+  if (typeof file !== 'string' || file === '' || apply(getFileName, frames[1], []) !== file || !(l1 > 0)) return false;
+  const last = l0 > l1 ? l0 : l1;
+
+  function isShim(c) {
+    try {
+      const f = apply(getFileName, c, []);
+      return f === file ? apply(getLineNumber, c, []) <= last : typeof f === 'string' && hiddenFiles.has(f);
+    } catch {
+      return false;
+    }
+  }
+  function strip(trace) {
+    if (!isArray(trace)) return trace;
+    let n = 0;
+    for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
+    if (n === 0) return trace;
+    const out = [];
+    for (let k = 0; k < trace.length; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
+    return out;
+  }
+
+  // The program sees the function it set (or Node's default) as a wrapper
+  // of the same name and length, one per function, which an assignment
+  // maps back: saving and restoring the property keeps working.
+  let current = d.value;
+  const wrapperOf = new SafeWeakMap();
+  const wrapped = new SafeWeakMap();
+  function wrap(f) {
+    let w = wrapperOf.get(f);
+    if (w === undefined) {
+      w = function (error, trace) {
+        return apply(f, this, [error, strip(trace)]);
+      };
+      try {
+        defineProperty(w, 'name', { value: f.name, configurable: true });
+        defineProperty(w, 'length', { value: f.length, configurable: true });
+      } catch { /* a name or length that throws: the wrapper's own */ }
+      wrapperOf.set(f, w);
+      wrapped.set(w, f);
+    }
+    return w;
+  }
+  defineProperty(E, 'prepareStackTrace', {
+    get() {
+      return typeof current === 'function' ? wrap(current) : current;
+    },
+    set(v) {
+      const f = typeof v === 'function' ? wrapped.get(v) : undefined;
+      current = f !== undefined ? f : v;
+    },
+    enumerable: d.enumerable,
+    configurable: true,
+  });
+  return true;
+}
