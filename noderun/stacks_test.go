@@ -50,3 +50,27 @@ console.log(Error.prepareStackTrace === p, noCols(custom().split('\n')[1]));
 func TestStackTraces(t *testing.T) {
 	runDifferential(t, "stacks.js", stacksProgram)
 }
+
+// callErrorsProgram calls and constructs what is not a function or not a
+// constructor in the forms V8 names from the source (callee.js): the
+// messages must be V8's for the program's text, not for the call hook's.
+const callErrorsProgram = `'use strict';
+const o = { m: 1, a: { b: null }, arrow: () => 1, get g() { return 2; } }; const arr = [1]; let foo; const k = 'm';
+class C { method() {} }
+const cases = [
+  () => o.m(), () => foo(), () => o.a.b(), () => arr[0](), () => o[k](), () => o['m'](), () => o . m (),
+  () => new o.m(), () => new o.arrow(), () => new o.arrow, () => new foo(), () => new (o.m)(), () => new C().method.x(),
+  () => new new C().method(), () => (0, o.m)(), () => (o.m)(), () => o.zz(1, 2), () => foo()(), () => o.m(1)(2),
+  () => arr.at(0)(), () => o.a['b'](), () => o.g(), () => o /* c */ .m(), () => Math.max.call.x(),
+  function () { return this.x(); }.bind({}),
+];
+for (const c of cases) {
+  try { c(); console.log('no error'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }
+}
+`
+
+// TestCallErrors: calling a non-function (or constructing a
+// non-constructor) throws V8's TypeError naming the callee as written.
+func TestCallErrors(t *testing.T) {
+	runDifferential(t, "callerrors.js", callErrorsProgram)
+}

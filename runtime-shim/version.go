@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d51ef058946f5c3b"
+const Version = "5b262fcf02a1bd13"

@@ -8,11 +8,12 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideFile } from './stacks.js';
+import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -1052,7 +1053,22 @@ function install() {
         pendCallSid = fsid;
       }
     }
-    const val = kind === K_FUNCTION ? makeFunction(f, args) : kind === K_GEN_RESUME ? resume(f, base, args) : isNew ? construct(f, args) : apply(f, base, args);
+    if (typeof f !== 'function') {
+      // V8's message names the callee as the program wrote it.
+      const e = notCallable(h, ci, isNew);
+      if (e !== undefined) throw e;
+    }
+    let val;
+    if (kind === K_FUNCTION) val = makeFunction(f, args);
+    else if (kind === K_GEN_RESUME) val = resume(f, base, args);
+    else if (!isNew) val = apply(f, base, args);
+    else {
+      try {
+        val = construct(f, args);
+      } catch (e) {
+        throw newFailed(h, i, f, e);
+      }
+    }
     callPending = false;
     curSid = h.sid;
     if (isObj(val)) returned(ci, f, val, isNew);
@@ -1125,6 +1141,56 @@ function install() {
     curSid = pendCallSid;
     log2(FUNCTION_EXIT, pendFe);
     curSid = saved;
+  }
+
+  // notCallable is the TypeError of a call (or new) at global iid g of
+  // script h whose callee is not a function, with V8's message naming the
+  // callee from the call's original text (callee.js); undefined when the
+  // text is unknown or its form is not rendered.
+  function notCallable(h, g, isNew) {
+    let name;
+    try {
+      name = calleeName(siteText(h, g), isNew);
+    } catch {
+      name = undefined;
+    }
+    if (name === undefined) return undefined;
+    return new $TypeError(name + (isNew ? ' is not a constructor' : ' is not a function'));
+  }
+
+  // newFailed is what new f(…) at local iid i of script h throws when it
+  // threw e: V8's "x is not a constructor" names the hook's own variable
+  // when f is a function that is not a constructor (an arrow, a method),
+  // so that TypeError is replaced by one naming the program's callee.
+  // Whether f is a constructor: Reflect.construct checks its new.target
+  // first (a proxy, whose prototype read would run a trap, is taken for
+  // one).
+  function newFailed(h, i, f, e) {
+    if (!(e instanceof $TypeError) || typeof f !== 'function' || proxy(f)) return e;
+    try {
+      construct(emptyCtor, [], f);
+      return e; // a constructor: the error is its own
+    } catch {
+      const n = notCallable(h, h.base + i, true);
+      return n !== undefined ? n : e;
+    }
+  }
+  function emptyCtor() {}
+
+  // siteText is the original text of global iid g of script h, or
+  // undefined.
+  function siteText(h, g) {
+    if (sidOfIid(g) !== h.sid) return undefined;
+    const src = scriptText(h);
+    if (src === null) return undefined;
+    const p = 4 * (g - h.base - 1);
+    const sites = siteTable(h);
+    const ls = h.lineStarts;
+    if (p < 0 || p + 3 >= sites.length || sites[p] === 0 || sites[p] > ls.length || sites[p + 2] > ls.length) return undefined;
+    const start = ls[sites[p] - 1] + sites[p + 1] - 1;
+    const end = ls[sites[p + 2] - 1] + sites[p + 3] - 1;
+    if (start < 0 || end > src.length || start >= end) return undefined;
+    return apply(strSlice, src, [start, end]);
   }
 
   // resume calls a generator's next, return or throw with resumeGen set to
@@ -2203,27 +2269,57 @@ function install() {
     n0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 0) : -1;
       if (fid < 0) return invoke(this, i, f, undefined, [], true);
-      return callEnd(this, i, f, fid, new f(), true);
+      let v;
+      try {
+        v = new f();
+      } catch (e) {
+        throw newFailed(this, i, f, e);
+      }
+      return callEnd(this, i, f, fid, v, true);
     }
     n1(i, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 1, a) : -1;
       if (fid < 0) return invoke(this, i, f, undefined, [a], true);
-      return callEnd(this, i, f, fid, new f(a), true);
+      let v;
+      try {
+        v = new f(a);
+      } catch (e) {
+        throw newFailed(this, i, f, e);
+      }
+      return callEnd(this, i, f, fid, v, true);
     }
     n2(i, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 2, a) : -1;
       if (fid < 0) return invoke(this, i, f, undefined, [a, b], true);
-      return callEnd(this, i, f, fid, new f(a, b), true);
+      let v;
+      try {
+        v = new f(a, b);
+      } catch (e) {
+        throw newFailed(this, i, f, e);
+      }
+      return callEnd(this, i, f, fid, v, true);
     }
     n3(i, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 3, a) : -1;
       if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], true);
-      return callEnd(this, i, f, fid, new f(a, b, c), true);
+      let v;
+      try {
+        v = new f(a, b, c);
+      } catch (e) {
+        throw newFailed(this, i, f, e);
+      }
+      return callEnd(this, i, f, fid, v, true);
     }
     n4(i, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 4, a) : -1;
       if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], true);
-      return callEnd(this, i, f, fid, new f(a, b, c, d), true);
+      let v;
+      try {
+        v = new f(a, b, c, d);
+      } catch (e) {
+        throw newFailed(this, i, f, e);
+      }
+      return callEnd(this, i, f, fid, v, true);
     }
 
     // Fe: function entry; returns the frame for R and Fr.

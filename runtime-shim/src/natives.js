@@ -6,6 +6,7 @@ export const $Object = Object;
 export const $String = String;
 export const $Number = Number;
 export const $Error = Error;
+export const $TypeError = TypeError;
 export const objectKeys = Object.keys;
 export const isArray = Array.isArray;
 export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
