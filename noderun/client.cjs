@@ -9,12 +9,13 @@ const { spawn } = require('node:child_process');
 // An instrumented module has the prologue `const __mt$ = __mt.S("` (a
 // classic script: `const __mt$<8 hex digits> = __mt.S("`) as its first
 // statement after the hashbang, comments and directives, possibly after
-// the bundled runtime shim (about 25 KB, `memtrace instrument` without
-// --no-shim) or a short prelude (`memtrace instrument DIR`). It is looked
-// for in the first 64 KiB of the text; a module that has it loads as it is.
+// the runtime shim as a string that an indirect eval runs (about 50 KB,
+// `memtrace instrument` without --no-shim) or a short prelude (`memtrace
+// instrument DIR`). It is looked for in the first 256 KiB of the text; a
+// module that has it loads as it is.
 // So does the runtime shim itself (a project's .memtrace-shim.cjs, which
 // its ES modules import), recognised by its first line.
-const HEAD = 64 << 10;
+const HEAD = 256 << 10;
 const PROLOGUE = /(?:^|[\s;{}()])const __mt\$(?:[0-9a-f]{8})? = __mt\.S\("/;
 const SHIM = /^\uFEFF?\s*\/\* memtrace runtime shim /;
 function isInstrumented(source) {

@@ -19,7 +19,6 @@ package project
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -668,11 +667,6 @@ func (r *runner) tsconfigOf(dir string) string {
 // lodash.js); it costs about 30 KB, little beside such a file.
 const InlineShimMin = 128 << 10
 
-var inlineShim = sync.OnceValue(func() string {
-	b, _ := json.Marshal(runtimeshim.Source()) // one line: \n, \u2028 and \u2029 escaped
-	return string(b)
-})
-
 // prelude is the statement that loads the shim in front of a file's
 // prologue; rel is the output file's path relative to the output root. It
 // is one line, so the file keeps its line numbers.
@@ -686,7 +680,7 @@ func prelude(goal js.Goal, rel string, inline bool) string {
 		return `;import "` + spec + `";`
 	}
 	if inline {
-		return `;if(!globalThis.__mt)if(typeof require=="function")require("` + spec + `");else(0,eval)(` + inlineShim() + `);`
+		return `;if(!globalThis.__mt)if(typeof require=="function")require("` + spec + `");else(0,eval)(` + runtimeshim.EvalLiteral() + `);`
 	}
 	return `;if(!globalThis.__mt)require("` + spec + `");`
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "5b262fcf02a1bd13"
+const Version = "58bb0681209e4fbb"

@@ -264,12 +264,23 @@ func writeOutput(ios *IOStreams, output string, out []byte) error {
 // instrumenter put its prologue: after the hashbang line and the directive
 // prologue, which must stay first (a "use strict" moved down would stop
 // being a directive). The instrumenter inserts nothing before that point,
-// so its offset in the original source is its offset in the output.
+// so its offset in the original source is its offset in the output. The
+// shim goes in as one statement on that line, evaluated from a string
+// (runtimeshim.EvalLiteral): the file keeps its line numbers, and the shim
+// stays sloppy code after a "use strict".
 func withShim(orig, code []byte, goal js.Goal) []byte {
 	at := 0
 	if prog, err := js.Parse(orig, js.Options{Goal: goal}); err == nil {
 		if prog.Hashbang != "" || len(orig) >= 2 && orig[0] == '#' && orig[1] == '!' {
 			for at < len(orig) && orig[at] != '\n' && orig[at] != '\r' {
+				at++
+			}
+			// The statement begins the next line: a hashbang ends at its
+			// line's end.
+			if at < len(orig) && orig[at] == '\r' {
+				at++
+			}
+			if at < len(orig) && orig[at] == '\n' {
 				at++
 			}
 		}
@@ -281,15 +292,11 @@ func withShim(orig, code []byte, goal js.Goal) []byte {
 			at = int(es.EndPos())
 		}
 	}
-	shim := runtimeshim.Source()
-	out := make([]byte, 0, len(code)+len(shim)+2)
+	lit := runtimeshim.EvalLiteral()
+	out := make([]byte, 0, len(code)+len(lit)+40)
 	out = append(out, code[:at]...)
-	if at > 0 {
-		out = append(out, '\n')
-	}
-	out = append(out, shim...)
-	if len(shim) > 0 && shim[len(shim)-1] != '\n' {
-		out = append(out, '\n')
-	}
+	out = append(out, ";if(!globalThis.__mt)(0,eval)("...)
+	out = append(out, lit...)
+	out = append(out, ");"...)
 	return append(out, code[at:]...)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
@@ -53,7 +54,8 @@ func TestInstrumentTS(t *testing.T) {
 	require.Equal(t, ExitOK, code, stderr)
 	js, err := os.ReadFile(out)
 	require.NoError(t, err)
-	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";\n"), "%.80s", js)
+	// The hashbang and the directive stay first, the shim on the directive's line.
+	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";;if(!globalThis.__mt)(0,eval)(\""), "%.80s", js)
 	assert.Contains(t, string(js), `__mt.S("prog.ts", "`)
 	if _, err := exec.LookPath("node"); err != nil {
 		testcorpus.Missing(t, "node not found")
@@ -179,4 +181,33 @@ func TestInstrumentEvalHandle(t *testing.T) {
 	assert.Equal(t, ExitUsage, code)
 	assert.Empty(t, stdout)
 	assert.Contains(t, stderr, "--global-code is for run-time code: it needs --eval")
+}
+
+// TestInstrumentKeepsLines: the shim that `memtrace instrument` puts in
+// front takes no line (stack traces of the output name the program's own
+// lines) and runs as sloppy code after a "use strict" directive, so that
+// sloppy run-time code that the shim instruments keeps its semantics (a
+// write to a frozen object's property fails silently).
+func TestInstrumentKeepsLines(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		testcorpus.Missing(t, "node not found")
+		return
+	}
+	dir := t.TempDir()
+	src := "#!/usr/bin/env node\n'use strict';\nfunction where() { return new Error().stack.split('\\n')[1].replace(/.*:(\\d+):\\d+\\)$/, '$1'); }\n" +
+		"console.log(where());\nconsole.log((0, eval)('var o = Object.freeze({ a: 1 }); o.a = 2; o.a'));\n"
+	in := filepath.Join(dir, "prog.js")
+	require.NoError(t, os.WriteFile(in, []byte(src), 0o644))
+	out := filepath.Join(dir, "prog.inst.js")
+	code, _, stderr := runCmd(t, "", "instrument", in, "-o", out)
+	require.Equal(t, ExitOK, code, stderr)
+
+	plain, err := exec.Command("node", in).CombinedOutput()
+	require.NoError(t, err, "%s", plain)
+	require.Equal(t, "3\n1\n", string(plain))
+	cmd := exec.Command("node", out)
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(dir, "mem-trace"), "MEMTRACE_BIN="+memtracebin.Path(t))
+	got, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", got)
+	assert.Equal(t, string(plain), string(got))
 }

@@ -37,15 +37,22 @@ export function hideShimFrames(E) {
   }
   if (!isArray(frames) || frames.length < 2) return false;
   const getFileName = frames[0].getFileName, getLineNumber = frames[0].getLineNumber;
+  const getSourceURL = frames[0].getScriptNameOrSourceURL;
   if (typeof getFileName !== 'function' || typeof getLineNumber !== 'function') return false;
-  const file = apply(getFileName, frames[0], []);
+  // A file's name, or the sourceURL of code evaluated from a string (the
+  // shim installed by (0,eval)(…), runtimeshim.EvalLiteral).
+  const where = (c) => {
+    const f = apply(getFileName, c, []);
+    return f !== undefined || typeof getSourceURL !== 'function' ? f : apply(getSourceURL, c, []);
+  };
+  const file = where(frames[0]);
   const l0 = apply(getLineNumber, frames[0], []), l1 = apply(getLineNumber, frames[1], []);
-  if (typeof file !== 'string' || file === '' || apply(getFileName, frames[1], []) !== file || !(l1 > 0)) return false;
+  if (typeof file !== 'string' || file === '' || where(frames[1]) !== file || !(l1 > 0)) return false;
   const last = l0 > l1 ? l0 : l1;
 
   function isShim(c) {
     try {
-      const f = apply(getFileName, c, []);
+      const f = where(c);
       return f === file ? apply(getLineNumber, c, []) <= last : typeof f === 'string' && hiddenFiles.has(f);
     } catch {
       return false;
