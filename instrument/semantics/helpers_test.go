@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
@@ -93,5 +94,6 @@ func TestMain(m *testing.M) {
 		report.Unlock()
 		_ = os.WriteFile(p, b, 0o644)
 	}
+	memtracebin.Cleanup()
 	os.Exit(code)
 }

@@ -20,7 +20,8 @@ var (
 
 // Path returns the path of a memtrace binary built from this repository,
 // building it on first use into a temporary directory that lives as long
-// as the test process.
+// as the test process: the package's TestMain calls Cleanup (Main does
+// both).
 func Path(tb testing.TB) string {
 	tb.Helper()
 	once.Do(func() {
@@ -42,6 +43,22 @@ func Path(tb testing.TB) string {
 		tb.Fatalf("building memtrace: %v", err)
 	}
 	return path
+}
+
+// Cleanup removes the binary Path built, if any (about 15 MB per test
+// process, which would otherwise stay in the temporary directory).
+func Cleanup() {
+	if path != "" {
+		os.RemoveAll(filepath.Dir(path))
+	}
+}
+
+// Main is a TestMain for packages whose tests call Path: it runs the tests,
+// then removes the binary.
+func Main(m *testing.M) {
+	code := m.Run()
+	Cleanup()
+	os.Exit(code)
 }
 
 type buildError struct {

@@ -1,0 +1,10 @@
+package noderun_test
+
+import (
+	"testing"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
+)
+
+// TestMain removes the memtrace binary the tests built (memtracebin).
+func TestMain(m *testing.M) { memtracebin.Main(m) }
