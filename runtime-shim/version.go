@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "58bb0681209e4fbb"
+const Version = "520f2f089a2c8aad"

@@ -1043,14 +1043,7 @@ function install() {
       const fid = fv;
       const fe = funFe(f);
       if (fe !== 0 && funGen(f, fe) === 0) {
-        const fsid = funSid(f);
-        logCall(ci, fid, fe, fsid);
-        callPending = true;
-        pendFe = fe;
-        pendFid = fid;
-        pendCtor = isNew;
-        pendDepth = fdepth;
-        pendCallSid = fsid;
+        callWritten(ci, fid, fe, funSid(f), isNew);
       }
     }
     if (typeof f !== 'function') {
@@ -1102,14 +1095,20 @@ function install() {
       if (k > 0 && k < h2.feGen.length && h2.feGen[k] !== 0) return fv;
       fsid = h2.sid;
     }
-    logCall(ci, fv, fe, fsid);
+    callWritten(ci, fv, fe, fsid, isNew);
+    return fv;
+  }
+
+  // callWritten writes the CALL at global iid ci of function fid (entry
+  // iid fe, in script fsid) and leaves it pending for the callee's Fe.
+  function callWritten(ci, fid, fe, fsid, isNew) {
+    logCall(ci, fid, fe, fsid);
     callPending = true;
     pendFe = fe;
-    pendFid = fv;
+    pendFid = fid;
     pendCtor = isNew;
     pendDepth = fdepth;
     pendCallSid = fsid;
-    return fv;
   }
 
   // callAside is invoke for a call that starts while a CALL is pending (in
