@@ -618,7 +618,7 @@ function install() {
   // name such a binding are the module's own, so curSid is its id.
   function varName(name) {
     const n = name.length;
-    if (n > 1 && name.charCodeAt(n - 1) === 64) strNum(name, curSid);
+    if (n > 1 && name[n - 1] === '@') strNum(name, curSid);
     else str(name);
   }
 
@@ -1170,6 +1170,9 @@ function install() {
       construct(emptyCtor, [], f);
       return e; // a constructor: the error is its own
     } catch {
+      // Not entered: the CALL written for it (an instrumented arrow or
+      // method) is left at once.
+      if (callPending && pendFe === funFe(f)) callLeft();
       const n = notCallable(h, h.base + i, true);
       return n !== undefined ? n : e;
     }
