@@ -31,16 +31,8 @@ var realWorldPackages = []string{"ajv", "bluebird", "chalk", "cheerio", "core-js
 // activation left open, which the lifetime engine reads.
 func TestRealWorld(t *testing.T) {
 	needNode(t)
+	modules := testcorpus.NPMModules(t, realWorldPackages...)
 	root := testcorpus.Root()
-	if root == "" {
-		testcorpus.Missing(t, "repository root not found")
-	}
-	modules := filepath.Join(root, "testdata", "npm", "node_modules")
-	for _, p := range realWorldPackages {
-		if _, err := os.Stat(filepath.Join(modules, p, "package.json")); err != nil {
-			testcorpus.Missing(t, "npm package "+p+" not installed: run npm ci --prefix testdata/npm")
-		}
-	}
 	progs, err := filepath.Glob(filepath.Join(root, "testdata", "realworld", "*.*js"))
 	require.NoError(t, err)
 	require.Len(t, progs, 11)

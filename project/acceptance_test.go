@@ -41,17 +41,7 @@ func requireNode(t testing.TB) string {
 // named packages are not installed there.
 func npmModules(t testing.TB, pkgs ...string) string {
 	t.Helper()
-	root := testcorpus.Root()
-	if root == "" {
-		testcorpus.Missing(t, "repository root not found")
-	}
-	dir := filepath.Join(root, "testdata", "npm", "node_modules")
-	for _, p := range pkgs {
-		if _, err := os.Stat(filepath.Join(dir, p, "package.json")); err != nil {
-			testcorpus.Missing(t, "npm package "+p+" not installed: run npm ci --prefix testdata/npm")
-		}
-	}
-	return dir
+	return testcorpus.NPMModules(t, pkgs...)
 }
 
 // instrumentDir runs `memtrace instrument DIR -o OUT` and returns its

@@ -58,17 +58,7 @@ func withShim(code []byte) []byte {
 // the named packages are not installed there.
 func npmDir(t testing.TB, pkgs ...string) string {
 	t.Helper()
-	root := testcorpus.Root()
-	if root == "" {
-		testcorpus.Missing(t, "repository root not found")
-	}
-	dir := filepath.Join(root, "testdata", "npm")
-	for _, p := range pkgs {
-		if _, err := os.Stat(filepath.Join(dir, "node_modules", p, "package.json")); err != nil {
-			testcorpus.Missing(t, "npm package "+p+" not installed: run npm ci --prefix testdata/npm")
-		}
-	}
-	return dir
+	return filepath.Dir(testcorpus.NPMModules(t, pkgs...))
 }
 
 // report collects failure details for MEMTRACE_SEMANTICS_REPORT.

@@ -59,6 +59,24 @@ func Missing(tb testing.TB, what string) {
 	tb.Skipf("%s (skipped; under CI=true this fails)", what)
 }
 
+// NPMModules returns the repository's testdata/npm/node_modules (the
+// packages `npm ci --prefix testdata/npm` installs), skipping (or, under
+// CI=true, failing) the test when one of the named packages is not there.
+func NPMModules(tb testing.TB, pkgs ...string) string {
+	tb.Helper()
+	root := Root()
+	if root == "" {
+		Missing(tb, "repository root (go.mod) not found")
+	}
+	dir := filepath.Join(root, "testdata", "npm", "node_modules")
+	for _, p := range pkgs {
+		if _, err := os.Stat(filepath.Join(dir, p, "package.json")); err != nil {
+			Missing(tb, "npm package "+p+" not installed: run npm ci --prefix testdata/npm")
+		}
+	}
+	return dir
+}
+
 // JSFiles lists the JavaScript files (.js, .mjs, .cjs) under the corpora,
 // sorted, leaving out test262 (which has tests of its own).
 func JSFiles(tb testing.TB) []string {
