@@ -107,6 +107,22 @@ type Result struct {
 	SiteTable []byte
 }
 
+// EvalNoCache opens the initializer of run-time code's handle: the
+// handle is "0 ? 0<tagged empty template> : __mt.S(…)", whose constant test
+// leaves the tagged template unevaluated; it only makes V8 leave the code
+// out of its eval cache. V8 hashes a string
+// longer than 16,383 characters by its length alone, and puts an eval in
+// its cache once an earlier eval from the same place matched that hash:
+// instrumented run-time code is about four times its source, so fresh
+// copies of a library made distinct only by a salt (Octane's CodeLoad)
+// were all cached, with their bytecode, until the cache aged, where the
+// source strings were short enough to be told apart. The shim evaluates a
+// string as instrumented the first time; when the program evaluates the
+// same string again it replaces the marker with as many spaces, so that
+// repeated code is cached as it would be without instrumentation
+// (docs/instrumentation.md §6).
+const EvalNoCache = "0?0``:"
+
 // Prefix is the reserved name prefix of the instrumentation.
 const Prefix = "__mt$"
 
@@ -194,7 +210,11 @@ func alreadyInstrumented(src []byte, p *js.Program) bool {
 		if !ok || !strings.HasPrefix(id.Name, Prefix) {
 			return false
 		}
-		c, ok := d.Decls[0].Init.(*js.Call)
+		init := d.Decls[0].Init
+		if cd, ok := init.(*js.Cond); ok {
+			init = cd.No // the EvalNoCache marker
+		}
+		c, ok := init.(*js.Call)
 		if !ok {
 			return false
 		}

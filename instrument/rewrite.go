@@ -488,7 +488,11 @@ func (r *rewriter) program(p *js.Program) {
 	b = append(b, semi...)
 	b = append(b, "const "...)
 	b = append(b, r.h...)
-	b = append(b, " = __mt.S("...)
+	b = append(b, " = "...)
+	if r.opts.Eval && !r.opts.GlobalCode {
+		b = append(b, EvalNoCache...)
+	}
+	b = append(b, "__mt.S("...)
 	b = append(b, quote(fileName(r.opts))...)
 	b = append(b, ", "...)
 	if r.sitesApart() {

@@ -159,8 +159,22 @@ func TestEvalHandle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.Handle != Prefix || !bytes.HasPrefix(ev.Code, []byte("const __mt$ = __mt.S(")) {
-		t.Errorf("eval code's handle is %q:\n%s", ev.Handle, ev.Code)
+	if ev.Handle != Prefix || !bytes.HasPrefix(ev.Code, []byte("const __mt$ = "+EvalNoCache+"__mt.S(")) {
+		t.Errorf("eval code's handle is %q (and its initializer opens with %q):\n%s", ev.Handle, EvalNoCache, ev.Code)
+	}
+	// The marker parses as a conditional that never evaluates its tagged
+	// template; the code with the marker blanked out (as the shim evaluates
+	// a string the second time) is instrumented code too, and both are left
+	// as they are when instrumented again.
+	blank := bytes.Replace(ev.Code, []byte(EvalNoCache), []byte(strings.Repeat(" ", len(EvalNoCache))), 1)
+	for _, code := range [][]byte{ev.Code, blank} {
+		again, err := Instrument(code, Options{Goal: js.Script, File: "evalIndirect", Eval: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(again.Code, code) {
+			t.Errorf("instrumented eval code changed when instrumented again:\n%s\n---\n%s", code, again.Code)
+		}
 	}
 	gl, err := Instrument(src, Options{Goal: js.Script, File: "evalIndirect", Eval: true, GlobalCode: true})
 	if err != nil {

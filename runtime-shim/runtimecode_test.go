@@ -270,3 +270,55 @@ if (process.argv[2] === 'exit') process.exit(3);
 		}
 	}
 }
+
+// TestRunTimeCodeLeftOutOfEvalCache: V8 hashes a string of more than
+// 16,383 characters by its length alone and caches an eval (its script
+// and bytecode, until the cache ages) once an earlier eval from the same
+// place had the same hash. Instrumented run-time code is about four times
+// its source, so distinct strings of a few kilobytes, which V8 tells apart
+// uninstrumented, were all cached (Octane's CodeLoad kept about 1,600
+// scripts' bytecode). First-time code carries instrument.EvalNoCache and
+// is not cached; a string evaluated again is, as without instrumentation.
+// Fails without the marker: about 11 MB of bytecode kept for 200 strings.
+func TestRunTimeCodeLeftOutOfEvalCache(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const v8 = require('v8');
+const body = 'var o = { n: 1 }; ' + 'o.k = { n: o.n + 1 }; '.repeat(300) + 'o.k.n';
+function bytecode() { gc(); gc(); return v8.getHeapCodeStatistics().bytecode_and_metadata_size; }
+const ev = eval;
+let r = 0;
+for (let i = 0; i < 5; i++) r += ev('/*w' + i + '*/' + body);
+const before = bytecode();
+for (let i = 0; i < 200; i++) r += ev('/*' + String(i).padStart(4, '0') + '*/' + body);
+const grew = bytecode() - before;
+let same = 0;
+for (let i = 0; i < 6; i++) same += ev(body);
+console.log(r, same, grew < 200 * 1024 ? 'released' : 'kept ' + grew + ' bytes of bytecode');
+`
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "main.js")
+	if err := os.WriteFile(orig, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := instrument.Instrument([]byte(prog), instrument.Options{Goal: js.CommonJS, File: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst := filepath.Join(dir, "main.inst.js")
+	if err := os.WriteFile(inst, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain := exec.Command(node, "--expose-gc", orig)
+	want, err := plain.Output()
+	if err != nil || string(want) != "410 12 released\n" {
+		t.Fatalf("plain run: %v, printed %q", err, want)
+	}
+	got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + bin, "NODE_OPTIONS=--expose-gc"})
+	if got.stdout != string(want) || got.exit != 0 {
+		t.Fatalf("instrumented run printed %q (exit %d), want %q\n%s", got.stdout, got.exit, want, got.stderr)
+	}
+	check(t, "main", got.trace)
+}

@@ -2864,6 +2864,7 @@ function install() {
   // the engine keeps while the code lives is shorter).
   let evalSites;
   const codeSites = new SafeMap(); // key -> the site table of a cached result given apart
+  const NO_CACHE = 'const __mt$ = 0?0``:', NO_CACHE_OFF = 'const __mt$ =       ', NO_CACHE_END = NO_CACHE.length;
   function instrumentCode(s, name) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
     const key = name + '\0' + s;
@@ -2913,6 +2914,14 @@ function install() {
       cacheCode(key, out, sites);
     } else {
       sites = codeSites.get(key);
+      // Evaluated again: without the marker that keeps first-time code out
+      // of V8's eval cache (instrument.EvalNoCache), the same length, so
+      // that code the program evaluates over and over is cached as it
+      // would be uninstrumented.
+      if (out.length > NO_CACHE_END && apply(strSlice, out, [0, NO_CACHE_END]) === NO_CACHE) {
+        out = NO_CACHE_OFF + apply(strSlice, out, [NO_CACHE_END]);
+        codeCache.set(key, out);
+      }
     }
     if (out !== s) evalSource = s;
     evalSites = sites;
