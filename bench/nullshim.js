@@ -10,6 +10,15 @@
   const setStrict = function (o, k, v) { "use strict"; o[k] = v; };
   const setSloppy = Function("o", "k", "v", "o[k] = v;");
   const delStrict = function (o, k) { "use strict"; return delete o[k]; };
+  // o.name = v as a named store (strict + 2), as the shim makes it.
+  const named = [new Map(), new Map()];
+  const store = function (o, k, v, strict) {
+    if (strict < 2) return strict ? setStrict(o, k, v) : setSloppy(o, k, v);
+    const m = named[strict & 1];
+    let f = m.get(k);
+    if (f === undefined) m.set(k, f = Function("o", "k", "v", (strict & 1 ? "'use strict'; o." : "o.") + k + " = v;"));
+    f(o, k, v);
+  };
   const delSloppy = Function("o", "k", "return delete o[k];");
   class H {
     N(i, name, v) { return v; }
@@ -25,8 +34,8 @@
     G(i, o) { return o; }
     Gt(i, d, o) { return o; }
     L(i, o) { return o; }
-    P(i, o, k, v, strict) { if (strict) setStrict(o, k, v); else setSloppy(o, k, v); return v; }
-    Pt(i, d, o, k, v, strict) { if (strict) setStrict(o, k, v); else setSloppy(o, k, v); return v; }
+    P(i, o, k, v, strict) { store(o, k, v, strict); return v; }
+    Pt(i, d, o, k, v, strict) { store(o, k, v, strict); return v; }
     D(i, o, k, strict) { return strict ? delStrict(o, k) : delSloppy(o, k); }
     M(i, o, k) { return o[k]; }
     Mt(i, d, o, k) { return o[k]; }

@@ -660,7 +660,7 @@ func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
 
 func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	val := e.Value
-	s := r.strictArg()
+	s := r.storeArg(m)
 	if e.Op == "=" {
 		h := r.holeRep(e.Start, m.Object.Pos())
 		r.expr(m.Object)
@@ -741,7 +741,7 @@ func (r *rewriter) update(e *js.Update) {
 func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 	i := r.site(e.Span)
 	j := r.site(e.Span)
-	s := r.strictArg()
+	s := r.storeArg(m)
 	t1 := r.allocTemp()
 	t2 := ""
 	n := 1

@@ -339,6 +339,21 @@ func (r *rewriter) strictArg() string {
 	return "0"
 }
 
+// storeArg is P's last argument for a write to member m: 1 for strict
+// code, plus 2 when the program writes o.name (not o[k]), which the shim
+// then makes as a named store: V8 turns an object into a dictionary after
+// a dozen properties added by keyed stores, but not by named ones.
+func (r *rewriter) storeArg(m *js.Member) string {
+	n := 0
+	if r.strict {
+		n = 1
+	}
+	if !m.Computed {
+		n += 2
+	}
+	return strconv.Itoa(n)
+}
+
 // ref returns the resolved reference of an identifier, or nil.
 func (r *rewriter) ref(id *js.Ident) *scope.Ref {
 	refs := r.info.Refs

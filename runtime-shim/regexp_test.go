@@ -1,6 +1,7 @@
 package runtimeshim
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,5 +71,72 @@ globalThis.freshRe = function () { return new RegExp('z'); };
 	}
 	if n := strings.Count(d, "[1,"); n < 5 {
 		t.Fatalf("%d CREATE_OBJ entries, want at least 5 (o and four regexps):\n%s", n, d)
+	}
+}
+
+// TestNamedWritesKeepObjectsFast: P makes a write the program wrote as
+// o.name = v as a named store. V8 turns an object into a dictionary once
+// keyed stores (o[k] = v, the shim's generic write) have added more than
+// a dozen properties out of its object, named stores only past 128: an
+// object the program fills with o.p0 = …, o.p1 = … (a namespace, a module's
+// exports, a constructor's many fields) stayed fast uninstrumented and
+// became a dictionary instrumented. V8's own %HasFastProperties, from an
+// uninstrumented helper, checks objects filled by sloppy and strict code,
+// a function, this in a constructor and compound writes; o[k] writes make
+// a dictionary as without instrumentation. The trace still has every
+// object-valued write.
+func TestNamedWritesKeepObjectsFast(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	dir := t.TempDir()
+	var fill, fillThis, fillStrict, fillKeyed strings.Builder
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&fill, "o.p%d = {};\nf.p%d = 1;\n", i, i)
+		fmt.Fprintf(&fillThis, "  this.p%d = %d;\n", i, i)
+		fmt.Fprintf(&fillStrict, "  s.p%d = 1; s.p%d += 1;\n", i, i)
+	}
+	fillKeyed.WriteString("for (let i = 0; i < 40; i++) k['q' + i] = 1;\n")
+	src := "const o = {}, k = {};\nfunction f() {}\n" + fill.String() + fillKeyed.String() +
+		"function C() {\n" + fillThis.String() + "}\nconst c = new C();\n" +
+		"const s = (() => { 'use strict'; const s = {};\n" + fillStrict.String() + "  return s; })();\n" +
+		"console.log(fast(o), fast(f), fast(c), fast(s), fast(k), o.p39 !== o.p0, c.p39, s.p39);\n"
+	res, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.CommonJS, File: "fill.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "fill.js")
+	plainProg := filepath.Join(dir, "plain.js")
+	helper := filepath.Join(dir, "helper.js")
+	for name, b := range map[string]string{prog: string(res.Code), plainProg: src, helper: `globalThis.fast = new Function('o', 'return %HasFastProperties(o)');
+`} {
+		if err := os.WriteFile(name, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const want = "true true true true false true 39 2"
+	plain, err := exec.Command(node, "--allow-natives-syntax", "-r", helper, plainProg).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(plain)) != want {
+		t.Fatalf("plain node: %v, %q, want %q", err, plain, want)
+	}
+	out := filepath.Join(dir, "mem-trace")
+	cmd := exec.Command(node, "--allow-natives-syntax", "-r", helper, "-r", shim, prog)
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out)
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	if s := strings.TrimSpace(string(got)); s != want {
+		t.Fatalf("instrumented: got %q, want %q (objects fast as without instrumentation)", s, want)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "fill", b)
+	d := dump(t, b)
+	for i := 0; i < 40; i++ {
+		if !strings.Contains(d, fmt.Sprintf(`"p%d",`, i)) {
+			t.Fatalf("no PUTFIELD p%d in the trace", i)
+		}
 	}
 }

@@ -39,6 +39,7 @@
     Gt: function (i, d, o) { iid(i); return o; },
     P: function (i, o, k, v, strict) {
       iid(i);
+      strict &= 1; // + 2: the program wrote o.name (the real shim makes a named store)
       coercible(o, k);
       if (typeof o !== "object" && typeof o !== "function") {
         if (strict) throw new TypeError("Cannot create property '" + String(k) + "' on " + typeof o);

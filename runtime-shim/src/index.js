@@ -964,6 +964,31 @@ function install() {
 
   function setSloppy(o, k, v) { o[k] = v; }
   function setStrict(o, k, v) { 'use strict'; o[k] = v; }
+
+  // A write the program makes as o.name = v is made as a named store too,
+  // by a small function per name and strictness (made once, with the
+  // native Function constructor): V8 turns an object into a dictionary
+  // once a keyed store (o[k] = v) has added more than a dozen properties
+  // out of its object, where named stores may add up to 128, so writing
+  // o.p through setSloppy's keyed store made slow objects of the
+  // program's namespaces, exports and many-field instances (and garbage
+  // of their growing dictionaries). Where code cannot be made from strings
+  // the keyed store stands in (a name from the instrumenter is always an
+  // IdentifierName).
+  const namedStores = [new SafeMap(), new SafeMap()];
+  function namedStore(k, strict) {
+    const m = namedStores[strict];
+    let f = m.get(k);
+    if (f === undefined) {
+      try {
+        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";o.' : 'o.') + k + '=v');
+      } catch {
+        f = strict ? setStrict : setSloppy; // no code from strings
+      }
+      m.set(k, f);
+    }
+    return f;
+  }
   function delSloppy(o, k) { return delete o[k]; }
   function delStrict(o, k) { 'use strict'; return delete o[k]; }
 
@@ -1862,7 +1887,9 @@ function install() {
         }
       }
     }
-    if (strict) setStrict(o, k, v); else setSloppy(o, k, v);
+    if (strict >= 2) namedStore(k, strict & 1)(o, k, v);
+    else if (strict) setStrict(o, k, v);
+    else setSloppy(o, k, v);
     if (id === 0) {
       if (!isObj(o)) return v;
       id = idOf(o); // a setter's entry may have given it one
@@ -2864,7 +2891,6 @@ function install() {
   // the engine keeps while the code lives is shorter).
   let evalSites;
   const codeSites = new SafeMap(); // key -> the site table of a cached result given apart
-  const NO_CACHE = 'const __mt$ = 0?0``:', NO_CACHE_OFF = 'const __mt$ =       ', NO_CACHE_END = NO_CACHE.length;
   function instrumentCode(s, name) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
     const key = name + '\0' + s;
@@ -2918,8 +2944,9 @@ function install() {
       // of V8's eval cache (instrument.EvalNoCache), the same length, so
       // that code the program evaluates over and over is cached as it
       // would be uninstrumented.
-      if (out.length > NO_CACHE_END && apply(strSlice, out, [0, NO_CACHE_END]) === NO_CACHE) {
-        out = NO_CACHE_OFF + apply(strSlice, out, [NO_CACHE_END]);
+      if (out !== s && apply(strSlice, out, [14, 20]) === '0?0``:') {
+        // "const __mt$ = " precedes it
+        out = apply(strSlice, out, [0, 14]) + '      ' + apply(strSlice, out, [20]);
         codeCache.set(key, out);
       }
     }

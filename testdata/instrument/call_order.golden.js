@@ -10,7 +10,7 @@ __mt$ec6d9aa1.X(38, __mt$ec6d9aa1.c2(37, note, "r1", __mt$ec6d9aa1.m2(35, o, __m
 __mt$ec6d9aa1.X(45, __mt$ec6d9aa1.c2(44, note, "r2", __mt$ec6d9aa1.m2(42, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.c2(39, note, "base", o), __mt$ec6d9aa1.M(43, __mt$ec6d9aa1_1, __mt$ec6d9aa1.c2(40, note, "key", "m")), __mt$ec6d9aa1.c2(41, note, "arg", 3), 4)));
 // an argument that reassigns the method: the old one is called
 var p = __mt$ec6d9aa1.X(52, __mt$ec6d9aa1.W(51, "p", __mt$ec6d9aa1.T(50, { m: __mt$ec6d9aa1.F(49, 47, function () {const __mt$f = __mt$ec6d9aa1.Fe(47, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(46, "old")); } finally { __mt$ec6d9aa1.Fr(48, __mt$f); } }, "m") }), p));
-__mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c1(60, note, __mt$ec6d9aa1.m1(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const __mt$f = __mt$ec6d9aa1.Fe(54, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(53, "new")); } finally { __mt$ec6d9aa1.Fr(55, __mt$f); } }), 0))));
+__mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c1(60, note, __mt$ec6d9aa1.m1(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const __mt$f = __mt$ec6d9aa1.Fe(54, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(53, "new")); } finally { __mt$ec6d9aa1.Fr(55, __mt$f); } }), 2))));
 __mt$ec6d9aa1.X(65, __mt$ec6d9aa1.c1(64, note, __mt$ec6d9aa1.m0(62, p, __mt$ec6d9aa1.M(63, p, "m"))));
 // an argument that reassigns the base: this is the old base
 var q = __mt$ec6d9aa1.X(73, __mt$ec6d9aa1.W(72, "q", __mt$ec6d9aa1.T(71, { who: "q1", m: __mt$ec6d9aa1.F(70, 68, function () {const __mt$f = __mt$ec6d9aa1.Fe(68, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(67, __mt$ec6d9aa1.Gt(66, __mt$f, this).who)); } finally { __mt$ec6d9aa1.Fr(69, __mt$f); } }, "m") }), q));
@@ -36,7 +36,7 @@ try {
 }
 // computed keys with a comma, nested calls, new and plain calls
 __mt$ec6d9aa1.X(118, __mt$ec6d9aa1.c1(117, note, __mt$ec6d9aa1.m2(115, o, __mt$ec6d9aa1.M(116, o, (__mt$ec6d9aa1.X(106, __mt$ec6d9aa1.c1(105, note, "k1")), "n")), __mt$ec6d9aa1.m2(107, o, __mt$ec6d9aa1.M(108, o, "n"), 1, 2), __mt$ec6d9aa1.m1(113, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.m1(111, __mt$ec6d9aa1_2 = __mt$ec6d9aa1.T(109, [1, 2]), __mt$ec6d9aa1.M(112, __mt$ec6d9aa1_2, "concat"), __mt$ec6d9aa1.T(110, [3])), __mt$ec6d9aa1.M(114, __mt$ec6d9aa1_1, "join"), "-"))));
-function F(a) {const __mt$f = __mt$ec6d9aa1.Fe(122, F, this, new.target); try { __mt$ec6d9aa1.N(121, "a", a);  __mt$ec6d9aa1.X(120, __mt$ec6d9aa1.Pt(119, __mt$f, this, "a", a, 0)); } finally { __mt$ec6d9aa1.Fr(123, __mt$f); } }
+function F(a) {const __mt$f = __mt$ec6d9aa1.Fe(122, F, this, new.target); try { __mt$ec6d9aa1.N(121, "a", a);  __mt$ec6d9aa1.X(120, __mt$ec6d9aa1.Pt(119, __mt$f, this, "a", a, 2)); } finally { __mt$ec6d9aa1.Fr(123, __mt$f); } }
 __mt$ec6d9aa1.X(129, __mt$ec6d9aa1.c1(128, note, __mt$ec6d9aa1.G(127, __mt$ec6d9aa1.n1(126, (__mt$ec6d9aa1.c2(124, note, "callee", F)), __mt$ec6d9aa1.c2(125, note, "new arg", 5))).a));
 __mt$ec6d9aa1.X(133, __mt$ec6d9aa1.c1(132, note, __mt$ec6d9aa1.c2(131, __mt$ec6d9aa1.c2(130, note, "callee2", note), "plain", 6)));
 // default parameters and class fields: no var for a temporary there

@@ -11,12 +11,12 @@ let Shape = __mt$30d3286e.N(72, "Shape", __mt$30d3286e.F(71, 25, class Shape {
   kind = __mt$30d3286e.Q(10, this, "kind", "shape", 1);
   tags = __mt$30d3286e.Q(13, this, "tags", __mt$30d3286e.T(12, { list: __mt$30d3286e.T(11, []) }), 1);
   constructor(name) {const __mt$f = __mt$30d3286e.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { __mt$30d3286e.N(24, "name", name); 
-    __mt$30d3286e.X(15, __mt$30d3286e.Pt(14, __mt$f, this, "name", name, 1));
-    __mt$30d3286e.X(19, this.#id = __mt$30d3286e.Q(18, this, "#id", __mt$30d3286e.P(16, __mt$1 = Shape, "count", (__mt$2 = __mt$30d3286e.G(17, __mt$1).count, ++__mt$2), 1), 0));
+    __mt$30d3286e.X(15, __mt$30d3286e.Pt(14, __mt$f, this, "name", name, 3));
+    __mt$30d3286e.X(19, this.#id = __mt$30d3286e.Q(18, this, "#id", __mt$30d3286e.P(16, __mt$1 = Shape, "count", (__mt$2 = __mt$30d3286e.G(17, __mt$1).count, ++__mt$2), 3), 0));
     __mt$30d3286e.X(23, __mt$30d3286e.m1(21, __mt$1 = __mt$30d3286e.G(20, Shape).#registry, __mt$30d3286e.M(22, __mt$1, "push"), this));
   } finally { __mt$30d3286e.Fr(26, __mt$f); } }
   get id() {const __mt$f = __mt$30d3286e.Fe(29, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(28, __mt$30d3286e.Gt(27, __mt$f, this).#id)); } finally { __mt$30d3286e.Fr(30, __mt$f); } }
-  set label(v) {const __mt$f = __mt$30d3286e.Fe(34, void 0, this, new.target); try { __mt$30d3286e.N(33, "v", v);  __mt$30d3286e.X(32, __mt$30d3286e.Pt(31, __mt$f, this, "name", v, 1)); } finally { __mt$30d3286e.Fr(35, __mt$f); } }
+  set label(v) {const __mt$f = __mt$30d3286e.Fe(34, void 0, this, new.target); try { __mt$30d3286e.N(33, "v", v);  __mt$30d3286e.X(32, __mt$30d3286e.Pt(31, __mt$f, this, "name", v, 3)); } finally { __mt$30d3286e.Fr(35, __mt$f); } }
   area() {const __mt$f = __mt$30d3286e.Fe(37, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(36, 0)); } finally { __mt$30d3286e.Fr(38, __mt$f); } }
   #secret() {const __mt$f = __mt$30d3286e.Fe(41, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(40, "s" + __mt$30d3286e.Gt(39, __mt$f, this).#id)); } finally { __mt$30d3286e.Fr(42, __mt$f); } }
   reveal() {const __mt$f = __mt$30d3286e.Fe(45, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(44, __mt$30d3286e.Gt(43, __mt$f, this).#secret())); } finally { __mt$30d3286e.Fr(46, __mt$f); } }
@@ -31,7 +31,7 @@ let Circle = __mt$30d3286e.N(99, "Circle", __mt$30d3286e.F(98, 79, class Circle 
   r = __mt$30d3286e.Q(73, this, "r", 1, 1);
   constructor(r) {const __mt$f = __mt$30d3286e.Fe(79, void 0, void 0, new.target); try { __mt$30d3286e.N(78, "r", r); 
     __mt$30d3286e.X(75, __mt$30d3286e.Sp(74, __mt$f, super("circle")));
-    __mt$30d3286e.X(77, __mt$30d3286e.P(76, this, "r", r, 1));
+    __mt$30d3286e.X(77, __mt$30d3286e.P(76, this, "r", r, 3));
   } finally { __mt$30d3286e.Fr(80, __mt$f); } }
   area() {const __mt$f = __mt$30d3286e.Fe(86, void 0, this, new.target); var __mt$1; try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(85, __mt$30d3286e.m1(83, __mt$1 = Math, __mt$30d3286e.M(84, __mt$1, "round"), 3.14159 * __mt$30d3286e.Gt(81, __mt$f, this).r * __mt$30d3286e.Gt(82, __mt$f, this).r))); } finally { __mt$30d3286e.Fr(87, __mt$f); } }
   describe() {const __mt$f = __mt$30d3286e.Fe(91, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(90, super.area() + "/" + __mt$30d3286e.m0(88, this, __mt$30d3286e.Mt(89, __mt$f, this, "area")))); } finally { __mt$30d3286e.Fr(92, __mt$f); } }
@@ -43,7 +43,7 @@ const Named = __mt$30d3286e.X(119, __mt$30d3286e.N(118, "Named", __mt$30d3286e.F
 
 const c = __mt$30d3286e.X(123, __mt$30d3286e.N(122, "c", __mt$30d3286e.m1(120, Circle, __mt$30d3286e.M(121, Circle, "make"), 2)));
 const s = __mt$30d3286e.X(126, __mt$30d3286e.N(125, "s", __mt$30d3286e.n1(124, Square, "sq")));
-__mt$30d3286e.X(128, __mt$30d3286e.P(127, s, "label", "square", 1));
+__mt$30d3286e.X(128, __mt$30d3286e.P(127, s, "label", "square", 3));
 __mt$30d3286e.X(144, __mt$30d3286e.m(142, log, __mt$30d3286e.M(143, log, "push"), __mt$30d3286e.m0(129, c, __mt$30d3286e.M(130, c, "area")), __mt$30d3286e.m0(131, c, __mt$30d3286e.M(132, c, "describe")), __mt$30d3286e.G(133, c).id, __mt$30d3286e.G(134, s).id, __mt$30d3286e.G(135, s).name, __mt$30d3286e.G(136, s).kind, __mt$30d3286e.m0(137, c, __mt$30d3286e.M(138, c, "reveal")), __mt$30d3286e.G(139, Shape).size, __mt$30d3286e.m1(140, Shape, __mt$30d3286e.M(141, Shape, "double"), 21)));
 __mt$30d3286e.X(160, __mt$30d3286e.m(158, log, __mt$30d3286e.M(159, log, "push"), __mt$30d3286e.m0(145, c, __mt$30d3286e.M(146, c, sym)), __mt$30d3286e.m0(147, c, __mt$30d3286e.M(148, c, "computed1")), __mt$30d3286e.m0(150, __mt$30d3286e_1 = __mt$30d3286e.n0(149, Anon), __mt$30d3286e.M(151, __mt$30d3286e_1, "m")), __mt$30d3286e.m0(153, __mt$30d3286e_1 = __mt$30d3286e.n0(152, Named), __mt$30d3286e.M(154, __mt$30d3286e_1, "who")), __mt$30d3286e.G(155, Anon).name, __mt$30d3286e.G(156, Named).name, __mt$30d3286e.G(157, Circle).name));
 __mt$30d3286e.X(169, __mt$30d3286e.m3(167, log, __mt$30d3286e.M(168, log, "push"), c instanceof Shape, __mt$30d3286e.m1(161, __mt$30d3286e_1 = Object, __mt$30d3286e.M(162, __mt$30d3286e_1, "getPrototypeOf"), Square) === Shape, __mt$30d3286e.m1(165, __mt$30d3286e_1 = __mt$30d3286e.m1(163, __mt$30d3286e_2 = Object, __mt$30d3286e.M(164, __mt$30d3286e_2, "keys"), c), __mt$30d3286e.M(166, __mt$30d3286e_1, "join"), ",")));

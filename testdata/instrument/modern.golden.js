@@ -8,13 +8,13 @@ __mt$5be194e5.X(21, __mt$5be194e5.m2(19, __mt$5be194e5_1 = console, __mt$5be194e
 let Animal = __mt$5be194e5.N(46, "Animal", __mt$5be194e5.F(45, 30, class Animal {
   #secret = __mt$5be194e5.Q(22, this, "#secret", 42, 1);
   static count = __mt$5be194e5.Q(23, this, "count", 0, 0);
-  constructor(name) {const __mt$f = __mt$5be194e5.Fe(30, void 0, this, new.target); var __mt$1, __mt$2, __mt$3; try { __mt$5be194e5.N(29, "name", name);  __mt$5be194e5.X(25, __mt$5be194e5.Pt(24, __mt$f, this, "name", name, 1)); __mt$5be194e5.X(28, (__mt$2 = __mt$5be194e5.G(27, __mt$1 = Animal).count, __mt$3 = __mt$2++, __mt$5be194e5.P(26, __mt$1, "count", __mt$2, 1), __mt$3)) } finally { __mt$5be194e5.Fr(31, __mt$f); } }
+  constructor(name) {const __mt$f = __mt$5be194e5.Fe(30, void 0, this, new.target); var __mt$1, __mt$2, __mt$3; try { __mt$5be194e5.N(29, "name", name);  __mt$5be194e5.X(25, __mt$5be194e5.Pt(24, __mt$f, this, "name", name, 3)); __mt$5be194e5.X(28, (__mt$2 = __mt$5be194e5.G(27, __mt$1 = Animal).count, __mt$3 = __mt$2++, __mt$5be194e5.P(26, __mt$1, "count", __mt$2, 3), __mt$3)) } finally { __mt$5be194e5.Fr(31, __mt$f); } }
   speak() {const __mt$f = __mt$5be194e5.Fe(34, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(33, `${__mt$5be194e5.Gt(32, __mt$f, this).name} makes a sound`)) } finally { __mt$5be194e5.Fr(35, __mt$f); } }
   get secret() {const __mt$f = __mt$5be194e5.Fe(38, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(37, __mt$5be194e5.Gt(36, __mt$f, this).#secret)) } finally { __mt$5be194e5.Fr(39, __mt$f); } }
   static create(n) {const __mt$f = __mt$5be194e5.Fe(43, void 0, this, new.target); try { __mt$5be194e5.N(42, "n", n);  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(41, __mt$5be194e5.n1(40, this, n))) } finally { __mt$5be194e5.Fr(44, __mt$f); } }
 }, void 0, "speak", 0, 34, "secret", 1, 38, "create", 4, 43));
 let Dog = __mt$5be194e5.N(58, "Dog", __mt$5be194e5.F(57, 52, class Dog extends Animal {
-  constructor(name) {const __mt$f = __mt$5be194e5.Fe(52, void 0, void 0, new.target); try { __mt$5be194e5.N(51, "name", name);  __mt$5be194e5.X(48, __mt$5be194e5.Sp(47, __mt$f, super(name))); __mt$5be194e5.X(50, __mt$5be194e5.P(49, this, "kind", "dog", 1)) } finally { __mt$5be194e5.Fr(53, __mt$f); } }
+  constructor(name) {const __mt$f = __mt$5be194e5.Fe(52, void 0, void 0, new.target); try { __mt$5be194e5.N(51, "name", name);  __mt$5be194e5.X(48, __mt$5be194e5.Sp(47, __mt$f, super(name))); __mt$5be194e5.X(50, __mt$5be194e5.P(49, this, "kind", "dog", 3)) } finally { __mt$5be194e5.Fr(53, __mt$f); } }
   speak() {const __mt$f = __mt$5be194e5.Fe(55, void 0, this, new.target); try {  return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(54, super.speak() + " (woof)")) } finally { __mt$5be194e5.Fr(56, __mt$f); } }
 }, void 0, "speak", 0, 55));
 const d = __mt$5be194e5.X(62, __mt$5be194e5.N(61, "d", __mt$5be194e5.m1(59, Dog, __mt$5be194e5.M(60, Dog, "create"), "Rex")));
@@ -41,8 +41,8 @@ const tag = __mt$5be194e5.X(198, __mt$5be194e5.N(197, "tag", __mt$5be194e5.F(196
 __mt$5be194e5.X(201, __mt$5be194e5.m1(199, __mt$5be194e5_1 = console, __mt$5be194e5.M(200, __mt$5be194e5_1, "log"), tag`a${1}b${2}c`));
 let lazy = __mt$5be194e5.X(203, __mt$5be194e5.N(202, "lazy", null));
 __mt$5be194e5.X(206, (lazy ?? (lazy = __mt$5be194e5.W(205, "lazy", __mt$5be194e5.T(204, {v: 1}), lazy))));
-__mt$5be194e5.X(209, (__mt$5be194e5.G(208, __mt$5be194e5_1 = lazy).v || __mt$5be194e5.P(207, __mt$5be194e5_1, "v", 2, 1)));
-__mt$5be194e5.X(212, (__mt$5be194e5.G(211, __mt$5be194e5_1 = lazy).w && __mt$5be194e5.P(210, __mt$5be194e5_1, "w", 3, 1)));
+__mt$5be194e5.X(209, (__mt$5be194e5.G(208, __mt$5be194e5_1 = lazy).v || __mt$5be194e5.P(207, __mt$5be194e5_1, "v", 2, 3)));
+__mt$5be194e5.X(212, (__mt$5be194e5.G(211, __mt$5be194e5_1 = lazy).w && __mt$5be194e5.P(210, __mt$5be194e5_1, "w", 3, 3)));
 __mt$5be194e5.X(217, __mt$5be194e5.m1(215, __mt$5be194e5_1 = console, __mt$5be194e5.M(216, __mt$5be194e5_1, "log"), __mt$5be194e5.m1(213, __mt$5be194e5_2 = JSON, __mt$5be194e5.M(214, __mt$5be194e5_2, "stringify"), lazy)));
 const fnName = __mt$5be194e5.X(222, __mt$5be194e5.N(221, "fnName", __mt$5be194e5.F(220, 218, function () {const __mt$f = __mt$5be194e5.Fe(218, void 0, this, new.target); try { } finally { __mt$5be194e5.Fr(219, __mt$f); } }, "fnName"))), arrowName = __mt$5be194e5.X(227, __mt$5be194e5.N(226, "arrowName", __mt$5be194e5.F(225, 223, () => {const __mt$f = __mt$5be194e5.Fe(223, void 0); try { } finally { __mt$5be194e5.Fr(224, __mt$f); } }, "arrowName"))), clsName = __mt$5be194e5.X(231, __mt$5be194e5.N(230, "clsName", __mt$5be194e5.F(229, -228, class {}, "clsName")));
 __mt$5be194e5.X(244, __mt$5be194e5.m4(242, __mt$5be194e5_1 = console, __mt$5be194e5.M(243, __mt$5be194e5_1, "log"), __mt$5be194e5.G(232, fnName).name, __mt$5be194e5.G(233, arrowName).name, __mt$5be194e5.G(234, clsName).name, __mt$5be194e5.G(241, __mt$5be194e5.G(240, (__mt$5be194e5.T(239, {m: __mt$5be194e5.F(238, 236, () => { const __mt$f = __mt$5be194e5.Fe(236, void 0); try { return __mt$5be194e5.R(__mt$f, __mt$5be194e5.X(235, 1)) } finally { __mt$5be194e5.Fr(237, __mt$f); } }, "m")}))).m).name));

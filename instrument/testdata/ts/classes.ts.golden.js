@@ -5,8 +5,8 @@ const __mt$ = __mt.S("classes.ts", "IaAUAAAMAAAMAYAMAAAMAAAMAnBAIALAKAAAKAAAKAAA
 } finally { __mt$.Fr(10, __mt$f); } })), Kind || __mt$.T(12, {})), Kind));
 let Circle = __mt$.N(31, "Circle", __mt$.F(30, 22, class Circle {
   constructor(r, tag) {const __mt$f = __mt$.Fe(22, void 0, this, new.target); try { __mt$.N(20, "r", r); __mt$.N(21, "tag", tag); 
-    __mt$.X(17, __mt$.Pt(16, __mt$f, this, "r", r, 1));
-    __mt$.X(19, __mt$.Pt(18, __mt$f, this, "tag", tag, 1));
+    __mt$.X(17, __mt$.Pt(16, __mt$f, this, "r", r, 3));
+    __mt$.X(19, __mt$.Pt(18, __mt$f, this, "tag", tag, 3));
   } finally { __mt$.Fr(23, __mt$f); } }
   r;
   tag;
