@@ -66,7 +66,7 @@ func TestES5Constructs(t *testing.T) {
 		// literals
 		{`x = {}`, `H.X(3, x = H.W(2, "x", H.T(1, {}), (typeof x === "undefined" ? void 0 : x)))`},
 		{`var a = [1, {b: /re/g}]`, `H.N(6, "a", a); var a = H.X(5, H.W(4, "a", H.T(3, [1, H.T(2, {b: H.T(1, /re/g)})]), a))`},
-		{`var f = function () {}`, `H.N(6, "f", f); var f = H.X(5, H.W(4, "f", H.F(3, 1, function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, "f"), f))`},
+		{`var f = function () {}`, `H.N(6, "f", f); var f = H.X(5, H.W(4, "f", H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), f))`},
 		// property reads, writes, delete
 		{`a.b.c`, `H.X(3, H.G(2, H.G(1, a).b).c)`},
 		{`a[b]`, `H.X(2, H.G(1, a)[b])`},
@@ -146,13 +146,13 @@ func TestES5Constructs(t *testing.T) {
 
 func TestModernConstructs(t *testing.T) {
 	for _, c := range [][2]string{
-		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.R(__mt$f, H.X(1, a + b)) } finally { H.Fr(5, __mt$f); } }, "f")))`},
+		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, {"f": (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.R(__mt$f, H.X(1, a + b)) } finally { H.Fr(5, __mt$f); } }}["f"])))`},
 		{`f(() => ({}))`, `H.X(7, H.c1(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.R(__mt$f, H.X(2, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
 		{`let x`, `let x = H.N(1, "x", void 0)`},
 		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, T_d1 = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
 		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c2(4, use, k, v)) }`},
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
-		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, class {}, "x"), (typeof x === "undefined" ? void 0 : x)))`},
+		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, {"x": class {}}["x"]), (typeof x === "undefined" ? void 0 : x)))`},
 		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.X(2, H.Sp(1, __mt$f, super(x))) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.R(__mt$f, H.X(6, super.m())) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
 		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G(2, o).p, 1); static { H.X(5, H.c0(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.Gt(6, __mt$f, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
 		// this from the frame (Gt, Pt, Mt) only where the frame's this is the function's own for the whole body: not in parameters, arrows, generators
@@ -166,7 +166,7 @@ func TestModernConstructs(t *testing.T) {
 		{"t`x${a.b}`", "H.X(2, t`x${H.G(1, a).b}`)"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
-		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, "f"), "g": H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }, "g")}), (typeof x === "undefined" ? void 0 : x)))`},
+		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), "g": H.F(7, 5, {"g": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["g"])}), (typeof x === "undefined" ? void 0 : x)))`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}
@@ -174,7 +174,7 @@ func TestModernConstructs(t *testing.T) {
 
 func TestGoals(t *testing.T) {
 	expectGoal(t, js.Module, `import x from "m"; export let y = x.p; export default () => 1`,
-		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G(1, x).p)); export default H.F(7, 5, () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }, "default")`)
+		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G(1, x).p)); export default H.F(7, 5, {"default": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["default"])`)
 	got, err := strip("'use strict'\nvar a = f(); return a", js.CommonJS)
 	if err != nil {
 		t.Fatal(err)

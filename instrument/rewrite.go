@@ -1073,21 +1073,44 @@ func union(a, b []string) []string {
 	return out
 }
 
-// funcExpr instruments a function expression: H.F(i, fe, function … {}, name).
+// funcExpr instruments a function expression: H.F(i, fe, function … {}),
+// or with a name from named evaluation H.F(i, fe, {name: function … {}}[name]).
 func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 	h := r.hole(e.Start)
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name, susp: e.Async || e.Generator})
 	i := r.site(e.Span)
-	r.fill(h, r.hk("F", i), r.num(fe), ", ")
-	r.ins(e.End, nameArg(name, ""), ")")
+	open, close := namedValue(name)
+	r.fill(h, r.hk("F", i), r.num(fe), ", ", open)
+	r.ins(e.End, close, ")")
 }
 
 func (r *rewriter) arrow(e *js.Arrow, name string) {
 	h := r.hole(e.Start)
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true, susp: e.Async})
 	i := r.site(e.Span)
-	r.fill(h, r.hk("F", i), r.num(fe), ", ")
-	r.ins(e.End, nameArg(name, ""), ")")
+	open, close := namedValue(name)
+	r.fill(h, r.hk("F", i), r.num(fe), ", ", open)
+	r.ins(e.End, close, ")")
+}
+
+// namedValue renders the text around an anonymous function or class that
+// gets name (a JavaScript string or number literal) by named evaluation,
+// which wrapping it in F's call would lose: the value of a property of an
+// object literal made for it, {name: value}[name], where the engine names
+// it itself, as it would have. (Setting the name afterwards with
+// Object.defineProperty, as the shim once did, turns a function object
+// into a dictionary in V8: its properties, prototype included, slow to
+// read, and its memory its own.) The object does not escape; optimizing
+// compilers remove it. A name that may spell __proto__, which as a
+// literal key sets the object's prototype instead, is a computed key.
+func namedValue(name string) (open, close string) {
+	if name == "" {
+		return "", ""
+	}
+	if strings.Contains(name, "proto") || strings.Contains(name, `\`) {
+		return "{[" + name + "]: ", "}[" + name + "]"
+	}
+	return "{" + name + ": ", "}[" + name + "]"
 }
 
 // nameArg renders the optional arguments after a function value: the name
@@ -1132,8 +1155,10 @@ func (r *rewriter) nameText(key js.Expr, computed bool) string {
 	switch k := key.(type) {
 	case *js.Ident:
 		return r.str(k)
-	case *js.StringLit:
-		return k.Raw
+	case *js.StringLit, *js.NumLit:
+		return r.text(k)
+	case *js.PrivateName:
+		return strconv.Quote("#" + k.Name)
 	}
 	return ""
 }
@@ -1243,8 +1268,9 @@ func (r *rewriter) classExpr(c *js.ClassExpr, name string) {
 	h := r.hole(c.Start)
 	fe, members := r.class(&c.Class)
 	i := r.site(c.Span)
-	r.fill(h, r.hk("F", i)+itoa(fe)+", ")
-	r.ins(c.End, nameArg(name, members)+")")
+	open, close := namedValue(name)
+	r.fill(h, r.hk("F", i)+itoa(fe)+", "+open)
+	r.ins(c.End, close+nameArg("", members)+")")
 }
 
 // classDecl rewrites "class C {}" as "let C = H.N(n, "C", H.F(i, fe, class C {}));".

@@ -84,22 +84,26 @@ globalThis.freshRe = function () { return new RegExp('z'); };
 // uninstrumented helper, checks objects filled by sloppy and strict code,
 // a function, this in a constructor and compound writes; o[k] writes make
 // a dictionary as without instrumentation. The trace still has every
-// object-valued write.
+// object-valued write. Functions and classes named by named evaluation
+// (var g = function () {}) keep their fast properties too: the
+// instrumenter lets the engine name them ({g: function () {}}["g"]) where
+// the shim used to define the name, which made a dictionary of each.
 func TestNamedWritesKeepObjectsFast(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	dir := t.TempDir()
 	var fill, fillThis, fillStrict, fillKeyed strings.Builder
 	for i := 0; i < 40; i++ {
-		fmt.Fprintf(&fill, "o.p%d = {};\nf.p%d = 1;\n", i, i)
+		fmt.Fprintf(&fill, "o.p%d = {};\nf.p%d = 1;\ng.p%d = 1;\n", i, i, i)
 		fmt.Fprintf(&fillThis, "  this.p%d = %d;\n", i, i)
 		fmt.Fprintf(&fillStrict, "  s.p%d = 1; s.p%d += 1;\n", i, i)
 	}
 	fillKeyed.WriteString("for (let i = 0; i < 40; i++) k['q' + i] = 1;\n")
-	src := "const o = {}, k = {};\nfunction f() {}\n" + fill.String() + fillKeyed.String() +
+	src := "const o = {}, k = {};\nfunction f() {}\nvar g = function () {}, a = () => {}, b = { m: function () {} }, D = class {};\n" + fill.String() + fillKeyed.String() +
 		"function C() {\n" + fillThis.String() + "}\nconst c = new C();\n" +
 		"const s = (() => { 'use strict'; const s = {};\n" + fillStrict.String() + "  return s; })();\n" +
-		"console.log(fast(o), fast(f), fast(c), fast(s), fast(k), o.p39 !== o.p0, c.p39, s.p39);\n"
+		"console.log(fast(o), fast(f), fast(c), fast(s), fast(k), o.p39 !== o.p0, c.p39, s.p39);\n" +
+		"console.log(fast(g), fast(a), fast(b.m), fast(D), g.name, a.name, b.m.name, D.name);\n"
 	res, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.CommonJS, File: "fill.js"})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +117,7 @@ func TestNamedWritesKeepObjectsFast(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const want = "true true true true false true 39 2"
+	const want = "true true true true false true 39 2\ntrue true true true g a m D"
 	plain, err := exec.Command(node, "--allow-natives-syntax", "-r", helper, plainProg).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(plain)) != want {
 		t.Fatalf("plain node: %v, %q, want %q", err, plain, want)
