@@ -9,7 +9,9 @@ import (
 // through calls and constructors, the structured frames a custom
 // Error.prepareStackTrace gets (get-caller-file and depd pick one by its
 // index), Error.captureStackTrace with a function to omit, and the
-// property itself saved, replaced and restored. Not the number of frames:
+// property itself saved, replaced and restored, a setter that throws (the
+// shim makes o.name = v through a store function of its own). Not the
+// number of frames:
 // the engine captures Error.stackTraceLimit frames (10) counting the
 // shim's, so a deep stack shows fewer of the program's.
 const stacksProgram = `'use strict';
@@ -43,6 +45,8 @@ function custom() { return new Error('c').stack; }
 console.log(custom());
 Error.prepareStackTrace = p;
 console.log(Error.prepareStackTrace === p, noCols(custom().split('\n')[1]));
+const guarded = { set level(v) { throw new TypeError('level ' + v); } };
+try { guarded.level = 3; } catch (e) { console.log(noCols(e.stack.split('\n').slice(0, 3).join(' | '))); }
 `
 
 // TestStackTraces: the shim's frames are not in the program's stack

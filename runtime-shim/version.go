@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "41c74c704f099110"
+const Version = "63904eb1c33224cf"

@@ -981,7 +981,8 @@ function install() {
     let f = m.get(k);
     if (f === undefined) {
       try {
-        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";o.' : 'o.') + k + '=v');
+        // named like a file of the shim's own, so that stacks leave its frame out
+        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";o.' : 'o.') + k + '=v\n//# sourceURL=memtrace-store');
       } catch {
         f = strict ? setStrict : setSloppy; // no code from strings
       }
@@ -3129,5 +3130,5 @@ function install() {
   markEdges(1); // global variables (DECLARE, WRITE) are its edges
 
   // Last, so that the shim's code is the lines up to this one (stacks.js).
-  if (env.MEMTRACE_SHIM_FRAMES !== '1') hideShimFrames(GLOBAL.Error);
+  if (env.MEMTRACE_SHIM_FRAMES !== '1' && hideShimFrames(GLOBAL.Error)) hideFile('memtrace-store');
 }
