@@ -187,19 +187,7 @@ const big = (0, eval)('(function () { var o = {}; ' + 'o.k = { n: 1 }; '.repeat(
 console.log(s, f(3).a, g(), typeof local, syntax, big);
 if (process.argv[2] === 'exit') process.exit(3);
 `
-	dir := t.TempDir()
-	orig := filepath.Join(dir, "main.js")
-	if err := os.WriteFile(orig, []byte(prog), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := instrument.Instrument([]byte(prog), instrument.Options{Goal: js.CommonJS, File: orig})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst := filepath.Join(dir, "main.inst.js")
-	if err := os.WriteFile(inst, res.Code, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	orig, inst := writeInstrumented(t, prog)
 	for _, arg := range []string{"", "exit"} {
 		plain := exec.Command(node, orig, arg)
 		want, err := plain.Output()
@@ -298,19 +286,7 @@ let same = 0;
 for (let i = 0; i < 6; i++) same += ev(body);
 console.log(r, same, grew < 200 * 1024 ? 'released' : 'kept ' + grew + ' bytes of bytecode');
 `
-	dir := t.TempDir()
-	orig := filepath.Join(dir, "main.js")
-	if err := os.WriteFile(orig, []byte(prog), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	res, err := instrument.Instrument([]byte(prog), instrument.Options{Goal: js.CommonJS, File: orig})
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst := filepath.Join(dir, "main.inst.js")
-	if err := os.WriteFile(inst, res.Code, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	orig, inst := writeInstrumented(t, prog)
 	plain := exec.Command(node, "--expose-gc", orig)
 	want, err := plain.Output()
 	if err != nil || string(want) != "410 12 released\n" {
@@ -321,4 +297,24 @@ console.log(r, same, grew < 200 * 1024 ? 'released' : 'kept ' + grew + ' bytes o
 		t.Fatalf("instrumented run printed %q (exit %d), want %q\n%s", got.stdout, got.exit, want, got.stderr)
 	}
 	check(t, "main", got.trace)
+}
+
+// writeInstrumented writes prog as main.js in a fresh directory and, beside
+// it, main.inst.js: prog instrumented as CommonJS, named by main.js's path.
+func writeInstrumented(t *testing.T, prog string) (orig, inst string) {
+	t.Helper()
+	dir := t.TempDir()
+	orig = filepath.Join(dir, "main.js")
+	if err := os.WriteFile(orig, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := instrument.Instrument([]byte(prog), instrument.Options{Goal: js.CommonJS, File: orig})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst = filepath.Join(dir, "main.inst.js")
+	if err := os.WriteFile(inst, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return orig, inst
 }
