@@ -110,8 +110,8 @@ type Result struct {
 // EvalNoCache opens the initializer of run-time code's handle: the
 // handle is "0 ? 0<tagged empty template> : __mt.S(…)", whose constant test
 // leaves the tagged template unevaluated; it only makes V8 leave the code
-// out of its eval cache. V8 hashes a string
-// longer than 16,383 characters by its length alone, and puts an eval in
+// out of its eval cache. V8 hashes a string longer than 16,383 characters
+// by its length alone, and puts an eval in
 // its cache once an earlier eval from the same place matched that hash:
 // instrumented run-time code is about four times its source, so fresh
 // copies of a library made distinct only by a salt (Octane's CodeLoad)

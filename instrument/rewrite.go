@@ -1155,8 +1155,13 @@ func (r *rewriter) nameText(key js.Expr, computed bool) string {
 	switch k := key.(type) {
 	case *js.Ident:
 		return r.str(k)
-	case *js.StringLit, *js.NumLit:
-		return r.text(k)
+	case *js.StringLit:
+		if strings.ContainsAny(k.Raw, "\n\r\u2028\u2029") {
+			return quote(k.Value) // a line continuation: the name is written twice
+		}
+		return k.Raw
+	case *js.NumLit:
+		return k.Raw
 	case *js.PrivateName:
 		return strconv.Quote("#" + k.Name)
 	}
