@@ -166,6 +166,8 @@ func TestModernConstructs(t *testing.T) {
 		{"t`x${a.b}`", "H.X(2, t`x${H.G(1, a).b}`)"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
+		// names from named evaluation: numeric keys, a string key with a line continuation (requoted: lines stay), __proto__ (a computed key)
+		{"x = {1: function* () {}, \"a\\\nb\": () => 1}; var __proto__ = () => 2", "H.N(17, \"__proto__\", __proto__); H.X(10, x = H.W(9, \"x\", H.T(8, {1: H.F(3, 1, {1: function* () {const __mt$f = H.Fg(1, void 0, this, new.target); try { } finally { H.Fx(2, __mt$f); } }}[1]), \"a\\\nb\": H.F(7, 5, {\"ab\": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}[\"ab\"])}), (typeof x === \"undefined\" ? void 0 : x))); var __proto__ = H.X(16, H.W(15, \"__proto__\", H.F(14, 12, {[\"__proto__\"]: () => { const __mt$f = H.Fe(12, void 0); try { return H.R(__mt$f, H.X(11, 2)) } finally { H.Fr(13, __mt$f); } }}[\"__proto__\"]), __proto__))"},
 		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), "g": H.F(7, 5, {"g": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["g"])}), (typeof x === "undefined" ? void 0 : x)))`},
 	} {
 		expectInstrumented(t, c[0], c[1])
