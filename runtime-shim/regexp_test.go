@@ -46,19 +46,9 @@ globalThis.freshRe = function () { return new RegExp('z'); };
 			t.Fatal(err)
 		}
 	}
-	out := filepath.Join(dir, "mem-trace")
-	cmd := exec.Command(node, "--allow-natives-syntax", "-r", helper, "-r", shim, prog)
-	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out)
-	got, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, got)
-	}
-	if s := strings.TrimSpace(string(got)); s != "true true true true true b true" {
+	got, b := runWithNatives(t, node, helper, shim, prog)
+	if s := strings.TrimSpace(got); s != "true true true true true b true" {
 		t.Fatalf("got %q, want every regexp with a fresh regexp's hidden class: true true true true true b true", s)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
 	}
 	check(t, "regexps", b)
 	d := dump(t, b)
@@ -122,19 +112,9 @@ func TestNamedWritesKeepObjectsFast(t *testing.T) {
 	if err != nil || strings.TrimSpace(string(plain)) != want {
 		t.Fatalf("plain node: %v, %q, want %q", err, plain, want)
 	}
-	out := filepath.Join(dir, "mem-trace")
-	cmd := exec.Command(node, "--allow-natives-syntax", "-r", helper, "-r", shim, prog)
-	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out)
-	got, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, got)
-	}
-	if s := strings.TrimSpace(string(got)); s != want {
+	got, b := runWithNatives(t, node, helper, shim, prog)
+	if s := strings.TrimSpace(got); s != want {
 		t.Fatalf("instrumented: got %q, want %q (objects fast as without instrumentation)", s, want)
-	}
-	b, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
 	}
 	check(t, "fill", b)
 	d := dump(t, b)
@@ -143,4 +123,23 @@ func TestNamedWritesKeepObjectsFast(t *testing.T) {
 			t.Fatalf("no PUTFIELD p%d in the trace", i)
 		}
 	}
+}
+
+// runWithNatives runs the instrumented prog under node with V8's natives
+// syntax allowed, the uninstrumented helper (which makes V8's % functions
+// callable) and the shim preloaded; it returns the output and the trace.
+func runWithNatives(t *testing.T, node, helper, shim, prog string) (string, []byte) {
+	t.Helper()
+	out := filepath.Join(filepath.Dir(prog), "mem-trace")
+	cmd := exec.Command(node, "--allow-natives-syntax", "-r", helper, "-r", shim, prog)
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out)
+	got, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(got), b
 }
