@@ -27,9 +27,12 @@
       if (name !== undefined && typeof f === "function" && f.name === "") defineProperty(f, "name", { value: String(name), configurable: true });
       return f;
     }
+    Fo(i, fe, o) { return o; }
+    K(k) { return Reflect.ownKeys({ [k]: 0 })[0]; }
     Q(i, o, k, v, inst) { return v; }
     Sp(i, d, v) { return v; }
     T(i, v) { return v; }
+    Ts(i, v) { return v; }
     W(i, name, v, old) { return v; }
     G(i, o) { return o; }
     Gt(i, d, o) { return o; }

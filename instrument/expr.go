@@ -163,9 +163,17 @@ func (r *rewriter) expr(e js.Expr) {
 func (r *rewriter) object(e *js.Object) {
 	h := r.hole(e.Start)
 	var members strings.Builder
+	hook := "T"
 	for _, p := range e.Props {
 		switch p := p.(type) {
 		case *js.Property:
+			if p.Computed {
+				hook = "Ts" // may define symbol-keyed properties
+			}
+			if p.Computed && p.Kind == js.PropInit && !p.Method && !p.Shorthand && anonymousFn(p.Value) {
+				r.computedProp(p)
+				continue
+			}
 			if p.Computed {
 				r.expr(p.Key)
 			}
@@ -190,11 +198,12 @@ func (r *rewriter) object(e *js.Object) {
 				r.exprNamed(v, r.nameText(p.Key, p.Computed))
 			}
 		case *js.Spread:
+			hook = "Ts"
 			r.used(p.Arg, p.Span)
 		}
 	}
 	i := r.site(e.Span)
-	r.fill(h, r.hk("T", i))
+	r.fill(h, r.hk(hook, i))
 	if members.Len() > 0 {
 		r.ins(e.End, members.String()+")")
 	} else {

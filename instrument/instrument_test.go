@@ -32,12 +32,19 @@ func expectGoal(t *testing.T, goal js.Goal, src, want string) {
 
 // tempRE renames the per-script temporaries __mt$<hash>_N to T_N.
 func tempRE(s string) string {
+	var b strings.Builder
 	for {
 		i := strings.Index(s, "__mt$")
-		if i < 0 || i+14 > len(s) || s[i+13] != '_' {
-			return s
+		if i < 0 {
+			return b.String() + s
 		}
-		s = s[:i] + "T" + s[i+13:]
+		if i+14 <= len(s) && s[i+13] == '_' && strings.Trim(s[i+5:i+13], "0123456789abcdef") == "" {
+			b.WriteString(s[:i] + "T")
+			s = s[i+13:]
+			continue
+		}
+		b.WriteString(s[:i+5])
+		s = s[i+5:]
 	}
 }
 
@@ -158,7 +165,7 @@ func TestModernConstructs(t *testing.T) {
 		// this from the frame (Gt, Pt, Mt) only where the frame's this is the function's own for the whole body: not in parameters, arrows, generators
 		{`function f(x = this.p) { this.q = () => this.r; }`, `H.N(13, "f", H.F(12, 10, f)); function f(x = H.G(1, this).p) {const __mt$f = H.Fe(10, f, this, new.target); try { H.N(9, "x", x);  H.X(8, H.Pt(7, __mt$f, this, "q", H.F(6, 4, () => { const __mt$f = H.Fe(4, void 0); try { return H.R(__mt$f, H.X(3, H.G(2, this).r)) } finally { H.Fr(5, __mt$f); } }), 2)); } finally { H.Fr(11, __mt$f); } }`},
 		{`function* g() { yield this.p }`, `H.N(7, "g", H.F(6, 4, g)); function* g() {const __mt$f = H.Fg(4, g, this, new.target); try {  H.X(3, H.Y(2, __mt$f, yield H.Yv(2, __mt$f, H.G(1, this).p))) } finally { H.Fx(5, __mt$f); } }`},
-		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.T(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
+		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.Ts(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(8, "g", H.F(7, 5, g)); async function* g() {const __mt$f = H.Fg(5, g, this, new.target); try {  H.X(4, H.Y(3, __mt$f, yield* H.Ys(3, __mt$f, H.Y(2, __mt$f, await H.Ys(2, __mt$f, H.c0(1, h)))))) } finally { H.Fx(6, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G(1, a)?.b.c)`},
 		{`a?.b?.(c.d)`, `H.X(3, H.G(1, a)?.b?.(H.G(2, c).d))`},
@@ -168,6 +175,8 @@ func TestModernConstructs(t *testing.T) {
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
 		// names from named evaluation: numeric keys, a string key with a line continuation (requoted: lines stay), __proto__ (a computed key)
 		{"x = {1: function* () {}, \"a\\\nb\": () => 1}; var __proto__ = () => 2", "H.N(17, \"__proto__\", __proto__); H.X(10, x = H.W(9, \"x\", H.T(8, {1: H.F(3, 1, {1: function* () {const __mt$f = H.Fg(1, void 0, this, new.target); try { } finally { H.Fx(2, __mt$f); } }}[1]), \"a\\\nb\": H.F(7, 5, {\"ab\": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}[\"ab\"])}), (typeof x === \"undefined\" ? void 0 : x))); var __proto__ = H.X(16, H.W(15, \"__proto__\", H.F(14, 12, {[\"__proto__\"]: () => { const __mt$f = H.Fe(12, void 0); try { return H.R(__mt$f, H.X(11, 2)) } finally { H.Fr(13, __mt$f); } }}[\"__proto__\"]), __proto__))"},
+		// names from computed keys: the object literal's property is spread from an object of its own (Fo); a class field's key is kept in a temporary (K) for its Q and name
+		{`o = {[k]: () => 1, [j]: 2}; class C { [k] = function () {}; static [j] = 2 }`, `var T_k1, T_k2; H.X(7, o = H.W(6, "o", H.Ts(5, {...H.Fo(4, 2, {[k]: () => { const __mt$f = H.Fe(2, void 0); try { return H.R(__mt$f, H.X(1, 1)) } finally { H.Fr(3, __mt$f); } }}), [j]: 2}), (typeof o === "undefined" ? void 0 : o))); let C = H.N(15, "C", H.F(14, -13, class C { [T_k1 = H.K(k)] = H.Q(11, this, T_k1, H.F(10, 8, {[T_k1]: function () {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } }}[T_k1]), 1); static [T_k2 = H.K(j)] = H.Q(12, this, T_k2, 2, 0) }));`},
 		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), "g": H.F(7, 5, {"g": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["g"])}), (typeof x === "undefined" ? void 0 : x)))`},
 	} {
 		expectInstrumented(t, c[0], c[1])

@@ -14,7 +14,7 @@ func TestAllUsesHooks(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"f(...a);", "H.c(2, f, ...H.L(1, a))"},
 		{"x = [...a];", "H.T(2, [...H.L(1, a)])"},
-		{"x = {...a};", "H.T(2, {...H.L(1, a)})"},
+		{"x = {...a};", "H.Ts(2, {...H.L(1, a)})"},
 		{"x = 'k' in o;", "'k' in H.L(1, o)"},
 		{"x = o instanceof C;", "H.L(1, o) instanceof H.L(2, C)"},
 		{"for (const k in o) ;", "for (const k in H.L(3, o))"},

@@ -18,6 +18,7 @@ type fnState struct {
 	span     js.Span // the function's range (N, Fe, Fr sites)
 	temps    int     // live temporaries
 	maxTemps int
+	keyTemps int // temporaries that keep a class field's computed key (keyTemp), never reused
 	tempPfx  string
 	noTemps  bool   // no var can be declared here (field initializers, parameter lists)
 	self     string // the Fe result's name, "" outside functions
@@ -402,12 +403,20 @@ func (r *rewriter) allocTemp() string {
 
 func (r *rewriter) releaseTemps(n int) { r.fn.temps -= n }
 
+// keyTemp allocates a temporary of f's that holds one class field's
+// computed key from the class's definition to its initializer's runs
+// (classField): one per field, never given back.
+func (r *rewriter) keyTemp(f *fnState) string {
+	f.keyTemps++
+	return f.tempPfx + "k" + itoa(f.keyTemps)
+}
+
 func (r *rewriter) tempDecl(f *fnState) string {
 	return string(r.appendTempDecl(nil, f))
 }
 
 func (r *rewriter) appendTempDecl(b []byte, f *fnState) []byte {
-	if f.maxTemps == 0 {
+	if f.maxTemps == 0 && f.keyTemps == 0 {
 		return b
 	}
 	b = append(b, "var "...)
@@ -416,6 +425,14 @@ func (r *rewriter) appendTempDecl(b []byte, f *fnState) []byte {
 			b = append(b, ", "...)
 		}
 		b = append(b, f.tempPfx...)
+		b = strconv.AppendInt(b, int64(i), 10)
+	}
+	for i := 1; i <= f.keyTemps; i++ {
+		if i > 1 || f.maxTemps > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, f.tempPfx...)
+		b = append(b, 'k')
 		b = strconv.AppendInt(b, int64(i), 10)
 	}
 	return append(b, "; "...)
@@ -1093,6 +1110,59 @@ func (r *rewriter) arrow(e *js.Arrow, name string) {
 	r.ins(e.End, close, ")")
 }
 
+// anonymousFn reports whether e (parentheses aside) is an anonymous
+// function, arrow or class expression: a value named evaluation names.
+func anonymousFn(e js.Node) bool {
+	x, ok := e.(js.Expr)
+	if !ok {
+		return false
+	}
+	switch u := unparen(x).(type) {
+	case *js.FuncExpr:
+		return u.Name == nil
+	case *js.Arrow:
+		return true
+	case *js.ClassExpr:
+		return u.Name == nil
+	}
+	return false
+}
+
+// bareFn instruments an anonymous function, arrow or class expression e
+// (anonymousFn) but leaves the value itself in place: it returns the
+// arguments F takes after the value's (i, fe, members). A caller wraps
+// what it needs around the value.
+func (r *rewriter) bareFn(e js.Expr) (i, fe int, members string) {
+	switch u := unparen(e).(type) {
+	case *js.FuncExpr:
+		fe = r.function(funcParts{node: u, params: u.Params, body: u.Body, strict: u.Strict, own: u.Name, susp: u.Async || u.Generator})
+		i = r.site(u.Span)
+	case *js.Arrow:
+		fe = r.function(funcParts{node: u, params: u.Params, body: u.Body, exprBody: u.ExprBody, strict: u.Strict, arrow: true, susp: u.Async})
+		i = r.site(u.Span)
+	case *js.ClassExpr:
+		fe, members = r.class(&u.Class)
+		i = r.site(u.Span)
+	}
+	return i, fe, members
+}
+
+// computedProp instruments the property [k]: v of an object literal whose
+// value is anonymous (anonymousFn): v is named by the key's value, which
+// the instrumenter does not know and the engine must not compute twice
+// (ToPropertyKey may run the program's code). The property becomes the
+// spread of an object of its own, ...H.Fo(i, fe, {[k]: v}): the engine
+// names v in that object as it would have in this one, Fo gives v its id
+// as F does, and the spread defines the property where it stood.
+func (r *rewriter) computedProp(p *js.Property) {
+	h := r.hole(p.Start)
+	r.expr(p.Key)
+	v := p.Value.(js.Expr)
+	i, fe, members := r.bareFn(v)
+	r.fill(h, "...", r.hk("Fo", i), r.num(fe), ", {")
+	r.ins(v.EndPos(), "}", nameArg("", members), ")")
+}
+
 // namedValue renders the text around an anonymous function or class that
 // gets name (a JavaScript string or number literal) by named evaluation,
 // which wrapping it in F's call would lose: the value of a property of an
@@ -1106,6 +1176,9 @@ func (r *rewriter) arrow(e *js.Arrow, name string) {
 func namedValue(name string) (open, close string) {
 	if name == "" {
 		return "", ""
+	}
+	if name[0] == '[' { // a temporary holding a computed key: "[t]"
+		return "{" + name + ": ", "}" + name
 	}
 	if strings.Contains(name, "proto") || strings.Contains(name, `\`) {
 		return "{[" + name + "]: ", "}[" + name + "]"
@@ -1220,13 +1293,30 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 			for _, d := range m.Decorators {
 				r.expr(d)
 			}
-			if m.Computed {
+			// A computed key is kept in a temporary of the function the
+			// class is defined in, for the initializer's Q and the name of
+			// an anonymous value: [t = H.K(k)] = H.Q(i, this, t, H.F(i2,
+			// fe, {[t]: v}[t]), 1). H.K converts it to a property key, as
+			// the definition would have, once. (Where no var can be
+			// declared, the field has no Q and such a value no name.)
+			k, name := "", ""
+			if m.Computed && m.Value != nil && !r.fn.noTemps {
+				k = r.keyTemp(r.fn)
+				r.ins(m.Key.Pos(), k, " = ", r.h, ".K(")
+				r.expr(m.Key)
+				r.ins(m.Key.EndPos(), ")")
+				if anonymousFn(m.Value) {
+					name = "[" + k + "]"
+				}
+			} else if m.Computed {
 				r.expr(m.Key)
 			}
 			if m.Value != nil {
 				save := r.fn
 				r.fn = &fnState{parent: save, span: spanOf(m), noTemps: true}
-				k := r.keyText(m.Key, m.Computed)
+				if k == "" {
+					k = r.keyText(m.Key, m.Computed)
+				}
 				if pn, ok := m.Key.(*js.PrivateName); ok {
 					k = strconv.Quote("#" + pn.Name)
 				}
@@ -1234,7 +1324,10 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 				if k != "" {
 					h = r.hole(m.Value.Pos())
 				}
-				r.exprNamed(m.Value, r.nameText(m.Key, m.Computed))
+				if name == "" {
+					name = r.nameText(m.Key, m.Computed)
+				}
+				r.exprNamed(m.Value, name)
 				if k != "" {
 					// x = e → x = H.Q(i, this, "x", e, instance): the
 					// field's PUTFIELD (the definition itself is not a hook).

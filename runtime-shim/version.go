@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "63904eb1c33224cf"
+const Version = "0a0c608075dd0707"

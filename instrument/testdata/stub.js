@@ -31,9 +31,17 @@
   var H = {
     N: function (i, name, v) { iid(i); return v; },
     F: function (i, fe, f, name) { iid(i); iid(fe < 0 ? -fe : fe); return named(f, name); },
+    Fo: function (i, fe, o) {
+      iid(i); iid(fe < 0 ? -fe : fe);
+      var ks = Reflect.ownKeys(o);
+      if (ks.length !== 1 || typeof o[ks[0]] !== "function") throw new Error("stub: Fo wants one function property");
+      return o;
+    },
+    K: function (k) { var o = {}; o[k] = 0; return Reflect.ownKeys(o)[0]; },
     Q: function (i, o, k, v, inst) { iid(i); return v; },
     Sp: function (i, d, v) { iid(i); return v; },
     T: function (i, v) { iid(i); return v; },
+    Ts: function (i, v) { iid(i); return v; },
     W: function (i, name, v, old) { iid(i); return v; },
     G: function (i, o) { iid(i); return o; },
     Gt: function (i, d, o) { iid(i); return o; },

@@ -1983,6 +1983,27 @@ function install() {
       return fn;
     }
 
+    // Fo: the property [k]: v of an object literal, v an anonymous
+    // function or class (named by the key's value), written as the spread
+    // of o = {[k]: v}: F for v, o returned for the spread.
+    Fo(i, fe, o) {
+      const v = o[ownKeys(o)[0]];
+      if (arguments.length <= 4) {
+        this.F(i, fe, v);
+      } else {
+        const a = [i, fe, v];
+        for (let k = 3; k < arguments.length; k++) a[k] = arguments[k];
+        apply(this.F, this, a);
+      }
+      return o;
+    }
+
+    // K: a class field's computed key, converted to a property key (the
+    // engine's own conversion, once) for the instrumenter's temporary.
+    K(k) {
+      return ownKeys({ [k]: 0 })[0];
+    }
+
     // members: a class's methods, getters and setters get their
     // CREATE_FUN (ids), then PUTFIELDs on the prototype (on the class when
     // static), accessors under "~get~KEY"/"~set~KEY"; private methods get
@@ -2052,6 +2073,7 @@ function install() {
     // A static field runs before F gives the class its id: F logs it.
     Q(i, o, k, v, inst) {
       if (!isObj(o)) return v;
+      if (typeof k !== 'string') k = $String(k); // a computed key (K)
       curSid = this.sid;
       const g = this.base + i;
       let id = idOf(o);
@@ -2108,6 +2130,37 @@ function install() {
         }
         const c = v[k];
         if (isObj(c)) logPutfield(g, id, k, this.child(c, g));
+      }
+      return v;
+    }
+
+    // Ts: T of an object literal with computed keys or spreads, which may
+    // define symbol-keyed properties: those are logged too, under their
+    // String() (as P logs a write of one).
+    Ts(i, v, acc) {
+      if (arguments.length <= 3) this.T(i, v, acc);
+      else apply(this.T, this, apply(arraySlice, arguments, []));
+      if (!isObj(v) || typeof v === 'function') return v;
+      const ks = ownKeys(v);
+      const g = this.base + i;
+      let id = 0;
+      for (let j = 0; j < ks.length; j++) {
+        const k = ks[j];
+        if (typeof k !== 'symbol') continue;
+        const d = getOwnPropertyDescriptor(v, k);
+        if (d === undefined) continue;
+        if (id === 0) {
+          curSid = this.sid;
+          id = idOf(v);
+          if (id === 0) return v;
+        }
+        const name = $String(k);
+        if (d.get !== undefined || d.set !== undefined) {
+          if (d.get !== undefined) logPutfield(g, id, '~get~' + name, this.child(d.get, g));
+          if (d.set !== undefined) logPutfield(g, id, '~set~' + name, this.child(d.set, g));
+        } else if (isObj(d.value)) {
+          logPutfield(g, id, name, this.child(d.value, g));
+        }
       }
       return v;
     }

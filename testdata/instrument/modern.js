@@ -46,3 +46,12 @@ lazy.w &&= 3;
 console.log(JSON.stringify(lazy));
 const fnName = function () {}, arrowName = () => {}, clsName = class {};
 console.log(fnName.name, arrowName.name, clsName.name, ({m: () => 1}).m.name);
+// names from computed keys: the key converted once, before the value
+let keyReads = 0;
+const keyObj = { toString() { keyReads++; return "viaToString"; } };
+const symKey = Symbol("desc");
+const computed = { [symKey]: () => 1, [keyObj]: function () {}, [1 + 1]: class {}, ["__proto__"]: function* () {}, plain: 1, ...{ s: 2 } };
+console.log(computed[symKey].name, computed.viaToString.name, computed[2].name, Object.getOwnPropertyNames(computed).join(), keyReads);
+function classWithKey(k) { return class { static [k] = () => k; [k + "I"] = function () {}; }; }
+const K1 = classWithKey("one"), K2 = classWithKey("two");
+console.log(K1.one.name, K2.two.name, new K1().oneI.name, new K2().twoI.name, K1.one(), keyReads);
