@@ -77,6 +77,10 @@
     E(i, s) { return s; }
     Sx() {}
   }
+  for (let k = 0; k < 32; k++) {
+    H.prototype["G" + k] = H.prototype.G;
+    H.prototype["P" + k] = H.prototype.P;
+  }
   const h = new H();
   globalThis.__mt = { S() { return h; } };
 })();

@@ -35,6 +35,29 @@ func (r *rewriter) hk(name string, i int) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
+// HookCopies is the number of copies of the G and P hooks (G0, G1, …) the
+// runtime shim defines: a site calls copy (local iid mod HookCopies), so
+// that V8's type feedback for the id read in each copy is a few sites'
+// (runtime-shim/src/ids.js, Stamp.u0).
+const HookCopies = 32
+
+// hkc is hk for a hook with copies: `H.G7(i, `.
+func (r *rewriter) hkc(name string, i int) string {
+	n := len(r.h) + len(name) + 20
+	if cap(r.arena)-len(r.arena) < n {
+		r.reserve(n)
+	}
+	start := len(r.arena)
+	r.arena = append(r.arena, r.h...)
+	r.arena = append(r.arena, '.')
+	r.arena = append(r.arena, name...)
+	r.arena = strconv.AppendInt(r.arena, int64(i%HookCopies), 10)
+	r.arena = append(r.arena, '(')
+	r.arena = strconv.AppendInt(r.arena, int64(i), 10)
+	r.arena = append(r.arena, ',', ' ')
+	return r.arenaString(start)
+}
+
 // reserve makes room for n bytes in the arena.
 func (r *rewriter) reserve(n int) {
 	if cap(r.arena)-len(r.arena) < n {

@@ -250,7 +250,7 @@ func (r *rewriter) readObject(e *js.Member) {
 	if r.selfThis(e.Object) {
 		r.fill(h, r.hk("Gt", i)+r.fn.self+", ")
 	} else {
-		r.fill(h, r.hk("G", i))
+		r.fill(h, r.hkc("G", i))
 	}
 	r.ins(e.Object.EndPos(), ")")
 }
@@ -660,7 +660,7 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 // memberRead renders the read of the member in a compound operation on
 // the temporaries holding its object and key.
 func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
-	g := r.hk("G", j) + obj + ")"
+	g := r.hkc("G", j) + obj + ")"
 	if m.Computed {
 		return g + "[" + key + "]"
 	}
@@ -679,7 +679,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		if r.selfThis(m.Object) {
 			r.fill(h, r.hk("Pt", i)+r.fn.self+", ")
 		} else {
-			r.fill(h, r.hk("P", i))
+			r.fill(h, r.hkc("P", i))
 		}
 		r.ins(val.EndPos(), ", "+s+")")
 		return
@@ -699,9 +699,9 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
 	if logical {
 		// (H.G(j, t1 = o).p || H.P(i, t1, "p", e, s))
-		r.rep(e.Start, m.Object.Pos(), "("+r.hk("G", j)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), "("+r.hkc("G", j)+t1+" = ")
 		r.expr(m.Object)
-		tail := " " + e.Op[:2] + " " + r.hk("P", i) + t1 + ", " + key + ", "
+		tail := " " + e.Op[:2] + " " + r.hkc("P", i) + t1 + ", " + key + ", "
 		if m.Computed {
 			k := m.Property
 			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")
@@ -715,7 +715,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	} else {
 		// H.P(i, t1 = o, "p", H.G(j, t1).p op (e), s)
 		op := e.Op[:len(e.Op)-1]
-		r.rep(e.Start, m.Object.Pos(), r.hk("P", i)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), r.hkc("P", i)+t1+" = ")
 		r.expr(m.Object)
 		read := r.memberRead(m, j, t1, t2) + " " + op + " ("
 		if m.Computed {
@@ -766,7 +766,7 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 	}
 	if e.Prefix {
 		// H.P(i, t1 = o, "p", (t3 = H.G(j, t1).p, ++t3), s)
-		r.rep(e.Start, m.Object.Pos(), r.hk("P", i)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), r.hkc("P", i)+t1+" = ")
 		r.expr(m.Object)
 		tail := "(" + t3 + " = " + r.memberRead(m, j, t1, t2) + ", " + e.Op + t3 + "), " + s + ")"
 		if m.Computed {
@@ -781,9 +781,9 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 		// (t3 = H.G(j, t1 = o).p, t4 = t3++, H.P(i, t1, "p", t3, s), t4)
 		t4 := r.allocTemp()
 		n++
-		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.hk("G", j)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.hkc("G", j)+t1+" = ")
 		r.expr(m.Object)
-		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.hk("P", i) + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
+		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.hkc("P", i) + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
 		if m.Computed {
 			k := m.Property
 			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")

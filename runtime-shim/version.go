@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "0a0c608075dd0707"
+const Version = "46b4fe7550b07ac7"

@@ -122,6 +122,12 @@
       };
     })(k);
   });
+  // G0..G31, P0..P31: copies of G and P (instrument.HookCopies); the site's
+  // local iid picks one.
+  for (var k = 0; k < 32; k++) (function (k) {
+    H["G" + k] = function (i, o) { if (i % 32 !== k) throw new Error("stub: G" + k + " at iid " + i); return H.G(i, o); };
+    H["P" + k] = function (i, o, key, v, strict) { if (i % 32 !== k) throw new Error("stub: P" + k + " at iid " + i); return H.P(i, o, key, v, strict); };
+  })(k);
   globalThis.__mt = {
     S: function (file, sites, free, se, sr) {
       // The site table: base-64 VLQ numbers, four per local iid.

@@ -40,6 +40,77 @@ class Stamp extends Return {
   static putGet(o) {
     return #id in o ? o.#id : NOFIELD;
   }
+  // u0..u31: get for the use hooks G0..G31, p0..p31 for the write hooks
+  // P0..P31; the instrumenter gives each site one of them (its local iid
+  // modulo 32, instrument.HookCopies). V8 keeps the type feedback of the
+  // field read per function, not per call site: through one getter, every
+  // site's objects are one site's, which turns megamorphic (a hash probe
+  // per read) as soon as a program reads fields of more than four kinds of
+  // object anywhere; spread over 32 copies, most sites see one or two.
+  static u0(o) { return #id in o ? o.#id : NOFIELD; }
+  static u1(o) { return #id in o ? o.#id : NOFIELD; }
+  static u2(o) { return #id in o ? o.#id : NOFIELD; }
+  static u3(o) { return #id in o ? o.#id : NOFIELD; }
+  static u4(o) { return #id in o ? o.#id : NOFIELD; }
+  static u5(o) { return #id in o ? o.#id : NOFIELD; }
+  static u6(o) { return #id in o ? o.#id : NOFIELD; }
+  static u7(o) { return #id in o ? o.#id : NOFIELD; }
+  static u8(o) { return #id in o ? o.#id : NOFIELD; }
+  static u9(o) { return #id in o ? o.#id : NOFIELD; }
+  static u10(o) { return #id in o ? o.#id : NOFIELD; }
+  static u11(o) { return #id in o ? o.#id : NOFIELD; }
+  static u12(o) { return #id in o ? o.#id : NOFIELD; }
+  static u13(o) { return #id in o ? o.#id : NOFIELD; }
+  static u14(o) { return #id in o ? o.#id : NOFIELD; }
+  static u15(o) { return #id in o ? o.#id : NOFIELD; }
+  static u16(o) { return #id in o ? o.#id : NOFIELD; }
+  static u17(o) { return #id in o ? o.#id : NOFIELD; }
+  static u18(o) { return #id in o ? o.#id : NOFIELD; }
+  static u19(o) { return #id in o ? o.#id : NOFIELD; }
+  static u20(o) { return #id in o ? o.#id : NOFIELD; }
+  static u21(o) { return #id in o ? o.#id : NOFIELD; }
+  static u22(o) { return #id in o ? o.#id : NOFIELD; }
+  static u23(o) { return #id in o ? o.#id : NOFIELD; }
+  static u24(o) { return #id in o ? o.#id : NOFIELD; }
+  static u25(o) { return #id in o ? o.#id : NOFIELD; }
+  static u26(o) { return #id in o ? o.#id : NOFIELD; }
+  static u27(o) { return #id in o ? o.#id : NOFIELD; }
+  static u28(o) { return #id in o ? o.#id : NOFIELD; }
+  static u29(o) { return #id in o ? o.#id : NOFIELD; }
+  static u30(o) { return #id in o ? o.#id : NOFIELD; }
+  static u31(o) { return #id in o ? o.#id : NOFIELD; }
+  static p0(o) { return #id in o ? o.#id : NOFIELD; }
+  static p1(o) { return #id in o ? o.#id : NOFIELD; }
+  static p2(o) { return #id in o ? o.#id : NOFIELD; }
+  static p3(o) { return #id in o ? o.#id : NOFIELD; }
+  static p4(o) { return #id in o ? o.#id : NOFIELD; }
+  static p5(o) { return #id in o ? o.#id : NOFIELD; }
+  static p6(o) { return #id in o ? o.#id : NOFIELD; }
+  static p7(o) { return #id in o ? o.#id : NOFIELD; }
+  static p8(o) { return #id in o ? o.#id : NOFIELD; }
+  static p9(o) { return #id in o ? o.#id : NOFIELD; }
+  static p10(o) { return #id in o ? o.#id : NOFIELD; }
+  static p11(o) { return #id in o ? o.#id : NOFIELD; }
+  static p12(o) { return #id in o ? o.#id : NOFIELD; }
+  static p13(o) { return #id in o ? o.#id : NOFIELD; }
+  static p14(o) { return #id in o ? o.#id : NOFIELD; }
+  static p15(o) { return #id in o ? o.#id : NOFIELD; }
+  static p16(o) { return #id in o ? o.#id : NOFIELD; }
+  static p17(o) { return #id in o ? o.#id : NOFIELD; }
+  static p18(o) { return #id in o ? o.#id : NOFIELD; }
+  static p19(o) { return #id in o ? o.#id : NOFIELD; }
+  static p20(o) { return #id in o ? o.#id : NOFIELD; }
+  static p21(o) { return #id in o ? o.#id : NOFIELD; }
+  static p22(o) { return #id in o ? o.#id : NOFIELD; }
+  static p23(o) { return #id in o ? o.#id : NOFIELD; }
+  static p24(o) { return #id in o ? o.#id : NOFIELD; }
+  static p25(o) { return #id in o ? o.#id : NOFIELD; }
+  static p26(o) { return #id in o ? o.#id : NOFIELD; }
+  static p27(o) { return #id in o ? o.#id : NOFIELD; }
+  static p28(o) { return #id in o ? o.#id : NOFIELD; }
+  static p29(o) { return #id in o ? o.#id : NOFIELD; }
+  static p30(o) { return #id in o ? o.#id : NOFIELD; }
+  static p31(o) { return #id in o ? o.#id : NOFIELD; }
   // callGet is get for the call hooks' callee.
   static callGet(o) {
     return #id in o ? o.#id : 0;
@@ -66,6 +137,16 @@ export function idOf(o) {
 // useIdOf is idOf for G and method lookups.
 export function useIdOf(o) {
   return withFallback(Stamp.useGet(o), o, true);
+}
+
+// useReaders and putReaders: Stamp.u0.., Stamp.p0.. (their results go
+// through stampedId).
+export const useReaders = [Stamp.u0, Stamp.u1, Stamp.u2, Stamp.u3, Stamp.u4, Stamp.u5, Stamp.u6, Stamp.u7, Stamp.u8, Stamp.u9, Stamp.u10, Stamp.u11, Stamp.u12, Stamp.u13, Stamp.u14, Stamp.u15, Stamp.u16, Stamp.u17, Stamp.u18, Stamp.u19, Stamp.u20, Stamp.u21, Stamp.u22, Stamp.u23, Stamp.u24, Stamp.u25, Stamp.u26, Stamp.u27, Stamp.u28, Stamp.u29, Stamp.u30, Stamp.u31];
+export const putReaders = [Stamp.p0, Stamp.p1, Stamp.p2, Stamp.p3, Stamp.p4, Stamp.p5, Stamp.p6, Stamp.p7, Stamp.p8, Stamp.p9, Stamp.p10, Stamp.p11, Stamp.p12, Stamp.p13, Stamp.p14, Stamp.p15, Stamp.p16, Stamp.p17, Stamp.p18, Stamp.p19, Stamp.p20, Stamp.p21, Stamp.p22, Stamp.p23, Stamp.p24, Stamp.p25, Stamp.p26, Stamp.p27, Stamp.p28, Stamp.p29, Stamp.p30, Stamp.p31];
+
+// stampedId is idOf for what one of the readers read from o.
+export function stampedId(v, o) {
+  return withFallback(v, o, true);
 }
 
 // putIdOf is idOf for the objects P writes to.
@@ -190,7 +271,7 @@ function claimProto(o, memo) {
     }
   }
   if (id === 0 && !memo) return 0;
-  if (plain && getPrototypeOf(o) === RegExpPrototype) {
+  if (!plain || getPrototypeOf(o) === RegExpPrototype) {
     fallback.set(o, id); // a field would slow the regexp down (setId)
     fallbackCount++;
     return id;
@@ -242,6 +323,14 @@ export function setId(o, id, re) {
       kindCount++;
     }
     Stamp.set(o, id);
+    return;
+  }
+  // A proxy keeps its id in the fallback map: an id read from the field is
+  // then never a proxy's, which saves P the proxy test for every write to
+  // an object with the field. re === 2: a literal, never a proxy.
+  if (re !== 2 && isProxy !== null && isProxy(o)) {
+    fallback.set(o, id);
+    fallbackCount++;
     return;
   }
   try {

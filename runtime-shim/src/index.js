@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   $TypeError, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, putIdOf, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
+import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideFile } from './stacks.js';
 import { calleeName } from './callee.js';
@@ -835,6 +835,43 @@ function install() {
     u8(END_LAST_USE);
     eagerSinceBlock = true;
   }
+
+  // The readers of the hook copies G0.., P0.. (ids.js, Stamp.u0..).
+  const [readU0, readU1, readU2, readU3, readU4, readU5, readU6, readU7, readU8, readU9, readU10, readU11, readU12, readU13, readU14, readU15, readU16, readU17, readU18, readU19, readU20, readU21, readU22, readU23, readU24, readU25, readU26, readU27, readU28, readU29, readU30, readU31] = useReaders;
+  const [readP0, readP1, readP2, readP3, readP4, readP5, readP6, readP7, readP8, readP9, readP10, readP11, readP12, readP13, readP14, readP15, readP16, readP17, readP18, readP19, readP20, readP21, readP22, readP23, readP24, readP25, readP26, readP27, readP28, readP29, readP30, readP31] = putReaders;
+
+  // useHit: the rest of a use hook copy, given what its reader read from o
+  // (an object): the use of o's id at local iid i of h. useHitAll in
+  // all-uses mode (configure).
+  // putRead is put for a P copy, given what its reader read from o (an
+  // object; k is not): a write of a primitive to an own property of an
+  // object with its id in the field that put would not log (the engine
+  // holds no edge from o: the primitive-elision rule, whatever the
+  // setter rule says) is made and counted as a use at once.
+  function putRead(h, i, o, k, v, s, r) {
+    if (r <= 0 || allPutfields || isObj(v) || hasEdges(r) || !hasOwn(o, k)) return put(h, i, o, k, v, s, r, true);
+    if (s >= 2) namedStore(k, s & 1)(o, k, v);
+    else if (s) setStrict(o, k, v);
+    else setSloppy(o, k, v);
+    curSid = h.sid;
+    use(r, h.base + i);
+    return v;
+  }
+
+  function useHitFast(h, i, o, v) {
+    const id = stampedId(v, o);
+    if (id !== 0) luSet(id, h.base + i);
+    return o;
+  }
+  function useHitAll(h, i, o, v) {
+    const id = stampedId(v, o);
+    if (id !== 0) {
+      curSid = h.sid;
+      use(id, h.base + i);
+    }
+    return o;
+  }
+  let useHit = useHitFast;
 
   // useG is G in all-uses mode (configure installs it).
   function useG(i, o) {
@@ -1857,7 +1894,9 @@ function install() {
 
   // put is P of script h: o[k] = v; known: o's id if the caller knows it
   // (Pt), else 0.
-  function put(h, i, o, k, v, strict, known) {
+  // known: o's id when the hook knows it (Pt: this's, from the frame), or
+  // with stamp what a P copy's reader read from o.
+  function put(h, i, o, k, v, strict, known, stamp) {
     if (isObj(k)) k = toKey(k);
     let id = 0;
     let skip = false;
@@ -1865,8 +1904,9 @@ function install() {
     let haveD = false;
     let px = false;
     if (isObj(o)) {
-      id = known > 0 ? known : putIdOf(o);
-      if (id !== 0 && proxy(o)) {
+      id = known > 0 ? known : stamp === true ? stampedId(known, o) : putIdOf(o);
+      // (An id from the field is never a proxy's: setId.)
+      if (id !== 0 && (stamp !== true || known <= 0) && proxy(o)) {
         // A proxy's descriptors and prototype cannot be read without
         // running its traps, which the program would see: the write is
         // logged as a data property's.
@@ -2107,7 +2147,7 @@ function install() {
       }
       // A literal is never a proxy: its prototype is read without a trap.
       let id = idOf(v);
-      if (id === 0) id = create(v, g, !acc && typeof v === 'object' && getPrototypeOf(v) === RegExpProto);
+      if (id === 0) id = create(v, g, !acc && typeof v === 'object' && getPrototypeOf(v) === RegExpProto ? true : 2);
       if (typeof v === 'function') return v;
       if (isArray(v)) {
         const len = v.length;
@@ -2196,6 +2236,74 @@ function install() {
       }
       return o;
     }
+
+    // G0..G31 and P0..P31: G and P, each with a reader of its own for the
+    // object's id (ids.js, u0.. and p0..): the instrumenter picks the copy
+    // by the site's local iid (instrument.HookCopies).
+    G0(i, o) { return isObj(o) ? useHit(this, i, o, readU0(o)) : o; }
+    G1(i, o) { return isObj(o) ? useHit(this, i, o, readU1(o)) : o; }
+    G2(i, o) { return isObj(o) ? useHit(this, i, o, readU2(o)) : o; }
+    G3(i, o) { return isObj(o) ? useHit(this, i, o, readU3(o)) : o; }
+    G4(i, o) { return isObj(o) ? useHit(this, i, o, readU4(o)) : o; }
+    G5(i, o) { return isObj(o) ? useHit(this, i, o, readU5(o)) : o; }
+    G6(i, o) { return isObj(o) ? useHit(this, i, o, readU6(o)) : o; }
+    G7(i, o) { return isObj(o) ? useHit(this, i, o, readU7(o)) : o; }
+    G8(i, o) { return isObj(o) ? useHit(this, i, o, readU8(o)) : o; }
+    G9(i, o) { return isObj(o) ? useHit(this, i, o, readU9(o)) : o; }
+    G10(i, o) { return isObj(o) ? useHit(this, i, o, readU10(o)) : o; }
+    G11(i, o) { return isObj(o) ? useHit(this, i, o, readU11(o)) : o; }
+    G12(i, o) { return isObj(o) ? useHit(this, i, o, readU12(o)) : o; }
+    G13(i, o) { return isObj(o) ? useHit(this, i, o, readU13(o)) : o; }
+    G14(i, o) { return isObj(o) ? useHit(this, i, o, readU14(o)) : o; }
+    G15(i, o) { return isObj(o) ? useHit(this, i, o, readU15(o)) : o; }
+    G16(i, o) { return isObj(o) ? useHit(this, i, o, readU16(o)) : o; }
+    G17(i, o) { return isObj(o) ? useHit(this, i, o, readU17(o)) : o; }
+    G18(i, o) { return isObj(o) ? useHit(this, i, o, readU18(o)) : o; }
+    G19(i, o) { return isObj(o) ? useHit(this, i, o, readU19(o)) : o; }
+    G20(i, o) { return isObj(o) ? useHit(this, i, o, readU20(o)) : o; }
+    G21(i, o) { return isObj(o) ? useHit(this, i, o, readU21(o)) : o; }
+    G22(i, o) { return isObj(o) ? useHit(this, i, o, readU22(o)) : o; }
+    G23(i, o) { return isObj(o) ? useHit(this, i, o, readU23(o)) : o; }
+    G24(i, o) { return isObj(o) ? useHit(this, i, o, readU24(o)) : o; }
+    G25(i, o) { return isObj(o) ? useHit(this, i, o, readU25(o)) : o; }
+    G26(i, o) { return isObj(o) ? useHit(this, i, o, readU26(o)) : o; }
+    G27(i, o) { return isObj(o) ? useHit(this, i, o, readU27(o)) : o; }
+    G28(i, o) { return isObj(o) ? useHit(this, i, o, readU28(o)) : o; }
+    G29(i, o) { return isObj(o) ? useHit(this, i, o, readU29(o)) : o; }
+    G30(i, o) { return isObj(o) ? useHit(this, i, o, readU30(o)) : o; }
+    G31(i, o) { return isObj(o) ? useHit(this, i, o, readU31(o)) : o; }
+    P0(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP0(o)) : put(this, i, o, k, v, s, 0); }
+    P1(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP1(o)) : put(this, i, o, k, v, s, 0); }
+    P2(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP2(o)) : put(this, i, o, k, v, s, 0); }
+    P3(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP3(o)) : put(this, i, o, k, v, s, 0); }
+    P4(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP4(o)) : put(this, i, o, k, v, s, 0); }
+    P5(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP5(o)) : put(this, i, o, k, v, s, 0); }
+    P6(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP6(o)) : put(this, i, o, k, v, s, 0); }
+    P7(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP7(o)) : put(this, i, o, k, v, s, 0); }
+    P8(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP8(o)) : put(this, i, o, k, v, s, 0); }
+    P9(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP9(o)) : put(this, i, o, k, v, s, 0); }
+    P10(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP10(o)) : put(this, i, o, k, v, s, 0); }
+    P11(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP11(o)) : put(this, i, o, k, v, s, 0); }
+    P12(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP12(o)) : put(this, i, o, k, v, s, 0); }
+    P13(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP13(o)) : put(this, i, o, k, v, s, 0); }
+    P14(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP14(o)) : put(this, i, o, k, v, s, 0); }
+    P15(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP15(o)) : put(this, i, o, k, v, s, 0); }
+    P16(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP16(o)) : put(this, i, o, k, v, s, 0); }
+    P17(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP17(o)) : put(this, i, o, k, v, s, 0); }
+    P18(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP18(o)) : put(this, i, o, k, v, s, 0); }
+    P19(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP19(o)) : put(this, i, o, k, v, s, 0); }
+    P20(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP20(o)) : put(this, i, o, k, v, s, 0); }
+    P21(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP21(o)) : put(this, i, o, k, v, s, 0); }
+    P22(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP22(o)) : put(this, i, o, k, v, s, 0); }
+    P23(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP23(o)) : put(this, i, o, k, v, s, 0); }
+    P24(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP24(o)) : put(this, i, o, k, v, s, 0); }
+    P25(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP25(o)) : put(this, i, o, k, v, s, 0); }
+    P26(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP26(o)) : put(this, i, o, k, v, s, 0); }
+    P27(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP27(o)) : put(this, i, o, k, v, s, 0); }
+    P28(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP28(o)) : put(this, i, o, k, v, s, 0); }
+    P29(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP29(o)) : put(this, i, o, k, v, s, 0); }
+    P30(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP30(o)) : put(this, i, o, k, v, s, 0); }
+    P31(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP31(o)) : put(this, i, o, k, v, s, 0); }
 
     // L: the instrumenter's all-uses mode: an operand whose object an
     // operation reads without another hook (spread, for-in/of, in,
@@ -3138,9 +3246,13 @@ function install() {
       if (o.allUses && !allUses && luCount > 0) flushLastUse(); // uses recorded so far
       allUses = o.allUses;
       Script.prototype.G = allUses ? useG : fastG;
+      useHit = allUses ? useHitAll : useHitFast;
     }
   }
-  if (allUses) Script.prototype.G = useG;
+  if (allUses) {
+    Script.prototype.G = useG;
+    useHit = useHitAll;
+  }
 
   // ---------------------------------------------------------------- api
 

@@ -50,6 +50,14 @@ var prox = new Proxy(Trapped.prototype, {
 holder.prox = prox;
 prox.q = {};
 console.log(seen.join(',') || 'no traps');
+// Primitive writes to the proxy (P's copies write primitives to objects
+// whose id is in their field without the shim's reading anything; a proxy
+// keeps its id elsewhere): the traps the write itself runs, no more.
+seen.length = 0;
+prox.n = 1;
+prox.n = 2;
+prox['n' + 1] = 3;
+console.log(seen.join(',') || 'no traps');
 
 var fakeCtor = { constructor: Point }; // not Point's prototype
 fakeCtor.v = {};

@@ -4,20 +4,20 @@ var log = __mt$ec6d9aa1.X(3, __mt$ec6d9aa1.W(2, "log", __mt$ec6d9aa1.T(1, []), l
 function note(s, v) {const __mt$f = __mt$ec6d9aa1.Fe(10, note, this, new.target); try { __mt$ec6d9aa1.N(8, "s", s); __mt$ec6d9aa1.N(9, "v", v);  __mt$ec6d9aa1.X(6, __mt$ec6d9aa1.m1(4, log, __mt$ec6d9aa1.M(5, log, "push"), s)); return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(7, v)); } finally { __mt$ec6d9aa1.Fr(11, __mt$f); } }
 var o = __mt$ec6d9aa1.X(32, __mt$ec6d9aa1.W(31, "o", __mt$ec6d9aa1.T(30, {
   get m() {const __mt$f = __mt$ec6d9aa1.Fe(23, void 0, this, new.target); try {  __mt$ec6d9aa1.X(13, __mt$ec6d9aa1.c1(12, note, "get m")); return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(22, __mt$ec6d9aa1.F(21, 19, function (a, b) {const __mt$f = __mt$ec6d9aa1.Fe(19, void 0, this, new.target); try { __mt$ec6d9aa1.N(17, "a", a); __mt$ec6d9aa1.N(18, "b", b);  __mt$ec6d9aa1.X(15, __mt$ec6d9aa1.c1(14, note, "call m " + (this === o) + " " + a + b)); return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(16, this)); } finally { __mt$ec6d9aa1.Fr(20, __mt$f); } }))); } finally { __mt$ec6d9aa1.Fr(24, __mt$f); } },
-  n: __mt$ec6d9aa1.F(29, 27, {"n": function () {const __mt$f = __mt$ec6d9aa1.Fe(27, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(26, "n" + __mt$ec6d9aa1.G(25, arguments).length)); } finally { __mt$ec6d9aa1.Fr(28, __mt$f); } }}["n"])
+  n: __mt$ec6d9aa1.F(29, 27, {"n": function () {const __mt$f = __mt$ec6d9aa1.Fe(27, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(26, "n" + __mt$ec6d9aa1.G25(25, arguments).length)); } finally { __mt$ec6d9aa1.Fr(28, __mt$f); } }}["n"])
 }, "m", 1, 23), o));
 __mt$ec6d9aa1.X(38, __mt$ec6d9aa1.c2(37, note, "r1", __mt$ec6d9aa1.m2(35, o, __mt$ec6d9aa1.M(36, o, "m"), __mt$ec6d9aa1.c2(33, note, "arg1", 1), __mt$ec6d9aa1.c2(34, note, "arg2", 2))));
 __mt$ec6d9aa1.X(45, __mt$ec6d9aa1.c2(44, note, "r2", __mt$ec6d9aa1.m2(42, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.c2(39, note, "base", o), __mt$ec6d9aa1.M(43, __mt$ec6d9aa1_1, __mt$ec6d9aa1.c2(40, note, "key", "m")), __mt$ec6d9aa1.c2(41, note, "arg", 3), 4)));
 // an argument that reassigns the method: the old one is called
 var p = __mt$ec6d9aa1.X(52, __mt$ec6d9aa1.W(51, "p", __mt$ec6d9aa1.T(50, { m: __mt$ec6d9aa1.F(49, 47, {"m": function () {const __mt$f = __mt$ec6d9aa1.Fe(47, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(46, "old")); } finally { __mt$ec6d9aa1.Fr(48, __mt$f); } }}["m"]) }), p));
-__mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c1(60, note, __mt$ec6d9aa1.m1(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const __mt$f = __mt$ec6d9aa1.Fe(54, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(53, "new")); } finally { __mt$ec6d9aa1.Fr(55, __mt$f); } }), 2))));
+__mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c1(60, note, __mt$ec6d9aa1.m1(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P25(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const __mt$f = __mt$ec6d9aa1.Fe(54, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(53, "new")); } finally { __mt$ec6d9aa1.Fr(55, __mt$f); } }), 2))));
 __mt$ec6d9aa1.X(65, __mt$ec6d9aa1.c1(64, note, __mt$ec6d9aa1.m0(62, p, __mt$ec6d9aa1.M(63, p, "m"))));
 // an argument that reassigns the base: this is the old base
 var q = __mt$ec6d9aa1.X(73, __mt$ec6d9aa1.W(72, "q", __mt$ec6d9aa1.T(71, { who: "q1", m: __mt$ec6d9aa1.F(70, 68, {"m": function () {const __mt$f = __mt$ec6d9aa1.Fe(68, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(67, __mt$ec6d9aa1.Gt(66, __mt$f, this).who)); } finally { __mt$ec6d9aa1.Fr(69, __mt$f); } }}["m"]) }), q));
 __mt$ec6d9aa1.X(83, __mt$ec6d9aa1.c1(82, note, __mt$ec6d9aa1.m1(80, q, __mt$ec6d9aa1.M(81, q, "m"), q = __mt$ec6d9aa1.W(79, "q", __mt$ec6d9aa1.T(78, { who: "q2", m: __mt$ec6d9aa1.F(77, 75, {"m": function () {const __mt$f = __mt$ec6d9aa1.Fe(75, void 0, this, new.target); try {  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(74, "q2!")); } finally { __mt$ec6d9aa1.Fr(76, __mt$f); } }}["m"]) }), q))));
 // a throwing argument: the lookup (a getter) has run, the call has not
 try {
-  __mt$ec6d9aa1.X(88, __mt$ec6d9aa1.m2(86, o, __mt$ec6d9aa1.M(87, o, "m"), __mt$ec6d9aa1.G(85, __mt$ec6d9aa1.c2(84, note, "throwing arg", undefined)).x, 0));
+  __mt$ec6d9aa1.X(88, __mt$ec6d9aa1.m2(86, o, __mt$ec6d9aa1.M(87, o, "m"), __mt$ec6d9aa1.G21(85, __mt$ec6d9aa1.c2(84, note, "throwing arg", undefined)).x, 0));
 } catch (e) {
   __mt$ec6d9aa1.X(90, __mt$ec6d9aa1.c1(89, note, "caught " + (e instanceof TypeError)));
 }
@@ -37,7 +37,7 @@ try {
 // computed keys with a comma, nested calls, new and plain calls
 __mt$ec6d9aa1.X(118, __mt$ec6d9aa1.c1(117, note, __mt$ec6d9aa1.m2(115, o, __mt$ec6d9aa1.M(116, o, (__mt$ec6d9aa1.X(106, __mt$ec6d9aa1.c1(105, note, "k1")), "n")), __mt$ec6d9aa1.m2(107, o, __mt$ec6d9aa1.M(108, o, "n"), 1, 2), __mt$ec6d9aa1.m1(113, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.m1(111, __mt$ec6d9aa1_2 = __mt$ec6d9aa1.T(109, [1, 2]), __mt$ec6d9aa1.M(112, __mt$ec6d9aa1_2, "concat"), __mt$ec6d9aa1.T(110, [3])), __mt$ec6d9aa1.M(114, __mt$ec6d9aa1_1, "join"), "-"))));
 function F(a) {const __mt$f = __mt$ec6d9aa1.Fe(122, F, this, new.target); try { __mt$ec6d9aa1.N(121, "a", a);  __mt$ec6d9aa1.X(120, __mt$ec6d9aa1.Pt(119, __mt$f, this, "a", a, 2)); } finally { __mt$ec6d9aa1.Fr(123, __mt$f); } }
-__mt$ec6d9aa1.X(129, __mt$ec6d9aa1.c1(128, note, __mt$ec6d9aa1.G(127, __mt$ec6d9aa1.n1(126, (__mt$ec6d9aa1.c2(124, note, "callee", F)), __mt$ec6d9aa1.c2(125, note, "new arg", 5))).a));
+__mt$ec6d9aa1.X(129, __mt$ec6d9aa1.c1(128, note, __mt$ec6d9aa1.G31(127, __mt$ec6d9aa1.n1(126, (__mt$ec6d9aa1.c2(124, note, "callee", F)), __mt$ec6d9aa1.c2(125, note, "new arg", 5))).a));
 __mt$ec6d9aa1.X(133, __mt$ec6d9aa1.c1(132, note, __mt$ec6d9aa1.c2(131, __mt$ec6d9aa1.c2(130, note, "callee2", note), "plain", 6)));
 // default parameters and class fields: no var for a temporary there
 function d(x = ((__mt$b) => __mt$ec6d9aa1.m1(135, __mt$b = __mt$ec6d9aa1.c2(134, note, "default", o), __mt$ec6d9aa1.M(136, __mt$b, "n"), 1))()) {const __mt$f = __mt$ec6d9aa1.Fe(139, d, this, new.target); try { __mt$ec6d9aa1.N(138, "x", x);  return __mt$ec6d9aa1.R(__mt$f, __mt$ec6d9aa1.X(137, x)); } finally { __mt$ec6d9aa1.Fr(140, __mt$f); } }

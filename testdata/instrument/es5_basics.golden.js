@@ -3,13 +3,13 @@ function O(p) {const __mt$f = __mt$3006054a.Fe(7, O, this, new.target); try { __
     __mt$3006054a.X(2, __mt$3006054a.Pt(1, __mt$f, this, "p", p, 2));
     __mt$3006054a.X(5, __mt$3006054a.Pt(4, __mt$f, this, "list", __mt$3006054a.T(3, []), 2));
 } finally { __mt$3006054a.Fr(8, __mt$f); } }
-__mt$3006054a.X(20, __mt$3006054a.P(19, __mt$3006054a.G(9, O).prototype, "add", __mt$3006054a.F(18, 16, function (x) {const __mt$f = __mt$3006054a.Fe(16, void 0, this, new.target); var __mt$1; try { __mt$3006054a.N(15, "x", x); 
+__mt$3006054a.X(20, __mt$3006054a.P19(19, __mt$3006054a.G9(9, O).prototype, "add", __mt$3006054a.F(18, 16, function (x) {const __mt$f = __mt$3006054a.Fe(16, void 0, this, new.target); var __mt$1; try { __mt$3006054a.N(15, "x", x); 
     __mt$3006054a.X(13, __mt$3006054a.m1(11, __mt$1 = __mt$3006054a.Gt(10, __mt$f, this).list, __mt$3006054a.M(12, __mt$1, "push"), x));
     return __mt$3006054a.R(__mt$f, __mt$3006054a.X(14, this));
 } finally { __mt$3006054a.Fr(17, __mt$f); } }), 2));
 var o = __mt$3006054a.X(24, __mt$3006054a.W(23, "o", __mt$3006054a.n1(22, O, __mt$3006054a.T(21, {n: 1})), o));
 __mt$3006054a.X(31, __mt$3006054a.m1(29, __mt$3006054a_1 = __mt$3006054a.m1(25, o, __mt$3006054a.M(26, o, "add"), 1), __mt$3006054a.M(30, __mt$3006054a_1, "add"), __mt$3006054a.T(28, {k: __mt$3006054a.T(27, [2, 3])})));
-__mt$3006054a.X(38, __mt$3006054a.m2(36, __mt$3006054a_1 = console, __mt$3006054a.M(37, __mt$3006054a_1, "log"), __mt$3006054a.m1(32, __mt$3006054a_2 = JSON, __mt$3006054a.M(33, __mt$3006054a_2, "stringify"), o), __mt$3006054a.G(35, __mt$3006054a.G(34, o).list).length));
+__mt$3006054a.X(38, __mt$3006054a.m2(36, __mt$3006054a_1 = console, __mt$3006054a.M(37, __mt$3006054a_1, "log"), __mt$3006054a.m1(32, __mt$3006054a_2 = JSON, __mt$3006054a.M(33, __mt$3006054a_2, "stringify"), o), __mt$3006054a.G3(35, __mt$3006054a.G2(34, o).list).length));
 function counter() {const __mt$f = __mt$3006054a.Fe(46, counter, this, new.target); try { __mt$3006054a.N(45, "c", c); 
     var c = __mt$3006054a.X(39, 0);
     return __mt$3006054a.R(__mt$f, __mt$3006054a.X(44, __mt$3006054a.F(43, 41, function () {const __mt$f = __mt$3006054a.Fe(41, void 0, this, new.target); try {  return __mt$3006054a.R(__mt$f, __mt$3006054a.X(40, ++c)); } finally { __mt$3006054a.Fr(42, __mt$f); } })));
@@ -20,8 +20,8 @@ __mt$3006054a.X(58, __mt$3006054a.m1(56, __mt$3006054a_1 = console, __mt$3006054
 var re = __mt$3006054a.X(61, __mt$3006054a.W(60, "re", __mt$3006054a.T(59, /a(b)?/g), re));
 __mt$3006054a.X(66, __mt$3006054a.m1(64, __mt$3006054a_1 = console, __mt$3006054a.M(65, __mt$3006054a_1, "log"), __mt$3006054a.m2(62, __mt$3006054a_2 = "xab", __mt$3006054a.M(63, __mt$3006054a_2, "replace"), re, "-")));
 __mt$3006054a.X(68, __mt$3006054a.D(67, o, "p", 0));
-__mt$3006054a.X(72, __mt$3006054a.m2(70, __mt$3006054a_1 = console, __mt$3006054a.M(71, __mt$3006054a_1, "log"), "p" in o, typeof __mt$3006054a.G(69, o).add));
+__mt$3006054a.X(72, __mt$3006054a.m2(70, __mt$3006054a_1 = console, __mt$3006054a.M(71, __mt$3006054a_1, "log"), "p" in o, typeof __mt$3006054a.G5(69, o).add));
 var s = __mt$3006054a.X(74, __mt$3006054a.W(73, "s", "abc", s));
-__mt$3006054a.X(81, __mt$3006054a.m3(79, __mt$3006054a_1 = console, __mt$3006054a.M(80, __mt$3006054a_1, "log"), __mt$3006054a.m0(75, s, __mt$3006054a.M(76, s, "toUpperCase")), __mt$3006054a.G(77, s).length, __mt$3006054a.G(78, s)[1]));
+__mt$3006054a.X(81, __mt$3006054a.m3(79, __mt$3006054a_1 = console, __mt$3006054a.M(80, __mt$3006054a_1, "log"), __mt$3006054a.m0(75, s, __mt$3006054a.M(76, s, "toUpperCase")), __mt$3006054a.G13(77, s).length, __mt$3006054a.G14(78, s)[1]));
 
 ;__mt$3006054a.Sx();

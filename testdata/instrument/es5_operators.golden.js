@@ -1,16 +1,16 @@
 const __mt$6f15f76d = __mt.S("es5_operators.js", "EmBAMAVAiBAAAiBAAAiBAuBAGAAAGAYACAAACCCASAAASAAAUCCASAAASAAAUCCAOAAAOAAAGAAAQCCAUAAAUAEAGAFAWCWAKAAAKAAAKAAAKCMAGAAAGALASCMACALAOCaAGAKAGAAAKAjBA+BAAAWAAAgCCYAEAAAEAAAECCA0BAAA0BAaAYAAASAAAaCCAgCAAAgCAcAGAKAYAAASAAAaCaAcAAASAZAiCAAAWAAAkCCUAGAKAGALAWAAAWCgBAuBAfAuCAAAWAAAwCCUACATAqCAAAqCAAAqCA8BAKAJASCCA2BAoBAMAJAWCMAGALAyBCCAiBAAAWAAAkBCCA6FAmCAkBAAAWAAAmBAoCAoBAAAWAAAoBCOAUAAAUAyBAmCAAAWAAAmCCuBACAhBAkBAmBA0BAAAWAAA0BAuCAkBAAAWAAAkBtBCuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBC", {}, 107, 108); var __mt$6f15f76d_1, __mt$6f15f76d_2, __mt$6f15f76d_3; __mt$6f15f76d.N(99, "o", o); __mt$6f15f76d.N(100, "k", k); __mt$6f15f76d.N(101, "i", i); __mt$6f15f76d.N(102, "n", n); __mt$6f15f76d.N(103, "old", old); __mt$6f15f76d.N(104, "keys", keys); __mt$6f15f76d.N(105, "j", j); __mt$6f15f76d.N(106, "x", x); // ES5: compound assignments, updates, sequences, conditionals, for-in.
 var o = __mt$6f15f76d.X(4, __mt$6f15f76d.W(3, "o", __mt$6f15f76d.T(2, {a: 1, b: __mt$6f15f76d.T(1, {c: 2})}), o)), k = __mt$6f15f76d.X(6, __mt$6f15f76d.W(5, "k", "a", k)), i, n = __mt$6f15f76d.X(8, __mt$6f15f76d.W(7, "n", 0, n));
-__mt$6f15f76d.X(11, __mt$6f15f76d.P(9, __mt$6f15f76d_1 = o, "a", __mt$6f15f76d.G(10, __mt$6f15f76d_1).a + (10), 2));
-__mt$6f15f76d.X(14, __mt$6f15f76d.P(12, __mt$6f15f76d_1 = o, __mt$6f15f76d_2 = (k), __mt$6f15f76d.G(13, __mt$6f15f76d_1)[__mt$6f15f76d_2] * (2), 0));
-__mt$6f15f76d.X(18, (__mt$6f15f76d_2 = __mt$6f15f76d.G(16, __mt$6f15f76d_1 = __mt$6f15f76d.G(17, o).b).c, __mt$6f15f76d_3 = __mt$6f15f76d_2++, __mt$6f15f76d.P(15, __mt$6f15f76d_1, "c", __mt$6f15f76d_2, 2), __mt$6f15f76d_3));
-__mt$6f15f76d.X(22, __mt$6f15f76d.P(19, __mt$6f15f76d_1 = __mt$6f15f76d.G(21, o).b, __mt$6f15f76d_2 = ("c"), (__mt$6f15f76d_3 = __mt$6f15f76d.G(20, __mt$6f15f76d_1)[__mt$6f15f76d_2], ++__mt$6f15f76d_3), 0));
-var old = __mt$6f15f76d.X(26, __mt$6f15f76d.W(25, "old", (__mt$6f15f76d_2 = __mt$6f15f76d.G(24, __mt$6f15f76d_1 = o).a, __mt$6f15f76d_3 = __mt$6f15f76d_2--, __mt$6f15f76d.P(23, __mt$6f15f76d_1, "a", __mt$6f15f76d_2, 2), __mt$6f15f76d_3), old));
-__mt$6f15f76d.X(29, n = __mt$6f15f76d.W(28, "n", n + (__mt$6f15f76d.G(27, o).a), n));
+__mt$6f15f76d.X(11, __mt$6f15f76d.P9(9, __mt$6f15f76d_1 = o, "a", __mt$6f15f76d.G10(10, __mt$6f15f76d_1).a + (10), 2));
+__mt$6f15f76d.X(14, __mt$6f15f76d.P12(12, __mt$6f15f76d_1 = o, __mt$6f15f76d_2 = (k), __mt$6f15f76d.G13(13, __mt$6f15f76d_1)[__mt$6f15f76d_2] * (2), 0));
+__mt$6f15f76d.X(18, (__mt$6f15f76d_2 = __mt$6f15f76d.G16(16, __mt$6f15f76d_1 = __mt$6f15f76d.G17(17, o).b).c, __mt$6f15f76d_3 = __mt$6f15f76d_2++, __mt$6f15f76d.P15(15, __mt$6f15f76d_1, "c", __mt$6f15f76d_2, 2), __mt$6f15f76d_3));
+__mt$6f15f76d.X(22, __mt$6f15f76d.P19(19, __mt$6f15f76d_1 = __mt$6f15f76d.G21(21, o).b, __mt$6f15f76d_2 = ("c"), (__mt$6f15f76d_3 = __mt$6f15f76d.G20(20, __mt$6f15f76d_1)[__mt$6f15f76d_2], ++__mt$6f15f76d_3), 0));
+var old = __mt$6f15f76d.X(26, __mt$6f15f76d.W(25, "old", (__mt$6f15f76d_2 = __mt$6f15f76d.G24(24, __mt$6f15f76d_1 = o).a, __mt$6f15f76d_3 = __mt$6f15f76d_2--, __mt$6f15f76d.P23(23, __mt$6f15f76d_1, "a", __mt$6f15f76d_2, 2), __mt$6f15f76d_3), old));
+__mt$6f15f76d.X(29, n = __mt$6f15f76d.W(28, "n", n + (__mt$6f15f76d.G27(27, o).a), n));
 __mt$6f15f76d.X(31, n = __mt$6f15f76d.W(30, "n", n - (1), n));
-__mt$6f15f76d.X(37, __mt$6f15f76d.m4(35, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(36, __mt$6f15f76d_1, "log"), __mt$6f15f76d.G(32, o).a, __mt$6f15f76d.G(34, __mt$6f15f76d.G(33, o).b).c, old, n));
+__mt$6f15f76d.X(37, __mt$6f15f76d.m4(35, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(36, __mt$6f15f76d_1, "log"), __mt$6f15f76d.G0(32, o).a, __mt$6f15f76d.G2(34, __mt$6f15f76d.G1(33, o).b).c, old, n));
 var keys = __mt$6f15f76d.X(40, __mt$6f15f76d.W(39, "keys", __mt$6f15f76d.T(38, []), keys));
 for (__mt$6f15f76d_1 in o) { k = __mt$6f15f76d.X(42, __mt$6f15f76d.W(41, "k", __mt$6f15f76d_1, k)); __mt$6f15f76d.X(45, __mt$6f15f76d.m1(43, keys, __mt$6f15f76d.M(44, keys, "push"), k)); }
-for (__mt$6f15f76d_1 in __mt$6f15f76d.G(48, o).b) { var j = __mt$6f15f76d.X(47, __mt$6f15f76d.W(46, "j", __mt$6f15f76d_1, j)); __mt$6f15f76d.X(51, __mt$6f15f76d.m1(49, keys, __mt$6f15f76d.M(50, keys, "push"), j)); }
+for (__mt$6f15f76d_1 in __mt$6f15f76d.G16(48, o).b) { var j = __mt$6f15f76d.X(47, __mt$6f15f76d.W(46, "j", __mt$6f15f76d_1, j)); __mt$6f15f76d.X(51, __mt$6f15f76d.m1(49, keys, __mt$6f15f76d.M(50, keys, "push"), j)); }
 __mt$6f15f76d.X(56, __mt$6f15f76d.m3(54, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(55, __mt$6f15f76d_1, "log"), __mt$6f15f76d.m1(52, keys, __mt$6f15f76d.M(53, keys, "join"), ","), k, j));
 var x = __mt$6f15f76d.X(60, __mt$6f15f76d.W(59, "x", (__mt$6f15f76d.X(57, n++), __mt$6f15f76d.X(58, n++), n), x));
 __mt$6f15f76d.X(64, __mt$6f15f76d.m2(62, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(63, __mt$6f15f76d_1, "log"), x, __mt$6f15f76d.X(61, n > 3) ? "big" : "small"));
@@ -19,7 +19,7 @@ while (__mt$6f15f76d.X(71, n > 100)) __mt$6f15f76d.X(73, n = __mt$6f15f76d.W(72,
 do { __mt$6f15f76d.X(74, n++) } while (__mt$6f15f76d.X(75, n % 7));
 __mt$6f15f76d.X(78, __mt$6f15f76d.m2(76, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(77, __mt$6f15f76d_1, "log"), i, n));
 switch (__mt$6f15f76d.X(79, typeof o)) { case "object": __mt$6f15f76d.X(82, __mt$6f15f76d.m1(80, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(81, __mt$6f15f76d_1, "log"), "obj")); break; default: __mt$6f15f76d.X(85, __mt$6f15f76d.m1(83, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(84, __mt$6f15f76d_1, "log"), "other")) }
-try { __mt$6f15f76d.X(87, __mt$6f15f76d.P(86, null, "p", 1, 2)) } catch (e) { __mt$6f15f76d.X(90, __mt$6f15f76d.m1(88, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(89, __mt$6f15f76d_1, "log"), e instanceof TypeError)) }
+try { __mt$6f15f76d.X(87, __mt$6f15f76d.P22(86, null, "p", 1, 2)) } catch (e) { __mt$6f15f76d.X(90, __mt$6f15f76d.m1(88, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(89, __mt$6f15f76d_1, "log"), e instanceof TypeError)) }
 try { __mt$6f15f76d.X(92, undefinedName = __mt$6f15f76d.W(91, "undefinedName", 1, (typeof undefinedName === "undefined" ? void 0 : undefinedName))); __mt$6f15f76d.X(95, __mt$6f15f76d.m1(93, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(94, __mt$6f15f76d_1, "log"), undefinedName)) } finally { __mt$6f15f76d.X(98, __mt$6f15f76d.m1(96, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(97, __mt$6f15f76d_1, "log"), "fin")) }
 
 ;__mt$6f15f76d.Sx();

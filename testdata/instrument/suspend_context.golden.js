@@ -8,7 +8,7 @@ const tick = __mt$d652f624.X(9, __mt$d652f624.N(8, "tick", __mt$d652f624.F(7, 5,
 
 async function rewrite(p) {const __mt$f = __mt$d652f624.Fg(32, rewrite, this, new.target, 34); try { __mt$d652f624.N(31, "p", p); 
   let x = __mt$d652f624.X(12, __mt$d652f624.N(11, "x", __mt$d652f624.T(10, { v: 1 })));
-  const peek = __mt$d652f624.X(19, __mt$d652f624.N(18, "peek", __mt$d652f624.F(17, 15, {"peek": () => { const __mt$f = __mt$d652f624.Fe(15, void 0); try { return __mt$d652f624.R(__mt$f, __mt$d652f624.X(14, __mt$d652f624.G(13, x).v + p)) } finally { __mt$d652f624.Fr(16, __mt$f); } }}["peek"])));
+  const peek = __mt$d652f624.X(19, __mt$d652f624.N(18, "peek", __mt$d652f624.F(17, 15, {"peek": () => { const __mt$f = __mt$d652f624.Fe(15, void 0); try { return __mt$d652f624.R(__mt$f, __mt$d652f624.X(14, __mt$d652f624.G13(13, x).v + p)) } finally { __mt$d652f624.Fr(16, __mt$f); } }}["peek"])));
   const before = __mt$d652f624.X(22, __mt$d652f624.N(21, "before", __mt$d652f624.c0(20, peek)));
   __mt$d652f624.X(25, __mt$d652f624.Y(24, __mt$f, await __mt$d652f624.Ys(24, __mt$f, __mt$d652f624.c0(23, tick), "peek", peek, "before", before), "peek", peek, "before", before));
   __mt$d652f624.X(28, x = __mt$d652f624.W(27, "x", __mt$d652f624.T(26, { v: 2 }), x));
@@ -20,12 +20,12 @@ async function late() {const __mt$f = __mt$d652f624.Fg(67, late, this, new.targe
   const a = __mt$d652f624.X(40, __mt$d652f624.Nw(39, "a", __mt$d652f624.T(38, { n: 1 })));
   let b = __mt$d652f624.Nw(41, "b", void 0);
   const { c, ...rest } = __mt$d652f624.T(42, { c: 3, d: 4 }), __mt$d652f624_d1 = (__mt$d652f624.Nw(43, "c", c), __mt$d652f624.Nw(44, "rest", __mt$d652f624.T(45, rest)), 0);
-  let K = __mt$d652f624.N(53, "K", __mt$d652f624.F(52, -51, class K { get n() {const __mt$f = __mt$d652f624.Fe(49, void 0, this, new.target); try {  return __mt$d652f624.R(__mt$f, __mt$d652f624.X(48, __mt$d652f624.G(46, a).n + c + __mt$d652f624.G(47, rest).d)); } finally { __mt$d652f624.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
+  let K = __mt$d652f624.N(53, "K", __mt$d652f624.F(52, -51, class K { get n() {const __mt$f = __mt$d652f624.Fe(49, void 0, this, new.target); try {  return __mt$d652f624.R(__mt$f, __mt$d652f624.X(48, __mt$d652f624.G14(46, a).n + c + __mt$d652f624.G15(47, rest).d)); } finally { __mt$d652f624.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
   {__mt$d652f624.N(66, "inner", __mt$d652f624.F(65, 55, inner)); 
     function inner() {const __mt$f = __mt$d652f624.Fe(55, inner, this, new.target); try {  return __mt$d652f624.R(__mt$f, __mt$d652f624.X(54, b)); } finally { __mt$d652f624.Fr(56, __mt$f); } }
     __mt$d652f624.X(57, b = "b");
     __mt$d652f624.X(60, __mt$d652f624.Y(59, __mt$f, await __mt$d652f624.Ys(59, __mt$f, __mt$d652f624.c0(58, tick), "inner", inner), "inner", inner));
-    return __mt$d652f624.R(__mt$f, __mt$d652f624.X(64, __mt$d652f624.G(62, __mt$d652f624.n0(61, K)).n + __mt$d652f624.c0(63, inner)));
+    return __mt$d652f624.R(__mt$f, __mt$d652f624.X(64, __mt$d652f624.G30(62, __mt$d652f624.n0(61, K)).n + __mt$d652f624.c0(63, inner)));
   }
 } finally { __mt$d652f624.Fx(68, __mt$f); } }
 
@@ -45,7 +45,7 @@ const arrow = __mt$d652f624.X(137, __mt$d652f624.N(136, "arrow", __mt$d652f624.F
       __mt$d652f624.X(114, last = __mt$d652f624.W(113, "last", o, last));
     } }
   } } } finally { __mt$d652f624.Ys(96, __mt$f, void 0, "s", s, "fns", fns, "get", get, "src", src); } } __mt$d652f624.Y(115, __mt$f, void 0, "fns", fns, "get", get, "src", src); }
-  return __mt$d652f624.R(__mt$f, __mt$d652f624.X(128, __mt$d652f624.m1(124, __mt$1 = __mt$d652f624.m1(122, fns, __mt$d652f624.M(123, fns, "map"), __mt$d652f624.F(121, 119, (f) => { const __mt$f = __mt$d652f624.Fe(119, void 0); try { __mt$d652f624.N(118, "f", f); return __mt$d652f624.R(__mt$f, __mt$d652f624.X(117, __mt$d652f624.c0(116, f))) } finally { __mt$d652f624.Fr(120, __mt$f); } })), __mt$d652f624.M(125, __mt$1, "join"), ",") + " " + __mt$d652f624.G(127, __mt$d652f624.c0(126, get)).k));
+  return __mt$d652f624.R(__mt$f, __mt$d652f624.X(128, __mt$d652f624.m1(124, __mt$1 = __mt$d652f624.m1(122, fns, __mt$d652f624.M(123, fns, "map"), __mt$d652f624.F(121, 119, (f) => { const __mt$f = __mt$d652f624.Fe(119, void 0); try { __mt$d652f624.N(118, "f", f); return __mt$d652f624.R(__mt$f, __mt$d652f624.X(117, __mt$d652f624.c0(116, f))) } finally { __mt$d652f624.Fr(120, __mt$f); } })), __mt$d652f624.M(125, __mt$1, "join"), ",") + " " + __mt$d652f624.G31(127, __mt$d652f624.c0(126, get)).k));
 } finally { __mt$d652f624.Fx(133, __mt$f); } }}["arrow"])));
 
 // A generator whose closure, made before a yield, sees a later write.
@@ -76,6 +76,6 @@ async function main() {const __mt$f = __mt$d652f624.Fg(212, main, this, new.targ
   __mt$d652f624.X(206, __mt$d652f624.m1(204, __mt$1 = console, __mt$d652f624.M(205, __mt$1, "log"), __mt$d652f624.m1(202, __mt$2 = __mt$d652f624.m1(200, fs, __mt$d652f624.M(201, fs, "map"), __mt$d652f624.F(199, 197, (f) => { const __mt$f = __mt$d652f624.Fe(197, void 0); try { __mt$d652f624.N(196, "f", f); return __mt$d652f624.R(__mt$f, __mt$d652f624.X(195, __mt$d652f624.c0(194, f))) } finally { __mt$d652f624.Fr(198, __mt$f); } })), __mt$d652f624.M(203, __mt$2, "join"), ",")));
   __mt$d652f624.X(211, __mt$d652f624.m1(209, __mt$1 = console, __mt$d652f624.M(210, __mt$1, "log"), __mt$d652f624.Y(208, __mt$f, await __mt$d652f624.Ys(208, __mt$f, __mt$d652f624.c0(207, evals), "fs", fs), "fs", fs)));
 } finally { __mt$d652f624.Fx(213, __mt$f); } }
-__mt$d652f624.X(225, __mt$d652f624.m1(223, __mt$d652f624_1 = __mt$d652f624.c0(214, main), __mt$d652f624.M(224, __mt$d652f624_1, "catch"), __mt$d652f624.F(222, 220, (e) => { const __mt$f = __mt$d652f624.Fe(220, void 0); var __mt$1; try { __mt$d652f624.N(219, "e", e); return __mt$d652f624.R(__mt$f, __mt$d652f624.X(218, __mt$d652f624.m2(216, __mt$1 = console, __mt$d652f624.M(217, __mt$1, "log"), "error", __mt$d652f624.G(215, e).message))) } finally { __mt$d652f624.Fr(221, __mt$f); } })));
+__mt$d652f624.X(225, __mt$d652f624.m1(223, __mt$d652f624_1 = __mt$d652f624.c0(214, main), __mt$d652f624.M(224, __mt$d652f624_1, "catch"), __mt$d652f624.F(222, 220, (e) => { const __mt$f = __mt$d652f624.Fe(220, void 0); var __mt$1; try { __mt$d652f624.N(219, "e", e); return __mt$d652f624.R(__mt$f, __mt$d652f624.X(218, __mt$d652f624.m2(216, __mt$1 = console, __mt$d652f624.M(217, __mt$1, "log"), "error", __mt$d652f624.G23(215, e).message))) } finally { __mt$d652f624.Fr(221, __mt$f); } })));
 
 ;__mt$d652f624.Sx();

@@ -3,6 +3,6 @@ function List({ title, items }) {const __mt$f = __mt$.Fe(29, List, this, new.tar
   return /* @__PURE__ */ __mt$.R(__mt$f, __mt$.X(26, __mt$.m3(24, React, __mt$.M(25, React, "createElement"), "ul", __mt$.T(13, { title }), __mt$.m1(22, items, __mt$.M(23, items, "map"), __mt$.F(21, 19, (x) => /* @__PURE__ */ { const __mt$f = __mt$.Fe(19, void 0); try { __mt$.N(18, "x", x); return __mt$.R(__mt$f, __mt$.X(17, __mt$.m3(15, React, __mt$.M(16, React, "createElement"), "li", __mt$.T(14, { key: x }), x))) } finally { __mt$.Fr(20, __mt$f); } })))));
 } finally { __mt$.Fr(30, __mt$f); } }
 const tree = /* @__PURE__ */ __mt$.X(36, __mt$.N(35, "tree@", __mt$.m2(33, React, __mt$.M(34, React, "createElement"), List, __mt$.T(32, { title: "t", items: __mt$.T(31, ["a", "b"]) }))));
-__mt$.X(43, __mt$.m1(41, __mt$1 = console, __mt$.M(42, __mt$1, "log"), __mt$.m1(39, __mt$2 = JSON, __mt$.M(40, __mt$2, "stringify"), __mt$.c1(38, List, __mt$.G(37, tree).p))));
+__mt$.X(43, __mt$.m1(41, __mt$1 = console, __mt$.M(42, __mt$1, "log"), __mt$.m1(39, __mt$2 = JSON, __mt$.M(40, __mt$2, "stringify"), __mt$.c1(38, List, __mt$.G5(37, tree).p))));
 
 } finally { __mt$.Sx(); }
