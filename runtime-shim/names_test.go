@@ -2,9 +2,6 @@ package runtimeshim
 
 import (
 	"encoding/json"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -18,23 +15,11 @@ import (
 func TestComputedKeys(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
-	src, err := os.ReadFile("testdata/computed_keys.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	orig := filepath.Join(dir, "orig.js")
-	if err := os.WriteFile(orig, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plain, err := exec.Command(node, orig).CombinedOutput()
-	if err != nil {
-		t.Fatalf("plain node: %v\n%s", err, plain)
-	}
+	plain, prog := plainAndInstrumented(t, node, "computed_keys.js")
 	if !strings.Contains(string(plain), "[desc] viaToString 2") {
 		t.Fatalf("plain node printed %q", plain)
 	}
-	res := run(t, node, shim, instrumentTo(t, dir, "computed_keys.js", src), nil)
+	res := run(t, node, shim, prog, nil)
 	if res.stdout != string(plain) {
 		t.Fatalf("instrumented output %q, want %q\nstderr: %s", res.stdout, plain, res.stderr)
 	}

@@ -27,6 +27,26 @@ func instrumentTo(t *testing.T, dir, name string, src []byte) string {
 	return p
 }
 
+// plainAndInstrumented runs testdata/NAME under plain node and returns its
+// output and the path of NAME instrumented (instrumentTo).
+func plainAndInstrumented(t *testing.T, node, name string) (plain []byte, prog string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.js")
+	if err := os.WriteFile(orig, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, err = exec.Command(node, orig).CombinedOutput()
+	if err != nil {
+		t.Fatalf("plain node: %v\n%s", err, plain)
+	}
+	return plain, instrumentTo(t, dir, name, src)
+}
+
 // TestLazyPrototypes: a function literal's prototype object gets the id
 // MemInsight gives it (the function's id + 1) when it first reaches the
 // shim, not at the literal (where reading fn.prototype would make the
@@ -41,20 +61,7 @@ func instrumentTo(t *testing.T, dir, name string, src []byte) string {
 func TestLazyPrototypes(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
-	src, err := os.ReadFile("testdata/protos.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	orig := filepath.Join(dir, "orig.js")
-	if err := os.WriteFile(orig, src, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plain, err := exec.Command(node, orig).CombinedOutput()
-	if err != nil {
-		t.Fatalf("plain node: %v\n%s", err, plain)
-	}
-	prog := instrumentTo(t, dir, "protos.js", src)
+	plain, prog := plainAndInstrumented(t, node, "protos.js")
 	lazy := run(t, node, shim, prog, nil)
 	eager := run(t, node, shim, prog, []string{"MEMTRACE_EAGER_PROTOS=1"})
 	for _, r := range []runResult{lazy, eager} {
