@@ -2,7 +2,6 @@ package runtimeshim
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,14 +25,12 @@ console.log(missing.join(","));
 		t.Fatal(err)
 	}
 	n := instrument.HookCopies
-	cmd := exec.Command(node, "-r", shim, prog, strconv.Itoa(n))
-	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(filepath.Dir(prog), "mem-trace"))
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v\n%s", err, out)
+	res := run(t, node, shim, prog, nil, strconv.Itoa(n))
+	if res.exit != 0 {
+		t.Fatalf("exit %d\n%s", res.exit, res.stderr)
 	}
 	want := "G" + strconv.Itoa(n) + ",P" + strconv.Itoa(n)
-	if got := strings.TrimSpace(string(out)); got != want {
+	if got := strings.TrimSpace(res.stdout); got != want {
 		t.Fatalf("copies missing from the shim: %q, want only %q (copies 0..%d)", got, want, n-1)
 	}
 }

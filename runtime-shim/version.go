@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "46b4fe7550b07ac7"
+const Version = "d6159671815a9af5"

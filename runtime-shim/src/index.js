@@ -849,7 +849,8 @@ function install() {
   // holds no edge from o: the primitive-elision rule, whatever the
   // setter rule says) is made and counted as a use at once.
   function putRead(h, i, o, k, v, s, r) {
-    if (r <= 0 || allPutfields || isObj(v) || hasEdges(r) || !hasOwn(o, k)) return put(h, i, o, k, v, s, r, true);
+    if (r <= 0 || allPutfields || isObj(v) || hasEdges(r)) return put(h, i, o, k, v, s, r, true);
+    if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false); // a new property: put need not ask again
     if (s >= 2) namedStore(k, s & 1)(o, k, v);
     else if (s) setStrict(o, k, v);
     else setSloppy(o, k, v);
@@ -1895,7 +1896,8 @@ function install() {
   // put is P of script h: o[k] = v; known: o's id if the caller knows it
   // (Pt), else 0.
   // known: o's id when the hook knows it (Pt: this's, from the frame), or
-  // with stamp what a P copy's reader read from o.
+  // with stamp (true or false) what a P copy's reader read from o; false:
+  // putRead found k not an own property of o, which holds no edge.
   function put(h, i, o, k, v, strict, known, stamp) {
     if (isObj(k)) k = toKey(k);
     let id = 0;
@@ -1904,16 +1906,16 @@ function install() {
     let haveD = false;
     let px = false;
     if (isObj(o)) {
-      id = known > 0 ? known : stamp === true ? stampedId(known, o) : putIdOf(o);
+      id = known > 0 ? known : stamp !== undefined ? stampedId(known, o) : putIdOf(o);
       // (An id from the field is never a proxy's: setId.)
-      if (id !== 0 && (stamp !== true || known <= 0) && proxy(o)) {
+      if (id !== 0 && (stamp === undefined || known <= 0) && proxy(o)) {
         // A proxy's descriptors and prototype cannot be read without
         // running its traps, which the program would see: the write is
         // logged as a data property's.
         px = true;
       } else if (id !== 0) {
         const prim = !allPutfields && !isObj(v);
-        if (prim && !hasEdges(id) && hasOwn(o, k)) {
+        if (prim && stamp !== false && !hasEdges(id) && hasOwn(o, k)) {
           // The engine holds no edge from o: an own property, data or
           // accessor, is not logged either way (an elided write, or a
           // setter's); no descriptor needed (element writes of numeric
