@@ -34,3 +34,23 @@ console.log(missing.join(","));
 		t.Fatalf("copies missing from the shim: %q, want only %q (copies 0..%d)", got, want, n-1)
 	}
 }
+
+// TestKeyedStores: keyed writes through every copy of P, each copy with a
+// keyed store of its own (typed arrays of every kind in and out of range,
+// converted values, BigInts; sloppy writes that fail silently and strict
+// ones that throw, with V8's messages; a throwing setter's stack without
+// the store's frame) behave as under plain node.
+func TestKeyedStores(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	plain, prog := plainAndInstrumented(t, node, "keyed_stores.js")
+	if !strings.Contains(string(plain), "frozen strict TypeError: Cannot assign to read only property '1'") ||
+		!strings.Contains(string(plain), "setter 1 set sloppy") {
+		t.Fatalf("plain node printed %q", plain)
+	}
+	res := run(t, node, shim, prog, nil)
+	if res.exit != 0 || res.stdout != string(plain) {
+		t.Fatalf("exit %d, output\n%s\nwant\n%s\nstderr: %s", res.exit, res.stdout, plain, res.stderr)
+	}
+	check(t, "keyed_stores", res.trace)
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d6159671815a9af5"
+const Version = "bfe9d832e6917bc4"

@@ -848,12 +848,12 @@ function install() {
   // object with its id in the field that put would not log (the engine
   // holds no edge from o: the primitive-elision rule, whatever the
   // setter rule says) is made and counted as a use at once.
-  function putRead(h, i, o, k, v, s, r) {
+  // c: the copy's number, for its own keyed store.
+  function putRead(h, i, o, k, v, s, r, c) {
     if (r <= 0 || allPutfields || isObj(v) || hasEdges(r)) return put(h, i, o, k, v, s, r, true);
     if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false); // a new property: put need not ask again
     if (s >= 2) namedStore(k, s & 1)(o, k, v);
-    else if (s) setStrict(o, k, v);
-    else setSloppy(o, k, v);
+    else keyedStore(c, s)(o, k, v);
     curSid = h.sid;
     use(r, h.base + i);
     return v;
@@ -1025,6 +1025,28 @@ function install() {
         f = strict ? setStrict : setSloppy; // no code from strings
       }
       m.set(k, f);
+    }
+    return f;
+  }
+  // keyedStore(c, strict): copy c's own keyed store (o[k] = v), made on
+  // first use with the native Function constructor. One shared store site
+  // sees every kind of object the program writes by key and turns
+  // megamorphic, where V8 makes a store to a typed array's element through
+  // its runtime (about 7x a polymorphic site's cost): numeric code writing
+  // Int32Array and Uint8Array views of one heap spent a sixth of its time
+  // there. A copy's site sees the writes of a 32nd of the program's sites.
+  // Where code cannot be made from strings the shared stores stand in.
+  const keyedStores = [];
+  function keyedStore(c, strict) {
+    const n = 2 * c + strict;
+    let f = keyedStores[n];
+    if (f === undefined) {
+      try {
+        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";' : '') + 'o[k]=v\n//# sourceURL=memtrace-store');
+      } catch {
+        f = strict ? setStrict : setSloppy;
+      }
+      keyedStores[n] = f;
     }
     return f;
   }
@@ -2274,38 +2296,38 @@ function install() {
     G29(i, o) { return isObj(o) ? useHit(this, i, o, readU29(o)) : o; }
     G30(i, o) { return isObj(o) ? useHit(this, i, o, readU30(o)) : o; }
     G31(i, o) { return isObj(o) ? useHit(this, i, o, readU31(o)) : o; }
-    P0(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP0(o)) : put(this, i, o, k, v, s, 0); }
-    P1(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP1(o)) : put(this, i, o, k, v, s, 0); }
-    P2(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP2(o)) : put(this, i, o, k, v, s, 0); }
-    P3(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP3(o)) : put(this, i, o, k, v, s, 0); }
-    P4(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP4(o)) : put(this, i, o, k, v, s, 0); }
-    P5(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP5(o)) : put(this, i, o, k, v, s, 0); }
-    P6(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP6(o)) : put(this, i, o, k, v, s, 0); }
-    P7(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP7(o)) : put(this, i, o, k, v, s, 0); }
-    P8(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP8(o)) : put(this, i, o, k, v, s, 0); }
-    P9(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP9(o)) : put(this, i, o, k, v, s, 0); }
-    P10(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP10(o)) : put(this, i, o, k, v, s, 0); }
-    P11(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP11(o)) : put(this, i, o, k, v, s, 0); }
-    P12(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP12(o)) : put(this, i, o, k, v, s, 0); }
-    P13(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP13(o)) : put(this, i, o, k, v, s, 0); }
-    P14(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP14(o)) : put(this, i, o, k, v, s, 0); }
-    P15(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP15(o)) : put(this, i, o, k, v, s, 0); }
-    P16(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP16(o)) : put(this, i, o, k, v, s, 0); }
-    P17(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP17(o)) : put(this, i, o, k, v, s, 0); }
-    P18(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP18(o)) : put(this, i, o, k, v, s, 0); }
-    P19(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP19(o)) : put(this, i, o, k, v, s, 0); }
-    P20(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP20(o)) : put(this, i, o, k, v, s, 0); }
-    P21(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP21(o)) : put(this, i, o, k, v, s, 0); }
-    P22(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP22(o)) : put(this, i, o, k, v, s, 0); }
-    P23(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP23(o)) : put(this, i, o, k, v, s, 0); }
-    P24(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP24(o)) : put(this, i, o, k, v, s, 0); }
-    P25(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP25(o)) : put(this, i, o, k, v, s, 0); }
-    P26(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP26(o)) : put(this, i, o, k, v, s, 0); }
-    P27(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP27(o)) : put(this, i, o, k, v, s, 0); }
-    P28(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP28(o)) : put(this, i, o, k, v, s, 0); }
-    P29(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP29(o)) : put(this, i, o, k, v, s, 0); }
-    P30(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP30(o)) : put(this, i, o, k, v, s, 0); }
-    P31(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP31(o)) : put(this, i, o, k, v, s, 0); }
+    P0(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP0(o), 0) : put(this, i, o, k, v, s, 0); }
+    P1(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP1(o), 1) : put(this, i, o, k, v, s, 0); }
+    P2(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP2(o), 2) : put(this, i, o, k, v, s, 0); }
+    P3(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP3(o), 3) : put(this, i, o, k, v, s, 0); }
+    P4(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP4(o), 4) : put(this, i, o, k, v, s, 0); }
+    P5(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP5(o), 5) : put(this, i, o, k, v, s, 0); }
+    P6(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP6(o), 6) : put(this, i, o, k, v, s, 0); }
+    P7(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP7(o), 7) : put(this, i, o, k, v, s, 0); }
+    P8(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP8(o), 8) : put(this, i, o, k, v, s, 0); }
+    P9(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP9(o), 9) : put(this, i, o, k, v, s, 0); }
+    P10(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP10(o), 10) : put(this, i, o, k, v, s, 0); }
+    P11(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP11(o), 11) : put(this, i, o, k, v, s, 0); }
+    P12(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP12(o), 12) : put(this, i, o, k, v, s, 0); }
+    P13(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP13(o), 13) : put(this, i, o, k, v, s, 0); }
+    P14(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP14(o), 14) : put(this, i, o, k, v, s, 0); }
+    P15(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP15(o), 15) : put(this, i, o, k, v, s, 0); }
+    P16(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP16(o), 16) : put(this, i, o, k, v, s, 0); }
+    P17(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP17(o), 17) : put(this, i, o, k, v, s, 0); }
+    P18(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP18(o), 18) : put(this, i, o, k, v, s, 0); }
+    P19(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP19(o), 19) : put(this, i, o, k, v, s, 0); }
+    P20(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP20(o), 20) : put(this, i, o, k, v, s, 0); }
+    P21(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP21(o), 21) : put(this, i, o, k, v, s, 0); }
+    P22(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP22(o), 22) : put(this, i, o, k, v, s, 0); }
+    P23(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP23(o), 23) : put(this, i, o, k, v, s, 0); }
+    P24(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP24(o), 24) : put(this, i, o, k, v, s, 0); }
+    P25(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP25(o), 25) : put(this, i, o, k, v, s, 0); }
+    P26(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP26(o), 26) : put(this, i, o, k, v, s, 0); }
+    P27(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP27(o), 27) : put(this, i, o, k, v, s, 0); }
+    P28(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP28(o), 28) : put(this, i, o, k, v, s, 0); }
+    P29(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP29(o), 29) : put(this, i, o, k, v, s, 0); }
+    P30(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP30(o), 30) : put(this, i, o, k, v, s, 0); }
+    P31(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP31(o), 31) : put(this, i, o, k, v, s, 0); }
 
     // L: the instrumenter's all-uses mode: an operand whose object an
     // operation reads without another hook (spread, for-in/of, in,
