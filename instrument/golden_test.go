@@ -171,7 +171,7 @@ func TestIdempotentAndDeterministic(t *testing.T) {
 	if !bytes.Equal(a.Code, b.Code) {
 		t.Error("not deterministic")
 	}
-	if !bytes.HasPrefix(a.Code, []byte("#!/usr/bin/env node\n'use strict';const __mt$ = __mt.S(\"x.js\", \"")) {
+	if !bytes.HasPrefix(a.Code, []byte("#!/usr/bin/env node\n'use strict';const H = __mt.S(\"x.js\", \"")) {
 		t.Errorf("hashbang and directive must stay first:\n%s", a.Code)
 	}
 	c, err := Instrument(a.Code, Options{Goal: js.CommonJS, File: "x.js"})

@@ -61,7 +61,8 @@ type Options struct {
 	// GlobalCode: with Eval, the code runs as a classic script of its own
 	// (a string timer in browsers), not in an eval's scope: its handle is
 	// then a global lexical name unique to it, as a classic script's.
-	// (Eval code's own handle is __mt$, in the eval's lexical scope.)
+	// (Eval code's own handle is a short name in the eval's lexical
+	// scope: see Result.Handle.)
 	GlobalCode bool
 	// Strict: the code is strict from its start without a directive
 	// (direct eval code called from strict code).
@@ -89,7 +90,9 @@ type Result struct {
 	Code []byte
 	// Sites[k] is the range of local iid k+1.
 	Sites []Site
-	// Handle is the script handle's name ("__mt$" or "__mt$<hash>").
+	// Handle is the script handle's name: "__mt$<hash>" in a classic
+	// script, else a short name no identifier of the code spells ("H"
+	// unless the code uses it), or "__mt$" in code with direct eval or with.
 	Handle string
 	// Unchanged reports that the source was already instrumented and is
 	// returned as it was (Sites is then nil).
@@ -190,7 +193,7 @@ const shimBanner = "/* memtrace runtime shim "
 
 // alreadyInstrumented: the source is the runtime shim bundle, or the first
 // statement after the directives (and after empty statements and a
-// project prelude that loads ShimFile) is "const __mt$… = __mt.S(…)".
+// project prelude that loads ShimFile) is "const NAME = __mt.S(…)".
 func alreadyInstrumented(src []byte, p *js.Program) bool {
 	if bytes.HasPrefix(src, []byte(shimBanner)) {
 		return true
@@ -206,8 +209,7 @@ func alreadyInstrumented(src []byte, p *js.Program) bool {
 		if !ok || d.Kind != js.Const || len(d.Decls) == 0 {
 			return false
 		}
-		id, ok := d.Decls[0].Target.(*js.Ident)
-		if !ok || !strings.HasPrefix(id.Name, Prefix) {
+		if _, ok := d.Decls[0].Target.(*js.Ident); !ok {
 			return false
 		}
 		init := d.Decls[0].Init
@@ -257,6 +259,62 @@ func checkReserved(src []byte, opts Options, info *scope.Info) error {
 		}
 	}
 	return nil
+}
+
+// freeShortName returns the first of "H", then the other names of one or
+// two characters (letters, "$" and "_" first, then digits second), that no
+// identifier of the analysed code spells, declared or referenced; Prefix
+// if all are taken.
+func freeShortName(info *scope.Info) string {
+	const first = "HABCDEFGIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz$_"
+	const second = first + "0123456789"
+	var used [len(first) * (1 + len(second))]bool
+	index := func(name string) int {
+		if len(name) == 0 || len(name) > 2 {
+			return -1
+		}
+		i := strings.IndexByte(first, name[0])
+		if i < 0 {
+			return -1
+		}
+		if len(name) == 1 {
+			return i
+		}
+		j := strings.IndexByte(second, name[1])
+		if j < 0 {
+			return -1
+		}
+		return len(first) + i*len(second) + j
+	}
+	mark := func(name string) {
+		if k := index(name); k >= 0 {
+			used[k] = true
+		}
+	}
+	for i := range info.Refs {
+		mark(info.Refs[i].Ident.Name)
+	}
+	for _, s := range info.Scopes {
+		for _, b := range s.Bindings {
+			mark(b.Name)
+		}
+	}
+	for k, u := range used {
+		if u {
+			continue
+		}
+		var name string
+		if k < len(first) {
+			name = first[k : k+1]
+		} else {
+			k -= len(first)
+			name = string([]byte{first[k/len(second)], second[k%len(second)]})
+		}
+		if name != "do" && name != "if" && name != "in" {
+			return name
+		}
+	}
+	return Prefix
 }
 
 // handleName returns the script handle for a goal: a per-file lexical

@@ -132,11 +132,17 @@ func (r *rewriter) fixSelfRefs() {
 func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
 	uniq := handleName(src, opts.Goal)
 	h := uniq
-	if opts.Eval && !opts.GlobalCode {
-		// Run-time code's own lexical scope holds its handle (eval code's
-		// const declarations stay in it): the short name, paid on every
-		// hook of code that may be evaluated afresh many times.
+	if opts.Goal != js.Script || opts.Eval && !opts.GlobalCode {
+		// The handle is a lexical name of a scope of the code's own (a
+		// module's, a CommonJS module's, or an eval's, where const
+		// declarations stay): a short name that no identifier of the code
+		// spells, paid on every hook; with direct eval or with in the code,
+		// which may bring names the instrumenter cannot see, the reserved
+		// prefix.
 		h = Prefix
+		if root := info.FuncOf(prog); root != nil && !root.HasEval && !root.HasWith {
+			h = freeShortName(info)
+		}
 	}
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq,
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),

@@ -159,7 +159,7 @@ func TestEvalHandle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ev.Handle != Prefix || !bytes.HasPrefix(ev.Code, []byte("const __mt$ = "+EvalNoCache+"__mt.S(")) {
+	if ev.Handle != "H" || !bytes.HasPrefix(ev.Code, []byte("const H = "+EvalNoCache+"__mt.S(")) {
 		t.Errorf("eval code's handle is %q (and its initializer opens with %q):\n%s", ev.Handle, EvalNoCache, ev.Code)
 	}
 	// The marker parses as a conditional that never evaluates its tagged
@@ -188,6 +188,55 @@ func TestEvalHandle(t *testing.T) {
 		if !bytes.Contains(r.Code, []byte("var "+gl.Handle+"_1")) {
 			t.Errorf("temporaries are not named after the code's hash:\n%s", r.Code)
 		}
+	}
+}
+
+// TestShortHandle: the handle of a module, a CommonJS module and eval code
+// is the first short name no identifier of the code spells, declared or
+// referenced, in any scope; the reserved prefix where direct eval or with
+// may bring names the instrumenter cannot see.
+func TestShortHandle(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		goal js.Goal
+		eval bool
+		want string
+	}{
+		{"var a = {}", js.CommonJS, false, "H"},
+		{"export const a = {}", js.Module, false, "H"},
+		{"var a = {}", js.Script, true, "H"},
+		{"var H = {}; function f() { return A.x }", js.CommonJS, false, "B"},
+		{"function f(H) { var A; return () => { let B = C } }", js.Module, false, "D"},
+		{"\\u0048.x = {}", js.CommonJS, false, "A"}, // H, escaped
+		{"o.H = {H: 1}; lbl: for (;;) break lbl", js.CommonJS, false, "H"}, // properties, labels
+		{"var x = {}; function f() { eval(s) }", js.CommonJS, false, Prefix},
+		{"var x = {}; with (o) { y = 1 }", js.Script, true, Prefix},
+	} {
+		res, err := Instrument([]byte(c.src), Options{Goal: c.goal, File: "t.js", Eval: c.eval})
+		if err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if res.Handle != c.want || !bytes.Contains(res.Code, []byte("const "+res.Handle+" = ")) {
+			t.Errorf("%s: handle %q, want %q\n%s", c.src, res.Handle, c.want, res.Code)
+		}
+	}
+	// Every one- and two-character name taken: the prefix.
+	var b strings.Builder
+	const first = "HABCDEFGIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz$_"
+	for _, x := range first {
+		b.WriteString("var " + string(x) + ";")
+		for _, y := range first + "0123456789" {
+			if n := string(x) + string(y); n != "do" && n != "if" && n != "in" {
+				b.WriteString("var " + n + ";")
+			}
+		}
+	}
+	res, err := Instrument([]byte(b.String()), Options{Goal: js.CommonJS, File: "t.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Handle != Prefix {
+		t.Errorf("every short name declared: handle %q, want %q", res.Handle, Prefix)
 	}
 }
 

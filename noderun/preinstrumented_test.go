@@ -60,7 +60,7 @@ func instrumentAhead(t *testing.T, bin, dir, name string, how int) {
 		require.NoError(t, os.WriteFile(filepath.Join(dir, ".memtrace-shim.cjs"), []byte(runtimeshim.Source()), 0o644))
 		code, err := os.ReadFile(tmp)
 		require.NoError(t, err)
-		at := bytes.Index(code, []byte("const __mt$ = __mt.S("))
+		at := bytes.Index(code, []byte("const H = __mt.S("))
 		require.Positive(t, at+1)
 		pre := `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");`
 		if strings.HasSuffix(name, ".mjs") {

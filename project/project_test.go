@@ -73,9 +73,9 @@ func TestRunTree(t *testing.T) {
 		t.Errorf("failures %+v: want esm/broken.js:1:COL", sum.Failures)
 	}
 	for name, want := range map[string]string{
-		"main.js":                   `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");;const __mt$ = __mt.S("main.js"`,
-		"lib.js":                    `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");const __mt$ = __mt.S("lib.js"`,
-		"esm/m.js":                  `;import "../.memtrace-shim.cjs";const __mt$ = __mt.S("esm/m.js"`,
+		"main.js":                   `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");;const H = __mt.S("main.js"`,
+		"lib.js":                    `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");const H = __mt.S("lib.js"`,
+		"esm/m.js":                  `;import "../.memtrace-shim.cjs";const H = __mt.S("esm/m.js"`,
 		"ts.js":                     `__mt.S("ts.ts"`,
 		"types.d.ts":                "export declare const x: number;\n",
 		"esm/broken.js":             "let = = 1;\n",

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "bfe9d832e6917bc4"
+const Version = "3e9c62be281d27e2"

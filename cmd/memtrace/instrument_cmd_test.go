@@ -174,7 +174,7 @@ func TestInstrumentStrictFlags(t *testing.T) {
 func TestInstrumentEvalHandle(t *testing.T) {
 	code, stdout, _ := runCmd(t, "var a = {}; a\n", "instrument", "--eval", "--name", "evalIndirect", "-")
 	assert.Equal(t, ExitOK, code)
-	assert.True(t, strings.HasPrefix(stdout, `const __mt$ = `+instrument.EvalNoCache+`__mt.S("evalIndirect", "`), stdout)
+	assert.True(t, strings.HasPrefix(stdout, `const H = `+instrument.EvalNoCache+`__mt.S("evalIndirect", "`), stdout)
 	code, stdout, _ = runCmd(t, "var a = {}; a\n", "instrument", "--eval", "--global-code", "--name", "evalIndirect", "-")
 	assert.Equal(t, ExitOK, code)
 	assert.Regexp(t, `^const __mt\$[0-9a-f]{8} = __mt\.S\("evalIndirect", "`, stdout)

@@ -981,8 +981,9 @@ function install() {
 
   // feFromSource finds the function-enter iid of an instrumented function
   // the rewriter could not wrap in F (accessors, methods), from its source
-  // text, as MemInsight does; -1 when there is none.
-  const feRegExp = /__mt\$[0-9a-f]*\.F[eg]\((\d+)/;
+  // text, as MemInsight does (its prologue, `const __mt$f = H.Fe(fe`,
+  // whatever the handle's name); -1 when there is none.
+  const feRegExp = /__mt\$f = [\w$]+\.F[eg]\((\d+)/;
   function feFromSource(fn) {
     let src;
     try { src = apply(fnToString, fn, []); } catch { return 0; }
@@ -2837,9 +2838,9 @@ function install() {
     toString() {
       const t = apply(nativeToString, this, []);
       if (this === toString) return apply(nativeToString, nativeToString, []);
-      if (apply(strIndexOf, t, ['__mt$']) < 0) return t;
       const c = ctorText.get(this);
       if (c !== undefined) return c;
+      if (funScript(this) === undefined) return t; // not instrumented
       try {
         const o = originalText(this, t);
         return o === undefined ? t : o;
@@ -3130,10 +3131,13 @@ function install() {
       // of V8's eval cache (instrument.EvalNoCache), the same length, so
       // that code the program evaluates over and over is cached as it
       // would be uninstrumented.
-      if (out !== s && apply(strSlice, out, [14, 20]) === '0?0``:') {
-        // "const __mt$ = " precedes it
-        out = apply(strSlice, out, [0, 14]) + '      ' + apply(strSlice, out, [20]);
-        codeCache.set(key, out);
+      if (out !== s) {
+        // "const NAME = " precedes it (NAME: the handle, a few characters)
+        const p = apply(strIndexOf, out, ['= 0?0``:']);
+        if (p > 6 && p < 24) {
+          out = apply(strSlice, out, [0, p + 2]) + '      ' + apply(strSlice, out, [p + 8]);
+          codeCache.set(key, out);
+        }
       }
     }
     if (out !== s) evalSource = s;

@@ -1,9 +1,9 @@
 // goal: commonjs
-"use strict";const __mt$ = __mt.S("commonjs.cjs.js", "GcAeFCOCEcAeC6BAgBAAAaAPAuBArBA8CAAA8CAAA8CCkBAUAjBA2BAAA4BCaAoBA6BAcAAAqBAzCA+DAAAWAAAgECKAYAJAiDA6BAmBAAAWAAAoBHCA8CHCOCAAOCAAOC", {8:["path@"]}, 26, 27); var __mt$1; try { __mt$.N(25, "helper@", __mt$.F(24, 8, helper)); 
-const path = __mt$.X(3, __mt$.N(2, "path@", __mt$.c1(1, require, "path")));
-function helper(x) {const __mt$f = __mt$.Fe(8, helper, this, new.target); try { __mt$.N(7, "x", x);  return __mt$.R(__mt$f, __mt$.X(6, __mt$.m1(4, path, __mt$.M(5, path, "basename"), x))) } finally { __mt$.Fr(9, __mt$f); } }
-__mt$.X(12, __mt$.P11(11, module, "exports", __mt$.T(10, { helper }), 3));
-__mt$.X(18, __mt$.m2(16, __mt$1 = console, __mt$.M(17, __mt$1, "log"), __mt$.c1(13, helper, "/a/b/c.txt"), typeof __mt$.G15(15, __mt$.G14(14, module).exports).helper));
-if (__mt$.X(20, __mt$.G19(19, require).main === module)) __mt$.X(23, __mt$.m1(21, __mt$1 = console, __mt$.M(22, __mt$1, "log"), "main"));
+"use strict";const H = __mt.S("commonjs.cjs.js", "GcAeFCOCEcAeC6BAgBAAAaAPAuBArBA8CAAA8CAAA8CCkBAUAjBA2BAAA4BCaAoBA6BAcAAAqBAzCA+DAAAWAAAgECKAYAJAiDA6BAmBAAAWAAAoBHCA8CHCOCAAOCAAOC", {8:["path@"]}, 26, 27); var __mt$1; try { H.N(25, "helper@", H.F(24, 8, helper)); 
+const path = H.X(3, H.N(2, "path@", H.c1(1, require, "path")));
+function helper(x) {const __mt$f = H.Fe(8, helper, this, new.target); try { H.N(7, "x", x);  return H.R(__mt$f, H.X(6, H.m1(4, path, H.M(5, path, "basename"), x))) } finally { H.Fr(9, __mt$f); } }
+H.X(12, H.P11(11, module, "exports", H.T(10, { helper }), 3));
+H.X(18, H.m2(16, __mt$1 = console, H.M(17, __mt$1, "log"), H.c1(13, helper, "/a/b/c.txt"), typeof H.G15(15, H.G14(14, module).exports).helper));
+if (H.X(20, H.G19(19, require).main === module)) H.X(23, H.m1(21, __mt$1 = console, H.M(22, __mt$1, "log"), "main"));
 
-} finally { __mt$.Sx(); }
+} finally { H.Sx(); }
