@@ -60,6 +60,7 @@ func TestStackTraces(t *testing.T) {
 // messages must be V8's for the program's text, not for the call hook's.
 const callErrorsProgram = `'use strict';
 const o = { m: 1, a: { b: null }, arrow: () => 1, get g() { return 2; } }; const arr = [1]; let foo; const k = 'm';
+const a = 1, b = 2, c = 3; let k2 = 'z', n = 0; function foo2() { return 'w'; }
 class C { method() {} }
 const cases = [
   () => o.m(), () => foo(), () => o.a.b(), () => arr[0](), () => o[k](), () => o['m'](), () => o . m (),
@@ -67,6 +68,18 @@ const cases = [
   () => new new C().method(), () => (0, o.m)(), () => (o.m)(), () => o.zz(1, 2), () => foo()(), () => o.m(1)(2),
   () => arr.at(0)(), () => o.a['b'](), () => o.g(), () => o /* c */ .m(), () => Math.max.call.x(),
   function () { return this.x(); }.bind({}),
+  // Computed keys and callees with operators, literals and templates (V8
+  // prints operators in parentheses and folds arithmetic on numbers).
+  () => o['x' + 1](), () => o[a + b * 2](), () => o[-a](), () => o[typeof a](), () => o[` + "`" + `t${a}${b}` + "`" + `](), () => o[` + "`" + `t` + "`" + `](),
+  () => o[a ? b : k](), () => o[k2 = 'q'](), () => o[(a, b)](), () => o[n++](), () => o[--n](), () => o[a !== b](), () => o[a != b](),
+  () => o[void 0](), () => o[null](), () => o[1.5](), () => o[1e21](), () => o[0x10](), () => o[1_000](), () => o[1 - -1](), () => o[-(1)](),
+  () => o[foo2()](), () => o[[1, a, , [b]]](), () => o[{}](), () => o[{ p: 1, get q() { return 1; } }](), () => o[/r\/[/]/g](),
+  () => o[function () {}](), () => o[(x) => x](), () => o[async () => 1](), () => o[class {}](), () => o[new Object()](), () => o[10n](),
+  () => (a + b)(), () => (a ? o : k)(), () => ` + "`" + `t` + "`" + `(), () => (() => 1)()(), () => (o || k).q(), () => o[a in o && b](),
+  () => o['a\nb\u0041\x42'](), () => o[''](), () => o['1'](), () => o[a - b - c](), () => o[(a - b) - c](), () => o[a + b - c](),
+  () => o[a ** b ** c](), () => o[a || b && c](), () => o[!!a](), () => o[+'3'](), () => o['x' + ` + "`" + `y` + "`" + `](), () => o[o.zz?.y](),
+  () => o[String(a)](), () => o[(0, o.m)](), () => o[[...arr]](), () => o[{ ...o }](), () => [1, a](), () => ({ a: 1 })(), () => 'str'(),
+  () => new o[k + 1](), () => new (a + b)(), () => o[` + "`" + `${a}x${o?.m}` + "`" + `](), () => o[a, (b, c)](), () => o[k2 += 'x'](), () => o[n ||= 2](),
 ];
 for (const c of cases) {
   try { c(); console.log('no error'); } catch (e) { console.log(e.constructor.name + ': ' + e.message); }

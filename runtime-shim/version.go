@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "3e9c62be281d27e2"
+const Version = "3fc0f699fdbddc84"

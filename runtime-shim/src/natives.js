@@ -112,3 +112,4 @@ export const N_GEN_THROW = GP.throw;
 export const strIndexOf = String.prototype.indexOf;
 export const strCharCodeAt = String.prototype.charCodeAt;
 export const strSlice = String.prototype.slice;
+export const strFromCodePoint = String.fromCodePoint;
