@@ -76,7 +76,11 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Template:
 		r.exprs(e.Exprs)
 	case *js.TaggedTemplate:
-		r.expr(e.Tag)
+		if c, ok := unparen(e.Tag).(*js.Chain); ok {
+			r.spine(c.X) // the tag's this comes from the chain
+		} else {
+			r.expr(e.Tag)
+		}
 		r.exprs(e.Quasi.Exprs)
 	case *js.Array:
 		h := r.hole(e.Start)
@@ -96,6 +100,10 @@ func (r *rewriter) expr(e js.Expr) {
 		r.classExpr(e, "")
 	case *js.Unary:
 		if e.Op == "delete" && r.del(e) {
+			return
+		}
+		if c, ok := unparen(e.X).(*js.Chain); ok && e.Op == "delete" {
+			r.spine(c.X) // delete a?.b.c deletes the chain's last property
 			return
 		}
 		r.expr(e.X)
@@ -126,7 +134,7 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Member:
 		r.member(e)
 	case *js.Chain:
-		r.spine(e.X)
+		r.chainExpr(e)
 	case *js.Seq:
 		last := len(e.List) - 1
 		for i, x := range e.List {
@@ -383,7 +391,8 @@ func (r *rewriter) call(e *js.Call) {
 		r.exprs(e.Args)
 		return
 	case *js.Chain:
-		r.expr(e.Callee)
+		// (a?.b)(): this comes from the chain.
+		r.spine(c.X)
 		r.exprs(e.Args)
 		return
 	}

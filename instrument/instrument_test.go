@@ -168,8 +168,8 @@ func TestModernConstructs(t *testing.T) {
 		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.Ts(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(8, "g", H.F(7, 5, g)); async function* g() {const __mt$f = H.Fg(5, g, this, new.target); try {  H.X(4, H.Y(3, __mt$f, yield* H.Ys(3, __mt$f, H.Y(2, __mt$f, await H.Ys(2, __mt$f, H.c0(1, h)))))) } finally { H.Fx(6, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G1(1, a)?.b.c)`},
-		{`a?.b?.(c.d)`, `H.X(3, H.G1(1, a)?.b?.(H.G2(2, c).d))`},
-		{`o.p?.m()`, `H.X(3, H.G2(2, H.G1(1, o).p)?.m())`},
+		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.M(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G1(1, c).d)))`},
+		{`o.p?.m()`, `var T_1; H.X(4, ((T_1 = H.G1(1, o).p) === null || T_1 === void 0 ? void 0 : H.m0(2, T_1, H.M(3, T_1, "m"))))`},
 		{"t`x${a.b}`", "H.X(2, t`x${H.G1(1, a).b}`)"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G1(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
@@ -200,8 +200,16 @@ func TestOptionalChains(t *testing.T) {
 	for _, c := range [][2]string{
 		{`a?.b.c?.d`, `H.X(2, H.G1(1, a)?.b.c?.d)`},
 		{`a.b()?.c`, `var T_1; H.X(4, H.G3(3, H.m0(1, T_1 = a, H.M(2, T_1, "b")))?.c)`},
-		{`f?.()?.()`, `H.X(1, f?.()?.())`},
-		{`a?.[k.p](x.y)`, `H.X(4, H.G1(1, a)?.[H.G2(2, k).p](H.G3(3, x).y))`},
+		{`f?.()?.()`, `var T_1, T_2; H.X(3, ((T_1 = f) === null || T_1 === void 0 ? void 0 : (T_2 = H.c0(1, T_1)) === null || T_2 === void 0 ? void 0 : H.c0(2, T_2)))`},
+		{`a?.[k.p](x.y)`, `var T_1; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.m1(3, T_1, H.M(4, T_1, H.G1(1, k).p), H.G2(2, x).y)))`},
+		// An optional call of a method keeps its base for this.
+		{`o.f?.(x)`, `var T_1, T_2; H.X(3, ((T_2 = H.M(2, T_1 = o, "f")) === null || T_2 === void 0 ? void 0 : H.m1(1, T_1, T_2, x)))`},
+		{`a?.b.c(d).e`, `var T_1, T_2; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.G4(4, H.m1(2, T_2 = H.G1(1, T_1).b, H.M(3, T_2, "c"), d)).e))`},
+		// Where this or the reference comes from the chain itself, and where
+		// no temporary can be declared, the chain keeps its form.
+		{`(a?.b)()`, `H.X(2, (H.G1(1, a)?.b)())`},
+		{`(a?.f)` + "`t`", `H.X(2, (H.G1(1, a)?.f)` + "`t`" + `)`},
+		{`delete a?.f().x`, `H.X(2, delete H.G1(1, a)?.f().x)`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}

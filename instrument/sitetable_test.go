@@ -207,7 +207,7 @@ func TestShortHandle(t *testing.T) {
 		{"var a = {}", js.Script, true, "H"},
 		{"var H = {}; function f() { return A.x }", js.CommonJS, false, "B"},
 		{"function f(H) { var A; return () => { let B = C } }", js.Module, false, "D"},
-		{"\\u0048.x = {}", js.CommonJS, false, "A"}, // H, escaped
+		{"\\u0048.x = {}", js.CommonJS, false, "A"},                        // H, escaped
 		{"o.H = {H: 1}; lbl: for (;;) break lbl", js.CommonJS, false, "H"}, // properties, labels
 		{"var x = {}; function f() { eval(s) }", js.CommonJS, false, Prefix},
 		{"var x = {}; with (o) { y = 1 }", js.Script, true, Prefix},

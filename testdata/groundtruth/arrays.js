@@ -26,8 +26,26 @@ function natives() {
   kept.c = c;
 }
 
+// Natives called in optional chains get their models too.
+function optional() {
+  const list = [];
+  const maybe = Math.random() < 2 ? list : null;
+  maybe?.push(track('optional-push', { p: 1 }));
+  const holder = { arr: [] };
+  holder.arr?.push(track('optional-member-push', { p: 2 }));
+  holder?.arr.unshift(track('optional-base-unshift', { p: 3 }));
+  const m = new Map();
+  m.set?.('k', track('optional-call-map-set', { p: 4 }));
+  kept.list = list;
+  kept.holder = holder;
+  kept.m = m;
+  const gone = [];
+  gone?.push(track('optional-push-dropped', { p: 5 }));
+}
+
 function main() {
   natives();
+  optional();
 }
 main();
 // After the main job: collect twice, in later macrotasks (WeakRef targets are
