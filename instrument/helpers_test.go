@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"regexp"
 	"strings"
 
 	js "github.com/memtrace/memtrace/instrument/js"
@@ -21,6 +22,11 @@ func strip(src string, goal js.Goal) (string, error) {
 		out = out[:start] + out[start+end+3:]
 	}
 	out = strings.TrimSuffix(out, "\n;"+h+".Sx();")
+	if a := res.Alias; a != "" {
+		// Functions bind the alias first: the expectations spell H only.
+		out = strings.ReplaceAll(out, "const "+a+" = "+h+", ", "const ")
+		out = regexp.MustCompile(`(^|[^\w$.])`+regexp.QuoteMeta(a)+`\.`).ReplaceAllString(out, "${1}H.")
+	}
 	out = strings.ReplaceAll(out, h+".", "H.")
 	return out, nil
 }

@@ -94,6 +94,11 @@ type Result struct {
 	// script, else a short name no identifier of the code spells ("H"
 	// unless the code uses it), or "__mt$" in code with direct eval or with.
 	Handle string
+	// Alias is, in a classic script, the short name each function at the
+	// top level binds to the handle in its body ("const H = __mt$<hash>,
+	// __mt$f = H.Fe(…)"), which its hooks and its nested functions' use
+	// (not a function with direct eval or with in it); "" in modules.
+	Alias string
 	// Unchanged reports that the source was already instrumented and is
 	// returned as it was (Sites is then nil).
 	Unchanged bool
@@ -169,7 +174,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 	if !ok {
 		panic(internalError("overlapping edits"))
 	}
-	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h, At: int(r.at)}
+	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h, Alias: r.alias, At: int(r.at)}
 	if r.sitesApart() {
 		res.SiteTable = AppendSiteVLQ(nil, res.Sites)
 	}

@@ -65,6 +65,13 @@ type rewriter struct {
 	opts   Options
 	h      string // the script handle
 	uniq   string // a name unique to this script, for its global temporaries
+	// alias: in a classic script, a short name for the handle (no
+	// identifier of the script spells it) that each function at the top
+	// level binds in its body (const alias = handle), so that the hooks
+	// inside functions do not spell the long global name; not in functions
+	// with direct eval or with in them, which may bring names the
+	// instrumenter cannot see.
+	alias string
 	at     int32  // where the prologue goes (Result.At)
 	edits  []edit
 	sites  []js.Span
@@ -144,7 +151,13 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 			h = freeShortName(info)
 		}
 	}
-	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq,
+	alias := ""
+	if h == uniq {
+		if a := freeShortName(info); a != Prefix {
+			alias = a
+		}
+	}
+	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq, alias: alias,
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),
 		labelStart: -1}
 	if sb, ok := scratchPool.Get().(*scratchBufs); ok {
@@ -949,6 +962,13 @@ func (r *rewriter) function(fp funcParts) int {
 	fs.noTemps = false
 	fs.thisFrame = !fp.arrow && !fp.derived && !fp.susp && fp.body != nil
 
+	// A function at the top level of a classic script binds the handle's
+	// alias in its body: its hooks (and its nested functions') use it.
+	saveH := r.h
+	bindAlias := r.alias != "" && r.h == r.uniq && sf != nil && !sf.HasEval && !sf.HasWith
+	if bindAlias {
+		r.h = r.alias
+	}
 	var h, k int
 	var body []js.Stmt
 	semi := ""
@@ -1012,6 +1032,12 @@ func (r *rewriter) function(fp funcParts) int {
 		b = append(b, "{ "...)
 	}
 	b = append(b, "const "...)
+	if bindAlias {
+		b = append(b, r.alias...)
+		b = append(b, " = "...)
+		b = append(b, r.uniq...)
+		b = append(b, ", "...)
+	}
 	b = append(b, fs.self...)
 	b = append(b, " = "...)
 	b = append(b, r.h...)
@@ -1079,6 +1105,7 @@ func (r *rewriter) function(fp funcParts) int {
 	}
 	r.free = append(r.free, freeEntry{fe: fe, names: r.freeNames(sf, names)})
 	r.fn, r.strict = saveFn, saveStrict
+	r.h = saveH
 	return fe
 }
 

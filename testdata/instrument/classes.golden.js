@@ -10,36 +10,36 @@ let Shape = __mt$30d3286e.N(72, "Shape", __mt$30d3286e.F(71, 25, class Shape {
   #id;
   kind = __mt$30d3286e.Q(10, this, "kind", "shape", 1);
   tags = __mt$30d3286e.Q(13, this, "tags", __mt$30d3286e.T(12, { list: __mt$30d3286e.T(11, []) }), 1);
-  constructor(name) {const __mt$f = __mt$30d3286e.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { __mt$30d3286e.N(24, "name", name); 
-    __mt$30d3286e.X(15, __mt$30d3286e.Pt(14, __mt$f, this, "name", name, 3));
-    __mt$30d3286e.X(19, this.#id = __mt$30d3286e.Q(18, this, "#id", __mt$30d3286e.P16(16, __mt$1 = Shape, "count", (__mt$2 = __mt$30d3286e.G17(17, __mt$1).count, ++__mt$2), 3), 0));
-    __mt$30d3286e.X(23, __mt$30d3286e.m1(21, __mt$1 = __mt$30d3286e.G20(20, Shape).#registry, __mt$30d3286e.M(22, __mt$1, "push"), this));
-  } finally { __mt$30d3286e.Fr(26, __mt$f); } }
-  get id() {const __mt$f = __mt$30d3286e.Fe(29, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(28, __mt$30d3286e.Gt(27, __mt$f, this).#id)); } finally { __mt$30d3286e.Fr(30, __mt$f); } }
-  set label(v) {const __mt$f = __mt$30d3286e.Fe(34, void 0, this, new.target); try { __mt$30d3286e.N(33, "v", v);  __mt$30d3286e.X(32, __mt$30d3286e.Pt(31, __mt$f, this, "name", v, 3)); } finally { __mt$30d3286e.Fr(35, __mt$f); } }
-  area() {const __mt$f = __mt$30d3286e.Fe(37, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(36, 0)); } finally { __mt$30d3286e.Fr(38, __mt$f); } }
-  #secret() {const __mt$f = __mt$30d3286e.Fe(41, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(40, "s" + __mt$30d3286e.Gt(39, __mt$f, this).#id)); } finally { __mt$30d3286e.Fr(42, __mt$f); } }
-  reveal() {const __mt$f = __mt$30d3286e.Fe(45, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(44, __mt$30d3286e.Gt(43, __mt$f, this).#secret())); } finally { __mt$30d3286e.Fr(46, __mt$f); } }
-  static get size() {const __mt$f = __mt$30d3286e.Fe(50, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(49, __mt$30d3286e.G16(48, __mt$30d3286e.G15(47, Shape).#registry).length)); } finally { __mt$30d3286e.Fr(51, __mt$f); } }
-  static #helper(x) {const __mt$f = __mt$30d3286e.Fe(54, void 0, this, new.target); try { __mt$30d3286e.N(53, "x", x);  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(52, x * 2)); } finally { __mt$30d3286e.Fr(55, __mt$f); } }
-  static double(x) {const __mt$f = __mt$30d3286e.Fe(59, void 0, this, new.target); try { __mt$30d3286e.N(58, "x", x);  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(57, __mt$30d3286e.G24(56, Shape).#helper(x))); } finally { __mt$30d3286e.Fr(60, __mt$f); } }
-  [sym]() {const __mt$f = __mt$30d3286e.Fe(62, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(61, "sym")); } finally { __mt$30d3286e.Fr(63, __mt$f); } }
-  ["computed" + 1]() {const __mt$f = __mt$30d3286e.Fe(65, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(64, "c1")); } finally { __mt$30d3286e.Fr(66, __mt$f); } }
+  constructor(name) {const H = __mt$30d3286e, __mt$f = H.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { H.N(24, "name", name); 
+    H.X(15, H.Pt(14, __mt$f, this, "name", name, 3));
+    H.X(19, this.#id = H.Q(18, this, "#id", H.P16(16, __mt$1 = Shape, "count", (__mt$2 = H.G17(17, __mt$1).count, ++__mt$2), 3), 0));
+    H.X(23, H.m1(21, __mt$1 = H.G20(20, Shape).#registry, H.M(22, __mt$1, "push"), this));
+  } finally { H.Fr(26, __mt$f); } }
+  get id() {const H = __mt$30d3286e, __mt$f = H.Fe(29, void 0, this, new.target); try {  return H.R(__mt$f, H.X(28, H.Gt(27, __mt$f, this).#id)); } finally { H.Fr(30, __mt$f); } }
+  set label(v) {const H = __mt$30d3286e, __mt$f = H.Fe(34, void 0, this, new.target); try { H.N(33, "v", v);  H.X(32, H.Pt(31, __mt$f, this, "name", v, 3)); } finally { H.Fr(35, __mt$f); } }
+  area() {const H = __mt$30d3286e, __mt$f = H.Fe(37, void 0, this, new.target); try {  return H.R(__mt$f, H.X(36, 0)); } finally { H.Fr(38, __mt$f); } }
+  #secret() {const H = __mt$30d3286e, __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.R(__mt$f, H.X(40, "s" + H.Gt(39, __mt$f, this).#id)); } finally { H.Fr(42, __mt$f); } }
+  reveal() {const H = __mt$30d3286e, __mt$f = H.Fe(45, void 0, this, new.target); try {  return H.R(__mt$f, H.X(44, H.Gt(43, __mt$f, this).#secret())); } finally { H.Fr(46, __mt$f); } }
+  static get size() {const H = __mt$30d3286e, __mt$f = H.Fe(50, void 0, this, new.target); try {  return H.R(__mt$f, H.X(49, H.G16(48, H.G15(47, Shape).#registry).length)); } finally { H.Fr(51, __mt$f); } }
+  static #helper(x) {const H = __mt$30d3286e, __mt$f = H.Fe(54, void 0, this, new.target); try { H.N(53, "x", x);  return H.R(__mt$f, H.X(52, x * 2)); } finally { H.Fr(55, __mt$f); } }
+  static double(x) {const H = __mt$30d3286e, __mt$f = H.Fe(59, void 0, this, new.target); try { H.N(58, "x", x);  return H.R(__mt$f, H.X(57, H.G24(56, Shape).#helper(x))); } finally { H.Fr(60, __mt$f); } }
+  [sym]() {const H = __mt$30d3286e, __mt$f = H.Fe(62, void 0, this, new.target); try {  return H.R(__mt$f, H.X(61, "sym")); } finally { H.Fr(63, __mt$f); } }
+  ["computed" + 1]() {const H = __mt$30d3286e, __mt$f = H.Fe(65, void 0, this, new.target); try {  return H.R(__mt$f, H.X(64, "c1")); } finally { H.Fr(66, __mt$f); } }
   static { __mt$30d3286e.X(70, __mt$30d3286e.m1(68, log, __mt$30d3286e.M(69, log, "push"), "static block " + __mt$30d3286e.G3(67, this).name)); }
 }, void 0, "id", 1, 29, "label", 2, 34, "area", 0, 37, "#secret", 8, 41, "reveal", 0, 45, "size", 5, 50, "#helper", 12, 54, "double", 4, 59));
 let Circle = __mt$30d3286e.N(99, "Circle", __mt$30d3286e.F(98, 79, class Circle extends Shape {
   r = __mt$30d3286e.Q(73, this, "r", 1, 1);
-  constructor(r) {const __mt$f = __mt$30d3286e.Fe(79, void 0, void 0, new.target); try { __mt$30d3286e.N(78, "r", r); 
-    __mt$30d3286e.X(75, __mt$30d3286e.Sp(74, __mt$f, super("circle")));
-    __mt$30d3286e.X(77, __mt$30d3286e.P12(76, this, "r", r, 3));
-  } finally { __mt$30d3286e.Fr(80, __mt$f); } }
-  area() {const __mt$f = __mt$30d3286e.Fe(86, void 0, this, new.target); var __mt$1; try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(85, __mt$30d3286e.m1(83, __mt$1 = Math, __mt$30d3286e.M(84, __mt$1, "round"), 3.14159 * __mt$30d3286e.Gt(81, __mt$f, this).r * __mt$30d3286e.Gt(82, __mt$f, this).r))); } finally { __mt$30d3286e.Fr(87, __mt$f); } }
-  describe() {const __mt$f = __mt$30d3286e.Fe(91, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(90, super.area() + "/" + __mt$30d3286e.m0(88, this, __mt$30d3286e.Mt(89, __mt$f, this, "area")))); } finally { __mt$30d3286e.Fr(92, __mt$f); } }
-  static make(r) {const __mt$f = __mt$30d3286e.Fe(96, void 0, this, new.target); try { __mt$30d3286e.N(95, "r", r);  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(94, __mt$30d3286e.n1(93, this, r))); } finally { __mt$30d3286e.Fr(97, __mt$f); } }
+  constructor(r) {const H = __mt$30d3286e, __mt$f = H.Fe(79, void 0, void 0, new.target); try { H.N(78, "r", r); 
+    H.X(75, H.Sp(74, __mt$f, super("circle")));
+    H.X(77, H.P12(76, this, "r", r, 3));
+  } finally { H.Fr(80, __mt$f); } }
+  area() {const H = __mt$30d3286e, __mt$f = H.Fe(86, void 0, this, new.target); var __mt$1; try {  return H.R(__mt$f, H.X(85, H.m1(83, __mt$1 = Math, H.M(84, __mt$1, "round"), 3.14159 * H.Gt(81, __mt$f, this).r * H.Gt(82, __mt$f, this).r))); } finally { H.Fr(87, __mt$f); } }
+  describe() {const H = __mt$30d3286e, __mt$f = H.Fe(91, void 0, this, new.target); try {  return H.R(__mt$f, H.X(90, super.area() + "/" + H.m0(88, this, H.Mt(89, __mt$f, this, "area")))); } finally { H.Fr(92, __mt$f); } }
+  static make(r) {const H = __mt$30d3286e, __mt$f = H.Fe(96, void 0, this, new.target); try { H.N(95, "r", r);  return H.R(__mt$f, H.X(94, H.n1(93, this, r))); } finally { H.Fr(97, __mt$f); } }
 }, void 0, "area", 0, 86, "describe", 0, 91, "make", 4, 96));
 let Square = __mt$30d3286e.N(102, "Square", __mt$30d3286e.F(101, -100, class Square extends Shape {}));
-const Anon = __mt$30d3286e.X(111, __mt$30d3286e.N(110, "Anon", __mt$30d3286e.F(109, -108, {"Anon": class { v = __mt$30d3286e.Q(103, this, "v", this, 1); m() {const __mt$f = __mt$30d3286e.Fe(106, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(105, __mt$30d3286e.Gt(104, __mt$f, this).v === this)); } finally { __mt$30d3286e.Fr(107, __mt$f); } } }}["Anon"], void 0, "m", 0, 106)));
-const Named = __mt$30d3286e.X(119, __mt$30d3286e.N(118, "Named", __mt$30d3286e.F(117, -116, class Inner { who() {const __mt$f = __mt$30d3286e.Fe(114, void 0, this, new.target); try {  return __mt$30d3286e.R(__mt$f, __mt$30d3286e.X(113, __mt$30d3286e.G16(112, Inner).name)); } finally { __mt$30d3286e.Fr(115, __mt$f); } } }, void 0, "who", 0, 114)));
+const Anon = __mt$30d3286e.X(111, __mt$30d3286e.N(110, "Anon", __mt$30d3286e.F(109, -108, {"Anon": class { v = __mt$30d3286e.Q(103, this, "v", this, 1); m() {const H = __mt$30d3286e, __mt$f = H.Fe(106, void 0, this, new.target); try {  return H.R(__mt$f, H.X(105, H.Gt(104, __mt$f, this).v === this)); } finally { H.Fr(107, __mt$f); } } }}["Anon"], void 0, "m", 0, 106)));
+const Named = __mt$30d3286e.X(119, __mt$30d3286e.N(118, "Named", __mt$30d3286e.F(117, -116, class Inner { who() {const H = __mt$30d3286e, __mt$f = H.Fe(114, void 0, this, new.target); try {  return H.R(__mt$f, H.X(113, H.G16(112, Inner).name)); } finally { H.Fr(115, __mt$f); } } }, void 0, "who", 0, 114)));
 
 const c = __mt$30d3286e.X(123, __mt$30d3286e.N(122, "c", __mt$30d3286e.m1(120, Circle, __mt$30d3286e.M(121, Circle, "make"), 2)));
 const s = __mt$30d3286e.X(126, __mt$30d3286e.N(125, "s", __mt$30d3286e.n1(124, Square, "sq")));
