@@ -59,20 +59,20 @@ type freeEntry struct {
 }
 
 type rewriter struct {
-	src    []byte
-	prog   *js.Program
-	info   *scope.Info
-	opts   Options
-	h      string // the script handle
-	uniq   string // a name unique to this script, for its global temporaries
+	src  []byte
+	prog *js.Program
+	info *scope.Info
+	opts Options
+	h    string // the script handle
+	uniq string // a name unique to this script, for its global temporaries
 	// alias: in a classic script, a short name for the handle (no
 	// identifier of the script spells it) that each function at the top
 	// level binds in its body (const alias = handle), so that the hooks
 	// inside functions do not spell the long global name; not in functions
 	// with direct eval or with in them, which may bring names the
 	// instrumenter cannot see.
-	alias string
-	at     int32  // where the prologue goes (Result.At)
+	alias  string
+	at     int32 // where the prologue goes (Result.At)
 	edits  []edit
 	sites  []js.Span
 	fn     *fnState
