@@ -240,6 +240,34 @@ func TestShortHandle(t *testing.T) {
 	}
 }
 
+// TestHandleAlias: in a classic script, each function at the top level
+// binds a short alias of the hashed handle first in its body, which its
+// hooks and its nested functions' use; the top level keeps the long name;
+// a function with direct eval or with in it keeps the long name inside.
+func TestHandleAlias(t *testing.T) {
+	src := []byte("var o = {};\nfunction f(a = o.p) { var x = a.q; return function g() { return x.r; }; }\nfunction e(s) { eval(s); return o.z; }\n")
+	res, err := Instrument(src, Options{Goal: js.Script, File: "t.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := string(res.Code)
+	h := res.Handle
+	if res.Alias != "H" || strings.Count(code, "const H = "+h+", __mt$f = H.Fe(") != 1 {
+		t.Fatalf("alias %q; f binds it once (g uses f's):\n%s", res.Alias, code)
+	}
+	lines := strings.Split(code, "\n")
+	if !strings.Contains(lines[1], "function f(a = "+h+".G") || !strings.Contains(lines[1], "return H.R(__mt$f, H.X(") ||
+		!strings.Contains(lines[1], "function g() {const __mt$f = H.Fe(") {
+		t.Errorf("f's parameters keep the long name, its body and g use the alias:\n%s", lines[1])
+	}
+	if strings.Contains(lines[2], "const H") || !strings.Contains(lines[2], h+".G") {
+		t.Errorf("a function with direct eval keeps the long name:\n%s", lines[2])
+	}
+	if !strings.HasPrefix(lines[0], "const "+h+" = __mt.S(") || !strings.Contains(lines[0], "var o = "+h+".X(") {
+		t.Errorf("the top level keeps the long name:\n%s", lines[0])
+	}
+}
+
 // TestSitesApart: with SitesApart, eval code's prologue passes 0 for its
 // site table, which comes back in Result.SiteTable; the code is otherwise
 // the code with the table inline, and files (not Eval) keep it inline.
