@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "3fc0f699fdbddc84"
+const Version = "d93eda4557a3ae96"

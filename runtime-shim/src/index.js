@@ -308,7 +308,8 @@ function install() {
     const h = funScript(f);
     if (h === undefined) return 0;
     const k = fe - h.base;
-    return k > 0 && k < h.feGen.length ? h.feGen[k] : 0;
+    const fg = h.feGen;
+    return fg !== null && k > 0 && k < fg.length ? fg[k] : 0;
   }
 
   // Objects from which the trace holds an edge: ids with a PUTFIELD of an
@@ -955,7 +956,10 @@ function install() {
     }
     if (fe > 0) {
       const k = fe - h.base;
-      if (k > 0 && k < h.feGen.length) h.feGen[k] = gen;
+      if (gen !== 0 && k > 0 && k < h.nSites + 2) {
+        if (h.feGen === null) h.feGen = new Uint8Array(h.nSites + 2);
+        h.feGen[k] = gen;
+      }
     }
     log4(CREATE_FUN, g, fe, id);
     if (pid === 0) newId(); // the announced prototype
@@ -1179,7 +1183,7 @@ function install() {
     let fsid = 0;
     if (h2 !== undefined) {
       const k = fe - h2.base;
-      if (k > 0 && k < h2.feGen.length && h2.feGen[k] !== 0) return fv;
+      if (h2.feGen !== null && k > 0 && k < h2.feGen.length && h2.feGen[k] !== 0) return fv;
       fsid = h2.sid;
     }
     callWritten(ci, fv, fe, fsid, isNew);
@@ -1986,7 +1990,7 @@ function install() {
       this.srIid = srIid;
       this.prevSid = prevSid;
       this.closures = new Int32Array(n + 2); // most recent closure id per local Fe iid
-      this.feGen = new Uint8Array(n + 2); // 1: a generator function's Fe iid, 2: an async generator's
+      this.feGen = null; // per local Fe iid, 1: a generator function's, 2: an async generator's (made for the first)
       this.open = true;
       this.file = '';
       this.sites = null; // the site table as the prologue gave it (siteTable decodes it)
@@ -2608,7 +2612,7 @@ function install() {
       frameFo[d] = 0;
       frameGen[d] = 0;
       frameIters[d] = undefined;
-      if (resumeGen !== undefined && fid > 0 && this.feGen[i] === 1) {
+      if (resumeGen !== undefined && fid > 0 && this.feGen !== null && this.feGen[i] === 1) {
         frameGen[d] = idOrCreate(resumeGen, this.base + i);
         resumeGen = undefined;
       }
