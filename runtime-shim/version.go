@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d93eda4557a3ae96"
+const Version = "5fdd56e898b6c57e"

@@ -181,9 +181,8 @@ function numberEnd(s, i) {
 function numberText(t) {
   let d = '';
   for (let i = 0; i < t.length; i++) if (t[i] !== '_') d += t[i];
-  const x = code(d, 1) | 32;
   if (code(d, 0) === 48 && d.length > 1 && isDigit(code(d, 1))) return undefined; // legacy octal
-  return $String(x === 111 || x === 98 ? $Number(d) : $Number(d));
+  return $String($Number(d)); // Number reads 0x, 0o and 0b too
 }
 
 // stringValue reads a string (quote q) or template text (q = "`") from i:
