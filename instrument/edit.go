@@ -11,18 +11,7 @@ import (
 func (r *rewriter) hk(name string, i int) string {
 	n := len(r.h) + len(name) + 16
 	if cap(r.arena)-len(r.arena) < n {
-		// Chunks grow from 4 KiB to 64 KiB, so that a small file does not
-		// pay for a large one's arena.
-		c := 2 * cap(r.arena)
-		if c < 4<<10 {
-			c = 4 << 10
-		} else if c > 64<<10 {
-			c = 64 << 10
-		}
-		if c < n {
-			c = n
-		}
-		r.arena = make([]byte, 0, c)
+		r.reserve(n)
 	}
 	start := len(r.arena)
 	r.arena = append(r.arena, r.h...)
@@ -58,11 +47,20 @@ func (r *rewriter) hkc(name string, i int) string {
 	return r.arenaString(start)
 }
 
-// reserve makes room for n bytes in the arena.
+// reserve makes room for n bytes in the arena: a chunk kept from an
+// earlier call (release), or a new one; new chunks grow from 4 KiB to
+// 64 KiB, so that a small file does not pay for a large one's arena.
 func (r *rewriter) reserve(n int) {
-	if cap(r.arena)-len(r.arena) < n {
-		r.arena = make([]byte, 0, max(64<<10, n))
+	if cap(r.arena)-len(r.arena) >= n {
+		return
 	}
+	if k := len(r.spare); k > 0 && cap(r.spare[k-1]) >= n {
+		r.arena = r.spare[k-1][:0]
+		r.spare = r.spare[:k-1]
+	} else {
+		r.arena = make([]byte, 0, max(n, min(max(2*cap(r.arena), 4<<10), 64<<10)))
+	}
+	r.chunks = append(r.chunks, r.arena)
 }
 
 // arenaString returns the arena's bytes from start as a string.

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"bytes"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -83,6 +84,7 @@ type rewriter struct {
 	// writtenNames holds every name assigned somewhere in the file (self
 	// references of function declarations must not be reassigned).
 	writtenNames map[string]bool
+	refHint      int // index of the reference ref found last
 	refsSorted   bool
 	dtemps       int // destructuring helper declarators
 	// varInit holds the names a var declarator or for-in/of var writes;
@@ -93,6 +95,8 @@ type rewriter struct {
 	siteCache []Site
 	remap     func([]Site) []Site // see instrumentJS
 	arena     []byte              // text of hook openings (hk)
+	chunks    [][]byte            // the arena's chunks so far
+	spare     [][]byte            // chunks kept from earlier calls (release)
 	buf       []byte              // the edits' texts
 	scratch   []byte              // scratch for building one edit's text
 	scratch2  []byte
@@ -160,8 +164,8 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq, alias: alias,
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),
 		labelStart: -1}
-	if sb, ok := scratchPool.Get().(*scratchBufs); ok {
-		r.edits, r.buf, r.sites, r.arena = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.arena[:0]
+	if sb := takeScratch(); sb != nil {
+		r.edits, r.buf, r.sites, r.spare = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.chunks
 		r.scratch, r.scratch2, r.hoist = sb.scratch, sb.scratch2, sb.hoist
 	}
 	if cap(r.edits) < len(src)/8+16 {
@@ -196,21 +200,46 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 // the next (none of them is part of a Result).
 type scratchBufs struct {
 	edits                    []edit
-	buf, arena               []byte
+	buf                      []byte
+	chunks                   [][]byte // the arena's
 	sites                    []js.Span
 	scratch, scratch2, hoist []byte
 }
 
-var scratchPool sync.Pool
+// kept holds a few sets of scratch buffers between calls. A sync.Pool
+// would not do: a call allocates many times its input (the syntax tree,
+// the output), so a collection or two came between most two calls, and
+// a pool is emptied by two.
+var kept struct {
+	sync.Mutex
+	free []*scratchBufs
+}
 
-// release returns the rewriter's buffers to the pool; r is not used after.
+func takeScratch() *scratchBufs {
+	kept.Lock()
+	defer kept.Unlock()
+	if n := len(kept.free); n > 0 {
+		sb := kept.free[n-1]
+		kept.free = kept.free[:n-1]
+		return sb
+	}
+	return nil
+}
+
+// release keeps the rewriter's buffers for a later call (at most one set
+// per processor, and none of a huge file's); r is not used after.
 func (r *rewriter) release() {
-	const max = 64 << 20 // do not keep the buffers of a huge file
-	if cap(r.buf) > max {
+	const max = 64 << 20
+	if cap(r.buf) > max || len(r.chunks)*64<<10 > max {
 		return
 	}
-	scratchPool.Put(&scratchBufs{edits: r.edits, buf: r.buf, arena: r.arena[:0], sites: r.sites,
-		scratch: r.scratch, scratch2: r.scratch2, hoist: r.hoist})
+	kept.Lock()
+	defer kept.Unlock()
+	if len(kept.free) >= runtime.GOMAXPROCS(0) {
+		return
+	}
+	kept.free = append(kept.free, &scratchBufs{edits: r.edits, buf: r.buf, chunks: append(r.chunks, r.spare...),
+		sites: r.sites, scratch: r.scratch, scratch2: r.scratch2, hoist: r.hoist})
 }
 
 // site allocates the next local iid with range sp.
@@ -378,6 +407,14 @@ func (r *rewriter) storeArg(m *js.Member) string {
 func (r *rewriter) ref(id *js.Ident) *scope.Ref {
 	refs := r.info.Refs
 	if r.refsSorted {
+		// The rewriter mostly asks in source order: the reference after
+		// the last one found, or that one again, before a bisection.
+		if k := r.refHint; k < len(refs) && refs[k].Ident == id {
+			return &refs[k]
+		} else if k+1 < len(refs) && refs[k+1].Ident == id {
+			r.refHint = k + 1
+			return &refs[k+1]
+		}
 		lo, hi := 0, len(refs)
 		for lo < hi {
 			m := int(uint(lo+hi) >> 1)
@@ -388,6 +425,7 @@ func (r *rewriter) ref(id *js.Ident) *scope.Ref {
 			}
 		}
 		if lo < len(refs) && refs[lo].Ident == id {
+			r.refHint = lo
 			return &refs[lo]
 		}
 		return nil

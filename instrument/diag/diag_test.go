@@ -120,3 +120,51 @@ func TestLineTableLongLines(t *testing.T) {
 		}
 	}
 }
+
+// TestLineTableWordScan checks the eight-bytes-at-a-time scan against a
+// byte-by-byte reading: terminators and non-ASCII bytes at every position
+// of a word, runs of ASCII of every length, CR LF split across words.
+func TestLineTableWordScan(t *testing.T) {
+	pieces := []string{"a", "bcdefgh", "\x7f", "\t", "é", "\u2028", "\u2029", "\n", "\r", "\r\n", "\xe2\x80", "\x0b", "\x8a", "\x8d"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for round := 0; round < 2000; round++ {
+		var sb strings.Builder
+		n := rng.IntN(80)
+		for sb.Len() < n {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		src := []byte(sb.String())
+		// The reference: line starts and ASCII flags, byte by byte.
+		starts, ascii := []int32{0}, []bool{}
+		cur := true
+		for i := 0; i < len(src); i++ {
+			switch c := src[i]; {
+			case c == '\n' || c == '\r':
+				if c == '\r' && i+1 < len(src) && src[i+1] == '\n' {
+					i++
+				}
+				ascii, starts, cur = append(ascii, cur), append(starts, int32(i+1)), true
+			case c >= 0x80:
+				cur = false
+				if bytes.HasPrefix(src[i:], []byte("\u2028")) || bytes.HasPrefix(src[i:], []byte("\u2029")) {
+					i += 2
+					ascii, starts, cur = append(ascii, false), append(starts, int32(i+1)), true
+				}
+			}
+		}
+		ascii = append(ascii, cur)
+		lt := NewLineTable(src)
+		require.Equal(t, len(starts), lt.Lines(), "%q", src)
+		for l := 1; l <= lt.Lines(); l++ {
+			require.Equal(t, starts[l-1], lt.LineStart(l), "%q line %d", src, l)
+			require.Equal(t, ascii[l-1], lt.ASCII(l), "%q line %d", src, l)
+		}
+		for off := 0; off <= len(src); off++ {
+			want := 0
+			for want < len(starts) && starts[want] <= int32(off) {
+				want++
+			}
+			require.Equal(t, want, lt.Line(int32(off)), "%q offset %d", src, off)
+		}
+	}
+}

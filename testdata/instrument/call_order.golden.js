@@ -1,49 +1,49 @@
-const __mt$ec6d9aa1 = __mt.S("call_order.js", "GWAEAAAEAAAECuBAWAAAQAAAYAaASAnCA8CAAA8CAAA8CAAA8CEaAaAAAcAwCA4CAAA6CA8CAYAhEA8EAAA8EAAA8EAAA8EAAA8EAPAsFApBA4GAAA4GCiCAgBAbA8BAdA8CAAA8CAAA8CFSGEAAGEAAGEIgBAeAiBAeArBAqCAAAGAXAiDAAAkDCYAeAgBAgBAkBAcAlCAoDAAAiCAXAgEAAAiEE4BAaAdA6BAAA6BAAA6BALAoCAAAoCAAAoCC8BAaAdA6BAAA6BAAA6BANAmCAJAwCAAAGALA8CAAA+CCMAKAAAGALAWAAAYE8CAQAPAgBAdAgCAAAgCAAAgCAhBAkDAAAkDAAAkDC4CAaAdA6BAAA6BAAA6BAhBA+CAAA+CARAwDAAAGALA8DAAA+DGOA+BAAAiCAJAyCAAAGAAA0CEGA0CAAA2CIaAyBAVAoCAAASAAAqCEGA0CAAA2CIYAIAAAICQAgBALAsBAAAIAAAuBEGA+CAAAgDGSAUAAAUAkBASAAAGAWAMAcAGAdAkBAAAaAAA4BAAAuBAhCA6DAAAoBALAmEAAAoECiBAUAAAWAhBA6BAAA6BAAA6BCWAiBAmBAkBAxBA2CAAA6CALAmDAAAoDCMAqBAAAiCALAuCAAAwCEgBAkBAAAuBAAAoBA2BASA1CAqDAAAqDAAAqDCMAGALASAAAUCeAgBAAA2BAAAkBAJAgCA8CAMAPAcALAqBAAAqBA5CAmEAAAmE5CC+CC6CMAOAAAWAAASALAiBAAAkBCaAcAAAQAZA2BAAAWAAA4B9CC+CCGCA8CHC+CCAA+CCAA+CCAA+CCAA+CCsCCA6BtCC+CC0CCAqD1CC+CCAA+CCAA+CC", {10:["log"],19:["note","o"],23:["note","o"],27:[],47:[],54:[],68:[],75:[],122:[],139:["note","o"],150:[],152:[]}, 176, 177); var __mt$ec6d9aa1_1, __mt$ec6d9aa1_2; __mt$ec6d9aa1.N(165, "log", log); __mt$ec6d9aa1.N(167, "note", __mt$ec6d9aa1.F(166, 10, note)); __mt$ec6d9aa1.N(168, "o", o); __mt$ec6d9aa1.N(169, "p", p); __mt$ec6d9aa1.N(170, "q", q); __mt$ec6d9aa1.N(171, "nb", nb); __mt$ec6d9aa1.N(173, "F", __mt$ec6d9aa1.F(172, 122, F)); __mt$ec6d9aa1.N(175, "d", __mt$ec6d9aa1.F(174, 139, d)); // Evaluation order of calls: the base, the key, the method lookup, then the
+const __mt$7f0bd29e = __mt.S("call_order.js", "GWAEAAAEAAAECuBAWAAAQAAAYAaASAnCA8CAAA8CAAA8CAAA8CEaAaAAAcAwCA4CAAA6CA8CAYAhEA8EAAA8EAAA8EAAA8EAAA8EAPAsFApBA4GAAA4GCiCAgBAbA8BAdA8CAAA8CAAA8CFSGEAAGEAAGEIgBAeAiBAeArBAqCAAAGAXAiDAAAkDCYAeAgBAgBAkBAcAlCAoDAAAiCAXAgEAAAiEE4BAaAdA6BAAA6BAAA6BALAoCAAAoCAAAoCC8BAaAdA6BAAA6BAAA6BANAmCAJAwCAAAGALA8CAAA+CCMAKAAAGALAWAAAYE8CAQAPAgBAdAgCAAAgCAAAgCAhBAkDAAAkDAAAkDC4CAaAdA6BAAA6BAAA6BAhBA+CAAA+CARAwDAAAGALA8DAAA+DGOA+BAAAiCAJAyCAAAGAAA0CEGA0CAAA2CIaAyBAVAoCAAASAAAqCEGA0CAAA2CIYAIAAAICQAgBALAsBAAAIAAAuBEGA+CAAAgDGSAUAAAUAkBASAAAGAWAMAcAGAdAkBAAAaAAA4BAAAuBAhCA6DAAAoBALAmEAAAoECiBAUAAAWAhBA6BAAA6BAAA6BCWAiBAmBAkBAxBA2CAAA6CALAmDAAAoDCMAqBAAAiCALAuCAAAwCEgBAkBAAAuBAAAoBA2BASA1CAqDAAAqDAAAqDCMAGALASAAAUCeAgBAAA2BAAAkBAJAgCA8CAMAPAcALAqBAAAqBA5CAmEAAAmE5CC+CC6CMAOAAAWAAASALAiBAAAkBCaAcAAAQAZA2BAAAWAAA4B9CC+CCGCA8CHC+CCAA+CCAA+CCAA+CCAA+CCsCCA6BtCC+CC0CCAqD1CC+CCAA+CCAA+CC", {10:["log"],19:["note","o"],23:["note","o"],27:[],47:[],54:[],68:[],75:[],122:[],139:["note","o"],150:[],152:[]}, 176, 177); var __mt$7f0bd29e_1, __mt$7f0bd29e_2; __mt$7f0bd29e.N(165, "log", log); __mt$7f0bd29e.N(167, "note", __mt$7f0bd29e.F(166, 10, note)); __mt$7f0bd29e.N(168, "o", o); __mt$7f0bd29e.N(169, "p", p); __mt$7f0bd29e.N(170, "q", q); __mt$7f0bd29e.N(171, "nb", nb); __mt$7f0bd29e.N(173, "F", __mt$7f0bd29e.F(172, 122, F)); __mt$7f0bd29e.N(175, "d", __mt$7f0bd29e.F(174, 139, d)); // Evaluation order of calls: the base, the key, the method lookup, then the
 // arguments and the call, with this = the base (getters log the order).
-var log = __mt$ec6d9aa1.X(3, __mt$ec6d9aa1.W(2, "log", __mt$ec6d9aa1.T(1, []), log));
-function note(s, v) {const H = __mt$ec6d9aa1, __mt$f = H.Fe(10, note, this, new.target); try { H.N(8, "s", s); H.N(9, "v", v);  H.X(6, H.m1(4, log, H.M(5, log, "push"), s)); return H.R(__mt$f, H.X(7, v)); } finally { H.Fr(11, __mt$f); } }
-var o = __mt$ec6d9aa1.X(32, __mt$ec6d9aa1.W(31, "o", __mt$ec6d9aa1.T(30, {
-  get m() {const H = __mt$ec6d9aa1, __mt$f = H.Fe(23, void 0, this, new.target); try {  H.X(13, H.c1(12, note, "get m")); return H.R(__mt$f, H.X(22, H.F(21, 19, function (a, b) {const __mt$f = H.Fe(19, void 0, this, new.target); try { H.N(17, "a", a); H.N(18, "b", b);  H.X(15, H.c1(14, note, "call m " + (this === o) + " " + a + b)); return H.R(__mt$f, H.X(16, this)); } finally { H.Fr(20, __mt$f); } }))); } finally { H.Fr(24, __mt$f); } },
-  n: __mt$ec6d9aa1.F(29, 27, {"n": function () {const H = __mt$ec6d9aa1, __mt$f = H.Fe(27, void 0, this, new.target); try {  return H.R(__mt$f, H.X(26, "n" + H.G25(25, arguments).length)); } finally { H.Fr(28, __mt$f); } }}["n"])
+var log = __mt$7f0bd29e.X(3, __mt$7f0bd29e.W(2, "log", __mt$7f0bd29e.T(1, []), log));
+function note(s, v) {const H = __mt$7f0bd29e, __mt$f = H.Fe(10, note, this, new.target); try { H.N(8, "s", s); H.N(9, "v", v);  H.X(6, H.m1(4, log, H.M(5, log, "push"), s)); return H.R(__mt$f, H.X(7, v)); } finally { H.Fr(11, __mt$f); } }
+var o = __mt$7f0bd29e.X(32, __mt$7f0bd29e.W(31, "o", __mt$7f0bd29e.T(30, {
+  get m() {const H = __mt$7f0bd29e, __mt$f = H.Fe(23, void 0, this, new.target); try {  H.X(13, H.c1(12, note, "get m")); return H.R(__mt$f, H.X(22, H.F(21, 19, function (a, b) {const __mt$f = H.Fe(19, void 0, this, new.target); try { H.N(17, "a", a); H.N(18, "b", b);  H.X(15, H.c1(14, note, "call m " + (this === o) + " " + a + b)); return H.R(__mt$f, H.X(16, this)); } finally { H.Fr(20, __mt$f); } }))); } finally { H.Fr(24, __mt$f); } },
+  n: __mt$7f0bd29e.F(29, 27, {"n": function () {const H = __mt$7f0bd29e, __mt$f = H.Fe(27, void 0, this, new.target); try {  return H.R(__mt$f, H.X(26, "n" + H.G25(25, arguments).length)); } finally { H.Fr(28, __mt$f); } }}["n"])
 }, "m", 1, 23), o));
-__mt$ec6d9aa1.X(38, __mt$ec6d9aa1.c2(37, note, "r1", __mt$ec6d9aa1.m2(35, o, __mt$ec6d9aa1.M(36, o, "m"), __mt$ec6d9aa1.c2(33, note, "arg1", 1), __mt$ec6d9aa1.c2(34, note, "arg2", 2))));
-__mt$ec6d9aa1.X(45, __mt$ec6d9aa1.c2(44, note, "r2", __mt$ec6d9aa1.m2(42, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.c2(39, note, "base", o), __mt$ec6d9aa1.M(43, __mt$ec6d9aa1_1, __mt$ec6d9aa1.c2(40, note, "key", "m")), __mt$ec6d9aa1.c2(41, note, "arg", 3), 4)));
+__mt$7f0bd29e.X(38, __mt$7f0bd29e.c2(37, note, "r1", __mt$7f0bd29e.m2(35, o, __mt$7f0bd29e.M(36, o, "m"), __mt$7f0bd29e.c2(33, note, "arg1", 1), __mt$7f0bd29e.c2(34, note, "arg2", 2))));
+__mt$7f0bd29e.X(45, __mt$7f0bd29e.c2(44, note, "r2", __mt$7f0bd29e.m2(42, __mt$7f0bd29e_1 = __mt$7f0bd29e.c2(39, note, "base", o), __mt$7f0bd29e.M(43, __mt$7f0bd29e_1, __mt$7f0bd29e.c2(40, note, "key", "m")), __mt$7f0bd29e.c2(41, note, "arg", 3), 4)));
 // an argument that reassigns the method: the old one is called
-var p = __mt$ec6d9aa1.X(52, __mt$ec6d9aa1.W(51, "p", __mt$ec6d9aa1.T(50, { m: __mt$ec6d9aa1.F(49, 47, {"m": function () {const H = __mt$ec6d9aa1, __mt$f = H.Fe(47, void 0, this, new.target); try {  return H.R(__mt$f, H.X(46, "old")); } finally { H.Fr(48, __mt$f); } }}["m"]) }), p));
-__mt$ec6d9aa1.X(61, __mt$ec6d9aa1.c1(60, note, __mt$ec6d9aa1.m1(58, p, __mt$ec6d9aa1.M(59, p, "m"), __mt$ec6d9aa1.P25(57, p, "m", __mt$ec6d9aa1.F(56, 54, function () {const H = __mt$ec6d9aa1, __mt$f = H.Fe(54, void 0, this, new.target); try {  return H.R(__mt$f, H.X(53, "new")); } finally { H.Fr(55, __mt$f); } }), 2))));
-__mt$ec6d9aa1.X(65, __mt$ec6d9aa1.c1(64, note, __mt$ec6d9aa1.m0(62, p, __mt$ec6d9aa1.M(63, p, "m"))));
+var p = __mt$7f0bd29e.X(52, __mt$7f0bd29e.W(51, "p", __mt$7f0bd29e.T(50, { m: __mt$7f0bd29e.F(49, 47, {"m": function () {const H = __mt$7f0bd29e, __mt$f = H.Fe(47, void 0, this, new.target); try {  return H.R(__mt$f, H.X(46, "old")); } finally { H.Fr(48, __mt$f); } }}["m"]) }), p));
+__mt$7f0bd29e.X(61, __mt$7f0bd29e.c1(60, note, __mt$7f0bd29e.m1(58, p, __mt$7f0bd29e.M(59, p, "m"), __mt$7f0bd29e.P25(57, p, "m", __mt$7f0bd29e.F(56, 54, function () {const H = __mt$7f0bd29e, __mt$f = H.Fe(54, void 0, this, new.target); try {  return H.R(__mt$f, H.X(53, "new")); } finally { H.Fr(55, __mt$f); } }), 2))));
+__mt$7f0bd29e.X(65, __mt$7f0bd29e.c1(64, note, __mt$7f0bd29e.m0(62, p, __mt$7f0bd29e.M(63, p, "m"))));
 // an argument that reassigns the base: this is the old base
-var q = __mt$ec6d9aa1.X(73, __mt$ec6d9aa1.W(72, "q", __mt$ec6d9aa1.T(71, { who: "q1", m: __mt$ec6d9aa1.F(70, 68, {"m": function () {const H = __mt$ec6d9aa1, __mt$f = H.Fe(68, void 0, this, new.target); try {  return H.R(__mt$f, H.X(67, H.Gt(66, __mt$f, this).who)); } finally { H.Fr(69, __mt$f); } }}["m"]) }), q));
-__mt$ec6d9aa1.X(83, __mt$ec6d9aa1.c1(82, note, __mt$ec6d9aa1.m1(80, q, __mt$ec6d9aa1.M(81, q, "m"), q = __mt$ec6d9aa1.W(79, "q", __mt$ec6d9aa1.T(78, { who: "q2", m: __mt$ec6d9aa1.F(77, 75, {"m": function () {const H = __mt$ec6d9aa1, __mt$f = H.Fe(75, void 0, this, new.target); try {  return H.R(__mt$f, H.X(74, "q2!")); } finally { H.Fr(76, __mt$f); } }}["m"]) }), q))));
+var q = __mt$7f0bd29e.X(73, __mt$7f0bd29e.W(72, "q", __mt$7f0bd29e.T(71, { who: "q1", m: __mt$7f0bd29e.F(70, 68, {"m": function () {const H = __mt$7f0bd29e, __mt$f = H.Fe(68, void 0, this, new.target); try {  return H.R(__mt$f, H.X(67, H.Gt(66, __mt$f, this).who)); } finally { H.Fr(69, __mt$f); } }}["m"]) }), q));
+__mt$7f0bd29e.X(83, __mt$7f0bd29e.c1(82, note, __mt$7f0bd29e.m1(80, q, __mt$7f0bd29e.M(81, q, "m"), q = __mt$7f0bd29e.W(79, "q", __mt$7f0bd29e.T(78, { who: "q2", m: __mt$7f0bd29e.F(77, 75, {"m": function () {const H = __mt$7f0bd29e, __mt$f = H.Fe(75, void 0, this, new.target); try {  return H.R(__mt$f, H.X(74, "q2!")); } finally { H.Fr(76, __mt$f); } }}["m"]) }), q))));
 // a throwing argument: the lookup (a getter) has run, the call has not
 try {
-  __mt$ec6d9aa1.X(88, __mt$ec6d9aa1.m2(86, o, __mt$ec6d9aa1.M(87, o, "m"), __mt$ec6d9aa1.G21(85, __mt$ec6d9aa1.c2(84, note, "throwing arg", undefined)).x, 0));
+  __mt$7f0bd29e.X(88, __mt$7f0bd29e.m2(86, o, __mt$7f0bd29e.M(87, o, "m"), __mt$7f0bd29e.G21(85, __mt$7f0bd29e.c2(84, note, "throwing arg", undefined)).x, 0));
 } catch (e) {
-  __mt$ec6d9aa1.X(90, __mt$ec6d9aa1.c1(89, note, "caught " + (e instanceof TypeError)));
+  __mt$7f0bd29e.X(90, __mt$7f0bd29e.c1(89, note, "caught " + (e instanceof TypeError)));
 }
 // a missing method: the TypeError comes after the arguments
 try {
-  __mt$ec6d9aa1.X(94, __mt$ec6d9aa1.m1(92, o, __mt$ec6d9aa1.M(93, o, "missing"), __mt$ec6d9aa1.c2(91, note, "arg of missing", 1)));
+  __mt$7f0bd29e.X(94, __mt$7f0bd29e.m1(92, o, __mt$7f0bd29e.M(93, o, "missing"), __mt$7f0bd29e.c2(91, note, "arg of missing", 1)));
 } catch (e) {
-  __mt$ec6d9aa1.X(96, __mt$ec6d9aa1.c1(95, note, "caught " + (e instanceof TypeError)));
+  __mt$7f0bd29e.X(96, __mt$7f0bd29e.c1(95, note, "caught " + (e instanceof TypeError)));
 }
 // a null base throws before the arguments
 try {
-  var nb = __mt$ec6d9aa1.X(98, __mt$ec6d9aa1.W(97, "nb", null, nb));
-  __mt$ec6d9aa1.X(102, __mt$ec6d9aa1.m1(100, nb, __mt$ec6d9aa1.M(101, nb, "m"), __mt$ec6d9aa1.c2(99, note, "never", 1)));
+  var nb = __mt$7f0bd29e.X(98, __mt$7f0bd29e.W(97, "nb", null, nb));
+  __mt$7f0bd29e.X(102, __mt$7f0bd29e.m1(100, nb, __mt$7f0bd29e.M(101, nb, "m"), __mt$7f0bd29e.c2(99, note, "never", 1)));
 } catch (e) {
-  __mt$ec6d9aa1.X(104, __mt$ec6d9aa1.c1(103, note, "caught null " + (e instanceof TypeError)));
+  __mt$7f0bd29e.X(104, __mt$7f0bd29e.c1(103, note, "caught null " + (e instanceof TypeError)));
 }
 // computed keys with a comma, nested calls, new and plain calls
-__mt$ec6d9aa1.X(118, __mt$ec6d9aa1.c1(117, note, __mt$ec6d9aa1.m2(115, o, __mt$ec6d9aa1.M(116, o, (__mt$ec6d9aa1.X(106, __mt$ec6d9aa1.c1(105, note, "k1")), "n")), __mt$ec6d9aa1.m2(107, o, __mt$ec6d9aa1.M(108, o, "n"), 1, 2), __mt$ec6d9aa1.m1(113, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.m1(111, __mt$ec6d9aa1_2 = __mt$ec6d9aa1.T(109, [1, 2]), __mt$ec6d9aa1.M(112, __mt$ec6d9aa1_2, "concat"), __mt$ec6d9aa1.T(110, [3])), __mt$ec6d9aa1.M(114, __mt$ec6d9aa1_1, "join"), "-"))));
-function F(a) {const H = __mt$ec6d9aa1, __mt$f = H.Fe(122, F, this, new.target); try { H.N(121, "a", a);  H.X(120, H.Pt(119, __mt$f, this, "a", a, 2)); } finally { H.Fr(123, __mt$f); } }
-__mt$ec6d9aa1.X(129, __mt$ec6d9aa1.c1(128, note, __mt$ec6d9aa1.G31(127, __mt$ec6d9aa1.n1(126, (__mt$ec6d9aa1.c2(124, note, "callee", F)), __mt$ec6d9aa1.c2(125, note, "new arg", 5))).a));
-__mt$ec6d9aa1.X(133, __mt$ec6d9aa1.c1(132, note, __mt$ec6d9aa1.c2(131, __mt$ec6d9aa1.c2(130, note, "callee2", note), "plain", 6)));
+__mt$7f0bd29e.X(118, __mt$7f0bd29e.c1(117, note, __mt$7f0bd29e.m2(115, o, __mt$7f0bd29e.M(116, o, (__mt$7f0bd29e.X(106, __mt$7f0bd29e.c1(105, note, "k1")), "n")), __mt$7f0bd29e.m2(107, o, __mt$7f0bd29e.M(108, o, "n"), 1, 2), __mt$7f0bd29e.m1(113, __mt$7f0bd29e_1 = __mt$7f0bd29e.m1(111, __mt$7f0bd29e_2 = __mt$7f0bd29e.T(109, [1, 2]), __mt$7f0bd29e.M(112, __mt$7f0bd29e_2, "concat"), __mt$7f0bd29e.T(110, [3])), __mt$7f0bd29e.M(114, __mt$7f0bd29e_1, "join"), "-"))));
+function F(a) {const H = __mt$7f0bd29e, __mt$f = H.Fe(122, F, this, new.target); try { H.N(121, "a", a);  H.X(120, H.Pt(119, __mt$f, this, "a", a, 2)); } finally { H.Fr(123, __mt$f); } }
+__mt$7f0bd29e.X(129, __mt$7f0bd29e.c1(128, note, __mt$7f0bd29e.G31(127, __mt$7f0bd29e.n1(126, (__mt$7f0bd29e.c2(124, note, "callee", F)), __mt$7f0bd29e.c2(125, note, "new arg", 5))).a));
+__mt$7f0bd29e.X(133, __mt$7f0bd29e.c1(132, note, __mt$7f0bd29e.c2(131, __mt$7f0bd29e.c2(130, note, "callee2", note), "plain", 6)));
 // default parameters and class fields: no var for a temporary there
-function d(x = ((__mt$b) => __mt$ec6d9aa1.m1(135, __mt$b = __mt$ec6d9aa1.c2(134, note, "default", o), __mt$ec6d9aa1.M(136, __mt$b, "n"), 1))()) {const H = __mt$ec6d9aa1, __mt$f = H.Fe(139, d, this, new.target); try { H.N(138, "x", x);  return H.R(__mt$f, H.X(137, x)); } finally { H.Fr(140, __mt$f); } }
-__mt$ec6d9aa1.X(143, __mt$ec6d9aa1.c1(142, note, __mt$ec6d9aa1.c0(141, d)));
-let C = __mt$ec6d9aa1.N(154, "C", __mt$ec6d9aa1.F(153, -152, class C { f = __mt$ec6d9aa1.Q(147, this, "f", ((__mt$b) => __mt$ec6d9aa1.m3(145, __mt$b = __mt$ec6d9aa1.c2(144, note, "field", o), __mt$ec6d9aa1.M(146, __mt$b, "n"), 1, 2, 3))(), 1); g() {const H = __mt$ec6d9aa1, __mt$f = H.Fe(150, void 0, this, new.target); try {  return H.R(__mt$f, H.X(149, H.Gt(148, __mt$f, this).f)); } finally { H.Fr(151, __mt$f); } } }, void 0, "g", 0, 150));
-__mt$ec6d9aa1.X(159, __mt$ec6d9aa1.c1(158, note, __mt$ec6d9aa1.m0(156, __mt$ec6d9aa1_1 = __mt$ec6d9aa1.n0(155, C), __mt$ec6d9aa1.M(157, __mt$ec6d9aa1_1, "g"))));
-__mt$ec6d9aa1.X(164, __mt$ec6d9aa1.m1(162, __mt$ec6d9aa1_1 = console, __mt$ec6d9aa1.M(163, __mt$ec6d9aa1_1, "log"), __mt$ec6d9aa1.m1(160, log, __mt$ec6d9aa1.M(161, log, "join"), "\n")));
+function d(x = ((__mt$b) => __mt$7f0bd29e.m1(135, __mt$b = __mt$7f0bd29e.c2(134, note, "default", o), __mt$7f0bd29e.M(136, __mt$b, "n"), 1))()) {const H = __mt$7f0bd29e, __mt$f = H.Fe(139, d, this, new.target); try { H.N(138, "x", x);  return H.R(__mt$f, H.X(137, x)); } finally { H.Fr(140, __mt$f); } }
+__mt$7f0bd29e.X(143, __mt$7f0bd29e.c1(142, note, __mt$7f0bd29e.c0(141, d)));
+let C = __mt$7f0bd29e.N(154, "C", __mt$7f0bd29e.F(153, -152, class C { f = __mt$7f0bd29e.Q(147, this, "f", ((__mt$b) => __mt$7f0bd29e.m3(145, __mt$b = __mt$7f0bd29e.c2(144, note, "field", o), __mt$7f0bd29e.M(146, __mt$b, "n"), 1, 2, 3))(), 1); g() {const H = __mt$7f0bd29e, __mt$f = H.Fe(150, void 0, this, new.target); try {  return H.R(__mt$f, H.X(149, H.Gt(148, __mt$f, this).f)); } finally { H.Fr(151, __mt$f); } } }, void 0, "g", 0, 150));
+__mt$7f0bd29e.X(159, __mt$7f0bd29e.c1(158, note, __mt$7f0bd29e.m0(156, __mt$7f0bd29e_1 = __mt$7f0bd29e.n0(155, C), __mt$7f0bd29e.M(157, __mt$7f0bd29e_1, "g"))));
+__mt$7f0bd29e.X(164, __mt$7f0bd29e.m1(162, __mt$7f0bd29e_1 = console, __mt$7f0bd29e.M(163, __mt$7f0bd29e_1, "log"), __mt$7f0bd29e.m1(160, log, __mt$7f0bd29e.M(161, log, "join"), "\n")));
 
-;__mt$ec6d9aa1.Sx();
+;__mt$7f0bd29e.Sx();

@@ -1,25 +1,25 @@
-const __mt$6f15f76d = __mt.S("es5_operators.js", "EmBAMAVAiBAAAiBAAAiBAuBAGAAAGAYACAAACCCASAAASAAAUCCASAAASAAAUCCAOAAAOAAAGAAAQCCAUAAAUAEAGAFAWCWAKAAAKAAAKAAAKCMAGAAAGALASCMACALAOCaAGAKAGAAAKAjBA+BAAAWAAAgCCYAEAAAEAAAECCA0BAAA0BAaAYAAASAAAaCCAgCAAAgCAcAGAKAYAAASAAAaCaAcAAASAZAiCAAAWAAAkCCUAGAKAGALAWAAAWCgBAuBAfAuCAAAWAAAwCCUACATAqCAAAqCAAAqCA8BAKAJASCCA2BAoBAMAJAWCMAGALAyBCCAiBAAAWAAAkBCCA6FAmCAkBAAAWAAAmBAoCAoBAAAWAAAoBCOAUAAAUAyBAmCAAAWAAAmCCuBACAhBAkBAmBA0BAAAWAAA0BAuCAkBAAAWAAAkBtBCuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBC", {}, 107, 108); var __mt$6f15f76d_1, __mt$6f15f76d_2, __mt$6f15f76d_3; __mt$6f15f76d.N(99, "o", o); __mt$6f15f76d.N(100, "k", k); __mt$6f15f76d.N(101, "i", i); __mt$6f15f76d.N(102, "n", n); __mt$6f15f76d.N(103, "old", old); __mt$6f15f76d.N(104, "keys", keys); __mt$6f15f76d.N(105, "j", j); __mt$6f15f76d.N(106, "x", x); // ES5: compound assignments, updates, sequences, conditionals, for-in.
-var o = __mt$6f15f76d.X(4, __mt$6f15f76d.W(3, "o", __mt$6f15f76d.T(2, {a: 1, b: __mt$6f15f76d.T(1, {c: 2})}), o)), k = __mt$6f15f76d.X(6, __mt$6f15f76d.W(5, "k", "a", k)), i, n = __mt$6f15f76d.X(8, __mt$6f15f76d.W(7, "n", 0, n));
-__mt$6f15f76d.X(11, __mt$6f15f76d.P9(9, __mt$6f15f76d_1 = o, "a", __mt$6f15f76d.G10(10, __mt$6f15f76d_1).a + (10), 2));
-__mt$6f15f76d.X(14, __mt$6f15f76d.P12(12, __mt$6f15f76d_1 = o, __mt$6f15f76d_2 = (k), __mt$6f15f76d.G13(13, __mt$6f15f76d_1)[__mt$6f15f76d_2] * (2), 0));
-__mt$6f15f76d.X(18, (__mt$6f15f76d_2 = __mt$6f15f76d.G16(16, __mt$6f15f76d_1 = __mt$6f15f76d.G17(17, o).b).c, __mt$6f15f76d_3 = __mt$6f15f76d_2++, __mt$6f15f76d.P15(15, __mt$6f15f76d_1, "c", __mt$6f15f76d_2, 2), __mt$6f15f76d_3));
-__mt$6f15f76d.X(22, __mt$6f15f76d.P19(19, __mt$6f15f76d_1 = __mt$6f15f76d.G21(21, o).b, __mt$6f15f76d_2 = ("c"), (__mt$6f15f76d_3 = __mt$6f15f76d.G20(20, __mt$6f15f76d_1)[__mt$6f15f76d_2], ++__mt$6f15f76d_3), 0));
-var old = __mt$6f15f76d.X(26, __mt$6f15f76d.W(25, "old", (__mt$6f15f76d_2 = __mt$6f15f76d.G24(24, __mt$6f15f76d_1 = o).a, __mt$6f15f76d_3 = __mt$6f15f76d_2--, __mt$6f15f76d.P23(23, __mt$6f15f76d_1, "a", __mt$6f15f76d_2, 2), __mt$6f15f76d_3), old));
-__mt$6f15f76d.X(29, n = __mt$6f15f76d.W(28, "n", n + (__mt$6f15f76d.G27(27, o).a), n));
-__mt$6f15f76d.X(31, n = __mt$6f15f76d.W(30, "n", n - (1), n));
-__mt$6f15f76d.X(37, __mt$6f15f76d.m4(35, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(36, __mt$6f15f76d_1, "log"), __mt$6f15f76d.G0(32, o).a, __mt$6f15f76d.G2(34, __mt$6f15f76d.G1(33, o).b).c, old, n));
-var keys = __mt$6f15f76d.X(40, __mt$6f15f76d.W(39, "keys", __mt$6f15f76d.T(38, []), keys));
-for (__mt$6f15f76d_1 in o) { k = __mt$6f15f76d.X(42, __mt$6f15f76d.W(41, "k", __mt$6f15f76d_1, k)); __mt$6f15f76d.X(45, __mt$6f15f76d.m1(43, keys, __mt$6f15f76d.M(44, keys, "push"), k)); }
-for (__mt$6f15f76d_1 in __mt$6f15f76d.G16(48, o).b) { var j = __mt$6f15f76d.X(47, __mt$6f15f76d.W(46, "j", __mt$6f15f76d_1, j)); __mt$6f15f76d.X(51, __mt$6f15f76d.m1(49, keys, __mt$6f15f76d.M(50, keys, "push"), j)); }
-__mt$6f15f76d.X(56, __mt$6f15f76d.m3(54, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(55, __mt$6f15f76d_1, "log"), __mt$6f15f76d.m1(52, keys, __mt$6f15f76d.M(53, keys, "join"), ","), k, j));
-var x = __mt$6f15f76d.X(60, __mt$6f15f76d.W(59, "x", (__mt$6f15f76d.X(57, n++), __mt$6f15f76d.X(58, n++), n), x));
-__mt$6f15f76d.X(64, __mt$6f15f76d.m2(62, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(63, __mt$6f15f76d_1, "log"), x, __mt$6f15f76d.X(61, n > 3) ? "big" : "small"));
-for (__mt$6f15f76d.X(66, i = __mt$6f15f76d.W(65, "i", 0, i)); __mt$6f15f76d.X(67, i < 3); __mt$6f15f76d.X(68, i++)) { __mt$6f15f76d.X(70, n = __mt$6f15f76d.W(69, "n", n * 2, n)) }
-while (__mt$6f15f76d.X(71, n > 100)) __mt$6f15f76d.X(73, n = __mt$6f15f76d.W(72, "n", n - 50, n));
-do { __mt$6f15f76d.X(74, n++) } while (__mt$6f15f76d.X(75, n % 7));
-__mt$6f15f76d.X(78, __mt$6f15f76d.m2(76, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(77, __mt$6f15f76d_1, "log"), i, n));
-switch (__mt$6f15f76d.X(79, typeof o)) { case "object": __mt$6f15f76d.X(82, __mt$6f15f76d.m1(80, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(81, __mt$6f15f76d_1, "log"), "obj")); break; default: __mt$6f15f76d.X(85, __mt$6f15f76d.m1(83, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(84, __mt$6f15f76d_1, "log"), "other")) }
-try { __mt$6f15f76d.X(87, __mt$6f15f76d.P22(86, null, "p", 1, 2)) } catch (e) { __mt$6f15f76d.X(90, __mt$6f15f76d.m1(88, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(89, __mt$6f15f76d_1, "log"), e instanceof TypeError)) }
-try { __mt$6f15f76d.X(92, undefinedName = __mt$6f15f76d.W(91, "undefinedName", 1, (typeof undefinedName === "undefined" ? void 0 : undefinedName))); __mt$6f15f76d.X(95, __mt$6f15f76d.m1(93, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(94, __mt$6f15f76d_1, "log"), undefinedName)) } finally { __mt$6f15f76d.X(98, __mt$6f15f76d.m1(96, __mt$6f15f76d_1 = console, __mt$6f15f76d.M(97, __mt$6f15f76d_1, "log"), "fin")) }
+const __mt$d676b56c = __mt.S("es5_operators.js", "EmBAMAVAiBAAAiBAAAiBAuBAGAAAGAYACAAACCCASAAASAAAUCCASAAASAAAUCCAOAAAOAAAGAAAQCCAUAAAUAEAGAFAWCWAKAAAKAAAKAAAKCMAGAAAGALASCMACALAOCaAGAKAGAAAKAjBA+BAAAWAAAgCCYAEAAAEAAAECCA0BAAA0BAaAYAAASAAAaCCAgCAAAgCAcAGAKAYAAASAAAaCaAcAAASAZAiCAAAWAAAkCCUAGAKAGALAWAAAWCgBAuBAfAuCAAAWAAAwCCUACATAqCAAAqCAAAqCA8BAKAJASCCA2BAoBAMAJAWCMAGALAyBCCAiBAAAWAAAkBCCA6FAmCAkBAAAWAAAmBAoCAoBAAAWAAAoBCOAUAAAUAyBAmCAAAWAAAmCCuBACAhBAkBAmBA0BAAAWAAA0BAuCAkBAAAWAAAkBtBCuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBC", {}, 107, 108); var __mt$d676b56c_1, __mt$d676b56c_2, __mt$d676b56c_3; __mt$d676b56c.N(99, "o", o); __mt$d676b56c.N(100, "k", k); __mt$d676b56c.N(101, "i", i); __mt$d676b56c.N(102, "n", n); __mt$d676b56c.N(103, "old", old); __mt$d676b56c.N(104, "keys", keys); __mt$d676b56c.N(105, "j", j); __mt$d676b56c.N(106, "x", x); // ES5: compound assignments, updates, sequences, conditionals, for-in.
+var o = __mt$d676b56c.X(4, __mt$d676b56c.W(3, "o", __mt$d676b56c.T(2, {a: 1, b: __mt$d676b56c.T(1, {c: 2})}), o)), k = __mt$d676b56c.X(6, __mt$d676b56c.W(5, "k", "a", k)), i, n = __mt$d676b56c.X(8, __mt$d676b56c.W(7, "n", 0, n));
+__mt$d676b56c.X(11, __mt$d676b56c.P9(9, __mt$d676b56c_1 = o, "a", __mt$d676b56c.G10(10, __mt$d676b56c_1).a + (10), 2));
+__mt$d676b56c.X(14, __mt$d676b56c.P12(12, __mt$d676b56c_1 = o, __mt$d676b56c_2 = (k), __mt$d676b56c.G13(13, __mt$d676b56c_1)[__mt$d676b56c_2] * (2), 0));
+__mt$d676b56c.X(18, (__mt$d676b56c_2 = __mt$d676b56c.G16(16, __mt$d676b56c_1 = __mt$d676b56c.G17(17, o).b).c, __mt$d676b56c_3 = __mt$d676b56c_2++, __mt$d676b56c.P15(15, __mt$d676b56c_1, "c", __mt$d676b56c_2, 2), __mt$d676b56c_3));
+__mt$d676b56c.X(22, __mt$d676b56c.P19(19, __mt$d676b56c_1 = __mt$d676b56c.G21(21, o).b, __mt$d676b56c_2 = ("c"), (__mt$d676b56c_3 = __mt$d676b56c.G20(20, __mt$d676b56c_1)[__mt$d676b56c_2], ++__mt$d676b56c_3), 0));
+var old = __mt$d676b56c.X(26, __mt$d676b56c.W(25, "old", (__mt$d676b56c_2 = __mt$d676b56c.G24(24, __mt$d676b56c_1 = o).a, __mt$d676b56c_3 = __mt$d676b56c_2--, __mt$d676b56c.P23(23, __mt$d676b56c_1, "a", __mt$d676b56c_2, 2), __mt$d676b56c_3), old));
+__mt$d676b56c.X(29, n = __mt$d676b56c.W(28, "n", n + (__mt$d676b56c.G27(27, o).a), n));
+__mt$d676b56c.X(31, n = __mt$d676b56c.W(30, "n", n - (1), n));
+__mt$d676b56c.X(37, __mt$d676b56c.m4(35, __mt$d676b56c_1 = console, __mt$d676b56c.M(36, __mt$d676b56c_1, "log"), __mt$d676b56c.G0(32, o).a, __mt$d676b56c.G2(34, __mt$d676b56c.G1(33, o).b).c, old, n));
+var keys = __mt$d676b56c.X(40, __mt$d676b56c.W(39, "keys", __mt$d676b56c.T(38, []), keys));
+for (__mt$d676b56c_1 in o) { k = __mt$d676b56c.X(42, __mt$d676b56c.W(41, "k", __mt$d676b56c_1, k)); __mt$d676b56c.X(45, __mt$d676b56c.m1(43, keys, __mt$d676b56c.M(44, keys, "push"), k)); }
+for (__mt$d676b56c_1 in __mt$d676b56c.G16(48, o).b) { var j = __mt$d676b56c.X(47, __mt$d676b56c.W(46, "j", __mt$d676b56c_1, j)); __mt$d676b56c.X(51, __mt$d676b56c.m1(49, keys, __mt$d676b56c.M(50, keys, "push"), j)); }
+__mt$d676b56c.X(56, __mt$d676b56c.m3(54, __mt$d676b56c_1 = console, __mt$d676b56c.M(55, __mt$d676b56c_1, "log"), __mt$d676b56c.m1(52, keys, __mt$d676b56c.M(53, keys, "join"), ","), k, j));
+var x = __mt$d676b56c.X(60, __mt$d676b56c.W(59, "x", (__mt$d676b56c.X(57, n++), __mt$d676b56c.X(58, n++), n), x));
+__mt$d676b56c.X(64, __mt$d676b56c.m2(62, __mt$d676b56c_1 = console, __mt$d676b56c.M(63, __mt$d676b56c_1, "log"), x, __mt$d676b56c.X(61, n > 3) ? "big" : "small"));
+for (__mt$d676b56c.X(66, i = __mt$d676b56c.W(65, "i", 0, i)); __mt$d676b56c.X(67, i < 3); __mt$d676b56c.X(68, i++)) { __mt$d676b56c.X(70, n = __mt$d676b56c.W(69, "n", n * 2, n)) }
+while (__mt$d676b56c.X(71, n > 100)) __mt$d676b56c.X(73, n = __mt$d676b56c.W(72, "n", n - 50, n));
+do { __mt$d676b56c.X(74, n++) } while (__mt$d676b56c.X(75, n % 7));
+__mt$d676b56c.X(78, __mt$d676b56c.m2(76, __mt$d676b56c_1 = console, __mt$d676b56c.M(77, __mt$d676b56c_1, "log"), i, n));
+switch (__mt$d676b56c.X(79, typeof o)) { case "object": __mt$d676b56c.X(82, __mt$d676b56c.m1(80, __mt$d676b56c_1 = console, __mt$d676b56c.M(81, __mt$d676b56c_1, "log"), "obj")); break; default: __mt$d676b56c.X(85, __mt$d676b56c.m1(83, __mt$d676b56c_1 = console, __mt$d676b56c.M(84, __mt$d676b56c_1, "log"), "other")) }
+try { __mt$d676b56c.X(87, __mt$d676b56c.P22(86, null, "p", 1, 2)) } catch (e) { __mt$d676b56c.X(90, __mt$d676b56c.m1(88, __mt$d676b56c_1 = console, __mt$d676b56c.M(89, __mt$d676b56c_1, "log"), e instanceof TypeError)) }
+try { __mt$d676b56c.X(92, undefinedName = __mt$d676b56c.W(91, "undefinedName", 1, (typeof undefinedName === "undefined" ? void 0 : undefinedName))); __mt$d676b56c.X(95, __mt$d676b56c.m1(93, __mt$d676b56c_1 = console, __mt$d676b56c.M(94, __mt$d676b56c_1, "log"), undefinedName)) } finally { __mt$d676b56c.X(98, __mt$d676b56c.m1(96, __mt$d676b56c_1 = console, __mt$d676b56c.M(97, __mt$d676b56c_1, "log"), "fin")) }
 
-;__mt$6f15f76d.Sx();
+;__mt$d676b56c.Sx();

@@ -3,10 +3,10 @@
 // function, Fg's last argument); those declared after the first
 // suspension are declared at entry and written by Nw where their
 // declarations run (let, const, destructuring, class, block functions).
-"use strict";const __mt$d652f624 = __mt.S("suspend_context.js", "OqBAkBAAAeAAAkBAPAyBAAAyBAAAyBAAAyBNC+ECMcAyBGWAQDCOECWAQCsBAGAAAOANAaAAAaAAAaFCOEEgBAaCkBAMHCOEGkBAMCSAMANAYAAAaCOAQAAAQAJAaCyBAMAtBA6BNCOEAAOEAAOEAAOEUSAMANAYAAAaCaAQFCYEEaAQFCYEI0BAcJCYEAAYEIcAOC8BAGAUAMAjBAwBALA+BAAA+BAfAgDAAAgDLCYEOwBASAnBA8BAAA8BCKAQCWAMANAYAAAaCYAOAAASAYAOAnBA2BHKA8BPCYEAAYEAAYEAAYEAAYEAAYEAAYEAAYEkBeAEDecECeAEDecEEcAICqBAIANAUAAAUAAAUHecEGeAUC2BASAAAUAWASAAAUAnCA+CAAA+CJecEKGOIAsBAKAAAKAtBOIAAOICoBAKANAWAAAWAAAWATAqBAAAQAAAsBNecEOKIMAgBAMCiBAKRecEQiBAKCaAMANAYAAAaCcACAPASLGOIQyBAGAAAGAPAUAAAUAAAUAAAUARAmBAAAOAAA6BAAAwBAsCAKAAAOA7CAqDbecEIGA+CJecEAAcEAAcEAAcEAAcElCC+ECkCecEiBCSECWACCsBACANAOAAAOAAAOFCSEEgBAOCGGICKAUAAAWCKAILCSEOeAMCeASANAeAAAeAAAeANAqBAAAsBRCSEAASEAASEAASEYCKECWACCSAMANAYAAAaFCKEGaACCeAOAZAqBJCKEAAKEAAKEAAKEQqBAWANAiBAZA8BAAAWAAA+BCqBAMANAYAZAyBAAAWAAA0BCqBAUANAgBAZA6BAAAWAAA8BCkBASAJAcJCOEIcAcC6BAGAAAGAPAUAAAUAAAUAAAUAPAkBAAAMAAA4BAAAuBAZAyCAAAWAAA0CCqBAOANAaAZA0BAAAWAAA2BNCOEAAOEQCAMAyCASArBA+BAAAWAAA+BAPAsCAAAsCAAAsCAAAsCAbAoDAAAYAAAqDtECOERC+ECiBCYEjBC+ECmDCSEnDC+EC+DCKE/DC+ECsECOEtEC+ECAA+ECAA+EC", {5:["Promise"],15:["x","p"],34:["~resume~","p","x"],32:["tick"],49:["a","c","rest"],51:[],55:["b"],73:["~resume~","a","b","c","rest"],67:["tick"],80:["last"],89:[],98:["s","q"],119:[],134:["~resume~","q","last"],132:["tick"],141:["n"],153:["after","n"],161:["~resume~","n","after"],158:[],174:["~resume~","v","w"],171:["tick","eval","v","w"],197:[],212:["console","rewrite","late","arrow","counter","evals"],220:["console"]}, 236, 237); var __mt$d652f624_1; __mt$d652f624.N(227, "rewrite", __mt$d652f624.F(226, 32, rewrite)); __mt$d652f624.N(229, "late", __mt$d652f624.F(228, 67, late)); __mt$d652f624.N(231, "counter", __mt$d652f624.F(230, 158, counter)); __mt$d652f624.N(233, "evals", __mt$d652f624.F(232, 171, evals)); __mt$d652f624.N(235, "main", __mt$d652f624.F(234, 212, main)); 
-const tick = __mt$d652f624.X(9, __mt$d652f624.N(8, "tick", __mt$d652f624.F(7, 5, {"tick": (v) => { const H = __mt$d652f624, __mt$f = H.Fe(5, void 0); var __mt$1; try { H.N(4, "v", v); return H.R(__mt$f, H.X(3, H.m1(1, __mt$1 = Promise, H.M(2, __mt$1, "resolve"), v))) } finally { H.Fr(6, __mt$f); } }}["tick"])));
+"use strict";const __mt$37545756 = __mt.S("suspend_context.js", "OqBAkBAAAeAAAkBAPAyBAAAyBAAAyBAAAyBNC+ECMcAyBGWAQDCOECWAQCsBAGAAAOANAaAAAaAAAaFCOEEgBAaCkBAMHCOEGkBAMCSAMANAYAAAaCOAQAAAQAJAaCyBAMAtBA6BNCOEAAOEAAOEAAOEUSAMANAYAAAaCaAQFCYEEaAQFCYEI0BAcJCYEAAYEIcAOC8BAGAUAMAjBAwBALA+BAAA+BAfAgDAAAgDLCYEOwBASAnBA8BAAA8BCKAQCWAMANAYAAAaCYAOAAASAYAOAnBA2BHKA8BPCYEAAYEAAYEAAYEAAYEAAYEAAYEAAYEkBeAEDecECeAEDecEEcAICqBAIANAUAAAUAAAUHecEGeAUC2BASAAAUAWASAAAUAnCA+CAAA+CJecEKGOIAsBAKAAAKAtBOIAAOICoBAKANAWAAAWAAAWATAqBAAAQAAAsBNecEOKIMAgBAMCiBAKRecEQiBAKCaAMANAYAAAaCcACAPASLGOIQyBAGAAAGAPAUAAAUAAAUAAAUARAmBAAAOAAA6BAAAwBAsCAKAAAOA7CAqDbecEIGA+CJecEAAcEAAcEAAcEAAcElCC+ECkCecEiBCSECWACCsBACANAOAAAOAAAOFCSEEgBAOCGGICKAUAAAWCKAILCSEOeAMCeASANAeAAAeAAAeANAqBAAAsBRCSEAASEAASEAASEYCKECWACCSAMANAYAAAaFCKEGaACCeAOAZAqBJCKEAAKEAAKEAAKEQqBAWANAiBAZA8BAAAWAAA+BCqBAMANAYAZAyBAAAWAAA0BCqBAUANAgBAZA6BAAAWAAA8BCkBASAJAcJCOEIcAcC6BAGAAAGAPAUAAAUAAAUAAAUAPAkBAAAMAAA4BAAAuBAZAyCAAAWAAA0CCqBAOANAaAZA0BAAAWAAA2BNCOEAAOEQCAMAyCASArBA+BAAAWAAA+BAPAsCAAAsCAAAsCAAAsCAbAoDAAAYAAAqDtECOERC+ECiBCYEjBC+ECmDCSEnDC+EC+DCKE/DC+ECsECOEtEC+ECAA+ECAA+EC", {5:["Promise"],15:["x","p"],34:["~resume~","p","x"],32:["tick"],49:["a","c","rest"],51:[],55:["b"],73:["~resume~","a","b","c","rest"],67:["tick"],80:["last"],89:[],98:["s","q"],119:[],134:["~resume~","q","last"],132:["tick"],141:["n"],153:["after","n"],161:["~resume~","n","after"],158:[],174:["~resume~","v","w"],171:["tick","eval","v","w"],197:[],212:["console","rewrite","late","arrow","counter","evals"],220:["console"]}, 236, 237); var __mt$37545756_1; __mt$37545756.N(227, "rewrite", __mt$37545756.F(226, 32, rewrite)); __mt$37545756.N(229, "late", __mt$37545756.F(228, 67, late)); __mt$37545756.N(231, "counter", __mt$37545756.F(230, 158, counter)); __mt$37545756.N(233, "evals", __mt$37545756.F(232, 171, evals)); __mt$37545756.N(235, "main", __mt$37545756.F(234, 212, main)); 
+const tick = __mt$37545756.X(9, __mt$37545756.N(8, "tick", __mt$37545756.F(7, 5, {"tick": (v) => { const H = __mt$37545756, __mt$f = H.Fe(5, void 0); var __mt$1; try { H.N(4, "v", v); return H.R(__mt$f, H.X(3, H.m1(1, __mt$1 = Promise, H.M(2, __mt$1, "resolve"), v))) } finally { H.Fr(6, __mt$f); } }}["tick"])));
 
-async function rewrite(p) {const H = __mt$d652f624, __mt$f = H.Fg(32, rewrite, this, new.target, 34); try { H.N(31, "p", p); 
+async function rewrite(p) {const H = __mt$37545756, __mt$f = H.Fg(32, rewrite, this, new.target, 34); try { H.N(31, "p", p); 
   let x = H.X(12, H.N(11, "x", H.T(10, { v: 1 })));
   const peek = H.X(19, H.N(18, "peek", H.F(17, 15, {"peek": () => { const __mt$f = H.Fe(15, void 0); try { return H.R(__mt$f, H.X(14, H.G13(13, x).v + p)) } finally { H.Fr(16, __mt$f); } }}["peek"])));
   const before = H.X(22, H.N(21, "before", H.c0(20, peek)));
@@ -15,11 +15,11 @@ async function rewrite(p) {const H = __mt$d652f624, __mt$f = H.Fg(32, rewrite, t
   return H.R(__mt$f, H.X(30, before + ":" + H.c0(29, peek)));
 } finally { H.Fx(33, __mt$f); } }
 
-async function late() {const H = __mt$d652f624, __mt$f = H.Fg(67, late, this, new.target, 73); try { H.N(69, "a", void 0); H.N(70, "b", void 0); H.N(71, "c", void 0); H.N(72, "rest", void 0); 
+async function late() {const H = __mt$37545756, __mt$f = H.Fg(67, late, this, new.target, 73); try { H.N(69, "a", void 0); H.N(70, "b", void 0); H.N(71, "c", void 0); H.N(72, "rest", void 0); 
   H.X(37, H.Y(36, __mt$f, await H.Ys(36, __mt$f, H.c0(35, tick))));
   const a = H.X(40, H.Nw(39, "a", H.T(38, { n: 1 })));
   let b = H.Nw(41, "b", void 0);
-  const { c, ...rest } = H.T(42, { c: 3, d: 4 }), __mt$d652f624_d1 = (H.Nw(43, "c", c), H.Nw(44, "rest", H.T(45, rest)), 0);
+  const { c, ...rest } = H.T(42, { c: 3, d: 4 }), __mt$37545756_d1 = (H.Nw(43, "c", c), H.Nw(44, "rest", H.T(45, rest)), 0);
   let K = H.N(53, "K", H.F(52, -51, class K { get n() {const __mt$f = H.Fe(49, void 0, this, new.target); try {  return H.R(__mt$f, H.X(48, H.G14(46, a).n + c + H.G15(47, rest).d)); } finally { H.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
   {H.N(66, "inner", H.F(65, 55, inner)); 
     function inner() {const __mt$f = H.Fe(55, inner, this, new.target); try {  return H.R(__mt$f, H.X(54, b)); } finally { H.Fr(56, __mt$f); } }
@@ -32,7 +32,7 @@ async function late() {const H = __mt$d652f624, __mt$f = H.Fg(67, late, this, ne
 // An async arrow with a captured parameter, a for await loop whose
 // binding a closure captures (copied per iteration, not in the first
 // context) and a captured binding written inside a suspending loop.
-const arrow = __mt$d652f624.X(137, __mt$d652f624.N(136, "arrow", __mt$d652f624.F(135, 132, {"arrow": async (q) => {const H = __mt$d652f624, __mt$f = H.Fg(132, void 0, void 0, void 0, 134); var __mt$1; try { H.N(129, "q", q); H.N(131, "src", H.F(130, 89, src)); 
+const arrow = __mt$37545756.X(137, __mt$37545756.N(136, "arrow", __mt$37545756.F(135, 132, {"arrow": async (q) => {const H = __mt$37545756, __mt$f = H.Fg(132, void 0, void 0, void 0, 134); var __mt$1; try { H.N(129, "q", q); H.N(131, "src", H.F(130, 89, src)); 
   const fns = H.X(76, H.N(75, "fns", H.T(74, [])));
   let last = H.X(78, H.N(77, "last", null));
   const get = H.X(84, H.N(83, "get", H.F(82, 80, {"get": () => { const __mt$f = H.Fe(80, void 0); try { return H.R(__mt$f, H.X(79, last)) } finally { H.Fr(81, __mt$f); } }}["get"])));
@@ -49,7 +49,7 @@ const arrow = __mt$d652f624.X(137, __mt$d652f624.N(136, "arrow", __mt$d652f624.F
 } finally { H.Fx(133, __mt$f); } }}["arrow"])));
 
 // A generator whose closure, made before a yield, sees a later write.
-function* counter() {const H = __mt$d652f624, __mt$f = H.Fg(158, counter, this, new.target, 161); try { H.N(160, "after", void 0); 
+function* counter() {const H = __mt$37545756, __mt$f = H.Fg(158, counter, this, new.target, 161); try { H.N(160, "after", void 0); 
   let n = H.X(139, H.N(138, "n", 0));
   const read = H.X(145, H.N(144, "read", H.F(143, 141, {"read": () => { const __mt$f = H.Fe(141, void 0); try { return H.R(__mt$f, H.X(140, n)) } finally { H.Fr(142, __mt$f); } }}["read"])));
   while (H.X(146, n < 3)) {
@@ -61,14 +61,14 @@ function* counter() {const H = __mt$d652f624, __mt$f = H.Fg(158, counter, this, 
 } finally { H.Fx(159, __mt$f); } }
 
 // Direct eval: every binding of the function stays in its first context.
-async function evals() {const __mt$f = __mt$d652f624.Fg(171, evals, this, new.target, 174); try { __mt$d652f624.N(173, "w", void 0); 
-  let v = __mt$d652f624.X(163, __mt$d652f624.N(162, "v", 1));
-  __mt$d652f624.X(166, __mt$d652f624.Y(165, __mt$f, await __mt$d652f624.Ys(165, __mt$f, __mt$d652f624.c0(164, tick))));
-  const w = __mt$d652f624.X(168, __mt$d652f624.Nw(167, "w", 2));
-  return __mt$d652f624.R(__mt$f, __mt$d652f624.X(170, eval(__mt$d652f624.E(169, "v + w", 1))));
-} finally { __mt$d652f624.Fx(172, __mt$f); } }
+async function evals() {const __mt$f = __mt$37545756.Fg(171, evals, this, new.target, 174); try { __mt$37545756.N(173, "w", void 0); 
+  let v = __mt$37545756.X(163, __mt$37545756.N(162, "v", 1));
+  __mt$37545756.X(166, __mt$37545756.Y(165, __mt$f, await __mt$37545756.Ys(165, __mt$f, __mt$37545756.c0(164, tick))));
+  const w = __mt$37545756.X(168, __mt$37545756.Nw(167, "w", 2));
+  return __mt$37545756.R(__mt$f, __mt$37545756.X(170, eval(__mt$37545756.E(169, "v + w", 1))));
+} finally { __mt$37545756.Fx(172, __mt$f); } }
 
-async function main() {const H = __mt$d652f624, __mt$f = H.Fg(212, main, this, new.target); var __mt$1, __mt$2; try { 
+async function main() {const H = __mt$37545756, __mt$f = H.Fg(212, main, this, new.target); var __mt$1, __mt$2; try { 
   H.X(179, H.m1(177, __mt$1 = console, H.M(178, __mt$1, "log"), H.Y(176, __mt$f, await H.Ys(176, __mt$f, H.c1(175, rewrite, 10)))));
   H.X(184, H.m1(182, __mt$1 = console, H.M(183, __mt$1, "log"), H.Y(181, __mt$f, await H.Ys(181, __mt$f, H.c0(180, late)))));
   H.X(189, H.m1(187, __mt$1 = console, H.M(188, __mt$1, "log"), H.Y(186, __mt$f, await H.Ys(186, __mt$f, H.c1(185, arrow, "!")))));
@@ -76,6 +76,6 @@ async function main() {const H = __mt$d652f624, __mt$f = H.Fg(212, main, this, n
   H.X(206, H.m1(204, __mt$1 = console, H.M(205, __mt$1, "log"), H.m1(202, __mt$2 = H.m1(200, fs, H.M(201, fs, "map"), H.F(199, 197, (f) => { const __mt$f = H.Fe(197, void 0); try { H.N(196, "f", f); return H.R(__mt$f, H.X(195, H.c0(194, f))) } finally { H.Fr(198, __mt$f); } })), H.M(203, __mt$2, "join"), ",")));
   H.X(211, H.m1(209, __mt$1 = console, H.M(210, __mt$1, "log"), H.Y(208, __mt$f, await H.Ys(208, __mt$f, H.c0(207, evals), "fs", fs), "fs", fs)));
 } finally { H.Fx(213, __mt$f); } }
-__mt$d652f624.X(225, __mt$d652f624.m1(223, __mt$d652f624_1 = __mt$d652f624.c0(214, main), __mt$d652f624.M(224, __mt$d652f624_1, "catch"), __mt$d652f624.F(222, 220, (e) => { const H = __mt$d652f624, __mt$f = H.Fe(220, void 0); var __mt$1; try { H.N(219, "e", e); return H.R(__mt$f, H.X(218, H.m2(216, __mt$1 = console, H.M(217, __mt$1, "log"), "error", H.G23(215, e).message))) } finally { H.Fr(221, __mt$f); } })));
+__mt$37545756.X(225, __mt$37545756.m1(223, __mt$37545756_1 = __mt$37545756.c0(214, main), __mt$37545756.M(224, __mt$37545756_1, "catch"), __mt$37545756.F(222, 220, (e) => { const H = __mt$37545756, __mt$f = H.Fe(220, void 0); var __mt$1; try { H.N(219, "e", e); return H.R(__mt$f, H.X(218, H.m2(216, __mt$1 = console, H.M(217, __mt$1, "log"), "error", H.G23(215, e).message))) } finally { H.Fr(221, __mt$f); } })));
 
-;__mt$d652f624.Sx();
+;__mt$37545756.Sx();
