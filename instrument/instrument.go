@@ -84,7 +84,7 @@ type Options struct {
 // Site is the source range of one local iid: 1-based lines, 1-based
 // UTF-16 columns, end exclusive (spec section 3.2).
 type Site struct {
-	StartLine, StartCol, EndLine, EndCol int
+	StartLine, StartCol, EndLine, EndCol int32
 }
 
 // Result is an instrumented source.
@@ -147,7 +147,9 @@ func Instrument(src []byte, opts Options) (*Result, error) {
 // instrumentJS instruments JavaScript; remap, if not nil, rewrites the
 // site table (positions in src) before it is used.
 func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Result, err error) {
-	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File, Strict: opts.Strict})
+	sb := takeScratch()
+	defer keepScratch(sb)
+	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File, Strict: opts.Strict, Arena: sb.arena})
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +160,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 	if err := checkReserved(src, opts, info); err != nil {
 		return nil, err
 	}
-	r := newRewriter(src, prog, info, opts)
+	r := newRewriter(src, prog, info, opts, sb)
 	r.remap = remap
 	defer func() {
 		if x := recover(); x != nil {
@@ -180,7 +182,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 	if r.sitesApart() {
 		res.SiteTable = AppendSiteVLQ(nil, res.Sites)
 	}
-	r.release()
+	r.release(sb)
 	return res, nil
 }
 
@@ -372,7 +374,7 @@ func (r *rewriter) siteList() []Site {
 	for i, s := range r.sites {
 		l1, c1 := pos(s.Start)
 		l2, c2 := pos(s.End)
-		out[i] = Site{l1, c1 + 1, l2, c2 + 1}
+		out[i] = Site{int32(l1), int32(c1 + 1), int32(l2), int32(c2 + 1)}
 	}
 	if r.remap != nil {
 		out = r.remap(out)
@@ -406,7 +408,7 @@ const vlqDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 // start column when on the same line, else as is. The first site is
 // relative to line 0, column 0.
 func AppendSiteVLQ(b []byte, sites []Site) []byte {
-	pl, pc := 0, 0
+	pl, pc := int32(0), int32(0)
 	for _, s := range sites {
 		b = appendVLQ(b, s.StartLine-pl)
 		if s.StartLine == pl {
@@ -425,7 +427,7 @@ func AppendSiteVLQ(b []byte, sites []Site) []byte {
 	return b
 }
 
-func appendVLQ(b []byte, v int) []byte {
+func appendVLQ(b []byte, v int32) []byte {
 	var x uint64
 	if v < 0 {
 		x = uint64(-int64(v))<<1 | 1
@@ -488,7 +490,7 @@ func DecodeSiteVLQ(s string) ([]Site, error) {
 		if l2 == l1 {
 			c2 += c1
 		}
-		out[i] = Site{l1, c1, l2, c2}
+		out[i] = Site{int32(l1), int32(c1), int32(l2), int32(c2)}
 		pl, pc = l1, c1
 	}
 	return out, nil

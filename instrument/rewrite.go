@@ -140,7 +140,7 @@ func (r *rewriter) fixSelfRefs() {
 	}
 }
 
-func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *rewriter {
+func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options, sb *scratchBufs) *rewriter {
 	uniq := handleName(src, opts.Goal)
 	h := uniq
 	if opts.Goal != js.Script || opts.Eval && !opts.GlobalCode {
@@ -164,10 +164,9 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq, alias: alias,
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),
 		labelStart: -1}
-	if sb := takeScratch(); sb != nil {
-		r.edits, r.buf, r.sites, r.spare = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.chunks
-		r.scratch, r.scratch2, r.hoist = sb.scratch, sb.scratch2, sb.hoist
-	}
+	r.edits, r.buf, r.sites, r.spare = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.chunks
+	r.scratch, r.scratch2, r.hoist = sb.scratch, sb.scratch2, sb.hoist
+	sb.chunks = nil // r's now
 	if cap(r.edits) < len(src)/8+16 {
 		r.edits = make([]edit, 0, len(src)/8+16)
 	}
@@ -196,25 +195,28 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options) *
 	return r
 }
 
-// scratchBufs are the rewriter's buffers, reused from one Instrument call to
-// the next (none of them is part of a Result).
+// scratchBufs are an Instrument call's buffers (the parser's arena and
+// the rewriter's), kept for later calls (none of them is part of a
+// Result).
 type scratchBufs struct {
+	arena                    *js.Arena
 	edits                    []edit
 	buf                      []byte
-	chunks                   [][]byte // the arena's
+	chunks                   [][]byte // the rewriter's arena's
 	sites                    []js.Span
 	scratch, scratch2, hoist []byte
 }
 
-// kept holds a few sets of scratch buffers between calls. A sync.Pool
-// would not do: a call allocates many times its input (the syntax tree,
-// the output), so a collection or two came between most two calls, and
-// a pool is emptied by two.
+// kept holds a few sets of scratch buffers between calls, at most one per
+// processor. A sync.Pool would not do: a call allocates many times its
+// input (the syntax tree, the output), so a collection or two came
+// between most two calls, and a pool is emptied by two.
 var kept struct {
 	sync.Mutex
 	free []*scratchBufs
 }
 
+// takeScratch returns a kept set of buffers, or a new one.
 func takeScratch() *scratchBufs {
 	kept.Lock()
 	defer kept.Unlock()
@@ -223,23 +225,29 @@ func takeScratch() *scratchBufs {
 		kept.free = kept.free[:n-1]
 		return sb
 	}
-	return nil
+	return &scratchBufs{arena: js.NewArena()}
 }
 
-// release keeps the rewriter's buffers for a later call (at most one set
-// per processor, and none of a huge file's); r is not used after.
-func (r *rewriter) release() {
+// keepScratch resets sb's arena (the call's syntax tree is not used
+// after) and keeps sb for a later call, unless it holds a huge file's
+// buffers or enough sets are kept.
+func keepScratch(sb *scratchBufs) {
+	sb.arena.Reset()
 	const max = 64 << 20
-	if cap(r.buf) > max || len(r.chunks)*64<<10 > max {
+	if cap(sb.buf) > max || len(sb.chunks)*64<<10 > max {
 		return
 	}
 	kept.Lock()
 	defer kept.Unlock()
-	if len(kept.free) >= runtime.GOMAXPROCS(0) {
-		return
+	if len(kept.free) < runtime.GOMAXPROCS(0) {
+		kept.free = append(kept.free, sb)
 	}
-	kept.free = append(kept.free, &scratchBufs{edits: r.edits, buf: r.buf, chunks: append(r.chunks, r.spare...),
-		sites: r.sites, scratch: r.scratch, scratch2: r.scratch2, hoist: r.hoist})
+}
+
+// release hands the rewriter's buffers back to sb; r is not used after.
+func (r *rewriter) release(sb *scratchBufs) {
+	sb.edits, sb.buf, sb.chunks, sb.sites = r.edits, r.buf, append(r.chunks, r.spare...), r.sites
+	sb.scratch, sb.scratch2, sb.hoist = r.scratch, r.scratch2, r.hoist
 }
 
 // site allocates the next local iid with range sp.

@@ -2,12 +2,12 @@ package instrument
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -36,7 +36,7 @@ func TestSiteVLQRoundTrip(t *testing.T) {
 		}
 		c := r.Intn(200000) + 1
 		e := l + r.Intn(4)
-		big = append(big, Site{l, c, e, r.Intn(300) + 1})
+		big = append(big, Site{int32(l), int32(c), int32(e), int32(r.Intn(300) + 1)})
 		if r.Intn(50) == 0 {
 			big = append(big, Site{})
 		}
@@ -140,7 +140,7 @@ func TestSiteTableInPrologue(t *testing.T) {
 			if k > 0 {
 				b.WriteString(",")
 			}
-			b.WriteString(strconv.Itoa(s.StartLine) + "," + strconv.Itoa(s.StartCol) + "," + strconv.Itoa(s.EndLine) + "," + strconv.Itoa(s.EndCol))
+			fmt.Fprintf(&b, "%d,%d,%d,%d", s.StartLine, s.StartCol, s.EndLine, s.EndCol)
 		}
 		b.WriteString("]")
 	}

@@ -299,8 +299,8 @@ func (m *siteMapper) mapSites(sites []Site) []Site {
 }
 
 func (m *siteMapper) mapSite(s Site) Site {
-	gStart := offset(m.gt, s.StartLine, s.StartCol-1)
-	gEnd := offset(m.gt, s.EndLine, s.EndCol-1)
+	gStart := offset(m.gt, int(s.StartLine), int(s.StartCol-1))
+	gEnd := offset(m.gt, int(s.EndLine), int(s.EndCol-1))
 	start, _, ok := m.mapOffset(gStart)
 	if !ok {
 		return Site{}
@@ -337,7 +337,7 @@ func (m *siteMapper) mapSite(s Site) Site {
 	start, end = m.balance(start, end)
 	l1, c1 := m.ot.Position(start)
 	l2, c2 := m.ot.Position(end)
-	return Site{l1, c1 + 1, l2, c2 + 1}
+	return Site{int32(l1), int32(c1 + 1), int32(l2), int32(c2 + 1)}
 }
 
 // balance widens [start, end) of the original so that its brackets

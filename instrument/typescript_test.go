@@ -90,11 +90,11 @@ func checkSitesInside(t *testing.T, src []byte, sites []Site) {
 	t.Helper()
 	tab := diag.NewLineTable(src)
 	for i, s := range sites {
-		if s.StartLine < 1 || s.EndLine > tab.Lines() || s.StartLine > s.EndLine {
+		if s.StartLine < 1 || int(s.EndLine) > tab.Lines() || s.StartLine > s.EndLine {
 			t.Errorf("site %d: %v outside the file's %d lines", i+1, s, tab.Lines())
 			continue
 		}
-		a, b := offset(tab, s.StartLine, s.StartCol-1), offset(tab, s.EndLine, s.EndCol-1)
+		a, b := offset(tab, int(s.StartLine), int(s.StartCol-1)), offset(tab, int(s.EndLine), int(s.EndCol-1))
 		if b <= a {
 			t.Errorf("site %d: %v is empty", i+1, s)
 		}
@@ -117,7 +117,7 @@ func siteTexts(t *testing.T, src string, opts Options) map[string][]string {
 	for _, m := range re.FindAllStringSubmatch(string(res.Code), -1) {
 		iid, _ := strconv.Atoi(m[2])
 		s := res.Sites[iid-1]
-		a, b := offset(tab, s.StartLine, s.StartCol-1), offset(tab, s.EndLine, s.EndCol-1)
+		a, b := offset(tab, int(s.StartLine), int(s.StartCol-1)), offset(tab, int(s.EndLine), int(s.EndCol-1))
 		out[m[1]] = append(out[m[1]], src[a:b])
 	}
 	return out

@@ -17,6 +17,8 @@ type Options struct {
 	// Strict parses a Script as strict code from its start, as direct
 	// eval code in strict code is.
 	Strict bool
+	// Arena, if not nil, lends the parse its nodes' memory (see Arena).
+	Arena *Arena
 }
 
 // DefaultMaxDepth is the nesting limit used when Options.MaxDepth is zero.
@@ -27,6 +29,11 @@ const DefaultMaxDepth = 1000
 // with its position; Parse never panics on any input.
 func Parse(src []byte, o Options) (prog *Program, err error) {
 	p := &parser{goal: o.Goal, maxDepth: o.MaxDepth, strictStart: o.Strict}
+	if o.Arena != nil {
+		p.slabs = &o.Arena.slabs
+	} else {
+		p.slabs = &nodeSlabs{}
+	}
 	if p.maxDepth <= 0 {
 		p.maxDepth = DefaultMaxDepth
 	}
@@ -99,7 +106,7 @@ type parser struct {
 	class *classCtx
 
 	scopePool []*scope
-	slabs     nodeSlabs
+	slabs     *nodeSlabs
 
 	// Offsets of the latest yield and await expressions, and of the latest
 	// "await" used as an identifier, to reject them in arrow parameters.
