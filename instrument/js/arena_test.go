@@ -44,11 +44,7 @@ func TestArenaReuse(t *testing.T) {
 				made += len(a.slabs.members.used) - spare
 			}
 			a.Reset()
-			zeroed(t, a.slabs.members.spare)
-			zeroed(t, a.slabs.idents.spare)
-			zeroed(t, a.slabs.calls.spare)
-			zeroed(t, a.slabs.binarys.spare)
-			zeroed(t, a.slabs.stmts.spare)
+			zeroed(t, a)
 		}
 		if round == 1 && made > 0 {
 			t.Errorf("the second round made %d new chunks of members instead of reusing the first round's", made)
@@ -66,14 +62,31 @@ func TestArenaReuse(t *testing.T) {
 	}
 }
 
-// zeroed: the spare chunks of a reset arena hold no pointer into the trees
-// parsed before, which would keep them from the garbage collector.
-func zeroed[T any](t *testing.T, chunks [][]T) {
+// zeroed: the spare chunks of a reset arena (and its lists' stacks) hold
+// no pointer into the trees parsed before, which would keep them from the
+// garbage collector.
+func zeroed(t *testing.T, a *Arena) {
 	t.Helper()
-	for _, c := range chunks {
-		for i := range c {
-			if !reflect.ValueOf(&c[i]).Elem().IsZero() {
-				t.Fatalf("a spare %T is not zero after Reset", c[i])
+	slabs := reflect.ValueOf(&a.slabs).Elem()
+	for i := 0; i < slabs.NumField(); i++ {
+		f := slabs.Field(i)
+		name := slabs.Type().Field(i).Name
+		chunks := []reflect.Value{}
+		spare := f.FieldByName("spare")
+		for k := 0; k < spare.Len(); k++ {
+			chunks = append(chunks, spare.Index(k))
+		}
+		if stack := f.FieldByName("stack"); stack.IsValid() {
+			if stack.Len() != 0 {
+				t.Fatalf("%s: %d items left on the stack after Reset", name, stack.Len())
+			}
+			chunks = append(chunks, stack.Slice(0, stack.Cap()))
+		}
+		for _, c := range chunks {
+			for j := 0; j < c.Len(); j++ {
+				if !c.Index(j).IsZero() {
+					t.Fatalf("%s: a spare node is not zero after Reset", name)
+				}
 			}
 		}
 	}

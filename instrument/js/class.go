@@ -80,7 +80,7 @@ func (p *parser) parseDecorators() []Expr {
 			p.next()
 			inner := p.parseExpr(false)
 			p.expect(tRParen)
-			x = &Paren{Span{start, p.prevEnd}, inner}
+			x = node(&p.slabs.parens, Paren{Span{start, p.prevEnd}, inner})
 		} else {
 			x = p.parseIdentRef()
 			for p.is(tDot) {

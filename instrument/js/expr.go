@@ -91,7 +91,7 @@ func (p *parser) parseAssign(noIn bool, ce *coverErrs) Expr {
 		op := tokText[k]
 		p.next()
 		value := p.parseAssign(noIn, nil)
-		return &Assign{Span{start, p.prevEnd}, op, target, value}
+		return node(&p.slabs.assigns, Assign{Span{start, p.prevEnd}, op, target, value})
 	}
 	if ce == &own {
 		p.checkCover(ce)
@@ -264,7 +264,7 @@ func (p *parser) parseUnary(ce *coverErrs) Expr {
 		x := p.parseUnary(nil)
 		p.leave()
 		p.toSimpleTarget(x, false)
-		return &Update{Span{start, p.prevEnd}, op, true, x}
+		return node(&p.slabs.updates, Update{Span{start, p.prevEnd}, op, true, x})
 	case tName:
 		if t.escaped {
 			break
@@ -323,14 +323,14 @@ func (p *parser) parseUnary(ce *coverErrs) Expr {
 				}
 			}
 		}
-		return &Unary{Span{start, p.prevEnd}, op, x}
+		return node(&p.slabs.unarys, Unary{Span{start, p.prevEnd}, op, x})
 	}
 	x := p.parseSubscripts(p.parsePrimary(ce), false)
 	if t := p.tok(); (t.kind == tInc || t.kind == tDec) && !t.nl {
 		p.toSimpleTarget(x, false)
 		op := tokText[t.kind]
 		p.next()
-		return &Update{Span{start, p.prevEnd}, op, false, x}
+		return node(&p.slabs.updates, Update{Span{start, p.prevEnd}, op, false, x})
 	}
 	return x
 }
@@ -412,22 +412,23 @@ done:
 // possible async arrow.
 func (p *parser) parseArgs(ce *coverErrs) []Expr {
 	p.expect(tLParen)
-	var args []Expr
+	ls := &p.slabs.exprLists
+	base := ls.begin()
 	for !p.is(tRParen) {
 		if p.is(tEllipsis) {
 			start := p.tok().start
 			p.next()
 			arg := p.parseAssign(false, ce)
-			args = append(args, &Spread{Span{start, p.prevEnd}, arg})
+			ls.push(&Spread{Span{start, p.prevEnd}, arg})
 		} else {
-			args = append(args, p.parseAssign(false, ce))
+			ls.push(p.parseAssign(false, ce))
 		}
 		if !p.is(tRParen) {
 			p.expect(tComma)
 		}
 	}
 	p.next()
-	return args
+	return ls.end(base)
 }
 
 func (p *parser) privateName() *PrivateName {
@@ -824,14 +825,14 @@ func (p *parser) parsePrimary(ce *coverErrs) Expr {
 			switch t.kw {
 			case kwThis:
 				p.next()
-				return &This{Span{start, p.prevEnd}}
+				return node(&p.slabs.thises, This{Span{start, p.prevEnd}})
 			case kwNull:
 				p.next()
-				return &NullLit{Span{start, p.prevEnd}}
+				return node(&p.slabs.nulls, NullLit{Span{start, p.prevEnd}})
 			case kwTrue, kwFalse:
 				v := t.kw == kwTrue
 				p.next()
-				return &BoolLit{Span{start, p.prevEnd}, v}
+				return node(&p.slabs.bools, BoolLit{Span{start, p.prevEnd}, v})
 			case kwFunction:
 				return p.parseFuncExpr(start, false)
 			case kwClass:
@@ -862,7 +863,7 @@ func (p *parser) parsePrimary(ce *coverErrs) Expr {
 		if t.legacy >= 0 && p.strict {
 			p.fail("legacy octal literals are not allowed in strict mode")
 		}
-		n := &NumLit{Span{start, t.end}, t.num, p.lx.s[start:t.end]}
+		n := node(&p.slabs.nums, NumLit{Span{start, t.end}, t.num, p.lx.s[start:t.end]})
 		p.next()
 		return n
 	case tBigInt:
@@ -919,7 +920,7 @@ func (p *parser) parseString() *StringLit {
 	if t.legacy >= 0 && p.strict {
 		p.failAt(t.legacy, t.legacy+2, "octal escape sequences are not allowed in strict mode")
 	}
-	n := &StringLit{Span{t.start, t.end}, t.str, p.lx.s[t.start:t.end]}
+	n := node(&p.slabs.strs, StringLit{Span{t.start, t.end}, t.str, p.lx.s[t.start:t.end]})
 	p.next()
 	return n
 }
@@ -1109,7 +1110,7 @@ func (p *parser) parseObjectMember(ce *coverErrs) *Property {
 		}
 		p.next()
 		def := p.parseAssign(false, nil)
-		prop.Value = &Assign{Span{id.Start, p.prevEnd}, "=", id, def}
+		prop.Value = node(&p.slabs.assigns, Assign{Span{id.Start, p.prevEnd}, "=", id, def})
 	} else {
 		prop.Value = id
 	}
@@ -1133,7 +1134,7 @@ func (p *parser) parsePropertyKey(allowPrivate bool) (Expr, bool) {
 		if t.legacy >= 0 && p.strict {
 			p.fail("legacy octal literals are not allowed in strict mode")
 		}
-		n := &NumLit{Span{t.start, t.end}, t.num, p.lx.s[t.start:t.end]}
+		n := node(&p.slabs.nums, NumLit{Span{t.start, t.end}, t.num, p.lx.s[t.start:t.end]})
 		p.next()
 		return n, false
 	case tBigInt:
@@ -1158,7 +1159,7 @@ func (p *parser) parsePropertyKey(allowPrivate bool) (Expr, bool) {
 
 // parseMethod parses the parameters and body of a method, getter or setter.
 func (p *parser) parseMethod(async, gen bool, kind PropKind, derivedCtor bool) *FuncExpr {
-	fe := &FuncExpr{}
+	fe := p.slabs.funcs.alloc()
 	fe.Start = p.tok().start
 	p.parseFuncRest(&fe.Func, async, gen, true, derivedCtor)
 	switch kind {
@@ -1180,7 +1181,7 @@ func (p *parser) parseMethod(async, gen bool, kind PropKind, derivedCtor bool) *
 func (p *parser) parseFuncExpr(start int32, async bool) Expr {
 	p.next() // function
 	gen := p.eat(tStar)
-	fe := &FuncExpr{}
+	fe := p.slabs.funcs.alloc()
 	fe.Start = start
 	if p.is(tName) {
 		// The name is checked in the function's own context.
@@ -1422,7 +1423,8 @@ func (p *parser) parseParenOrArrow(ce *coverErrs) Expr {
 	p.next()
 	var own coverErrs
 	own.reset()
-	var items []Expr
+	ls := &p.slabs.exprLists
+	base := ls.begin()
 	var rest *RestElement
 	trailingComma := int32(-1)
 	savedYield, savedAwait, savedAwaitIdent := p.lastYield, p.lastAwait, p.lastAwaitIdent
@@ -1440,7 +1442,7 @@ func (p *parser) parseParenOrArrow(ce *coverErrs) Expr {
 			}
 			break
 		}
-		items = append(items, p.parseAssign(false, &own))
+		ls.push(p.parseAssign(false, &own))
 		if !p.is(tRParen) {
 			p.expect(tComma)
 			if p.is(tRParen) {
@@ -1448,6 +1450,7 @@ func (p *parser) parseParenOrArrow(ce *coverErrs) Expr {
 			}
 		}
 	}
+	items := ls.end(base)
 	closeParen := p.tok().start
 	p.next()
 	if p.is(tArrow) {
@@ -1487,7 +1490,7 @@ func (p *parser) parseParenOrArrow(ce *coverErrs) Expr {
 	if len(items) > 1 {
 		x = &Seq{Span{items[0].Pos(), items[len(items)-1].EndPos()}, items}
 	}
-	return &Paren{Span{start, p.prevEnd}, x}
+	return node(&p.slabs.parens, Paren{Span{start, p.prevEnd}, x})
 }
 
 // parseArrowBody parses "=> body" for the given parameters.

@@ -119,8 +119,10 @@ type parser struct {
 	// pendingDecorators are decorators read before "export", for the class
 	// that follows it.
 	pendingDecorators []Expr
-	exported          map[string]bool
-	undefinedExports  map[string]*Ident
+	// names is a scratch list of bound names (boundNames).
+	names            []*Ident
+	exported         map[string]bool
+	undefinedExports map[string]*Ident
 }
 
 func (p *parser) failAt(start, end int32, msg string) {
@@ -283,7 +285,8 @@ func (p *parser) parseProgram(src []byte) *Program {
 // parseBody parses statements up to the token end, handling a directive
 // prologue when directives is set. It returns with the end token current.
 func (p *parser) parseBody(end tokKind, directives bool) []Stmt {
-	var body []Stmt
+	ls := &p.slabs.stmtLists
+	base := ls.begin()
 	var legacy []int32
 	for directives && p.is(tString) {
 		t := p.tok()
@@ -294,7 +297,7 @@ func (p *parser) parseBody(end tokKind, directives bool) []Stmt {
 		s := p.parseStmt(true)
 		es, ok := s.(*ExprStmt)
 		if !ok {
-			body = append(body, s)
+			ls.push(s)
 			break
 		}
 		if lit, ok := es.X.(*StringLit); ok && lit.Start == es.Start {
@@ -310,15 +313,15 @@ func (p *parser) parseBody(end tokKind, directives bool) []Stmt {
 		} else {
 			directives = false
 		}
-		body = append(body, s)
+		ls.push(s)
 	}
 	for !p.is(end) {
 		if p.is(tEOF) {
 			p.expected("\"" + end.String() + "\"")
 		}
-		body = append(body, p.parseStmt(true))
+		ls.push(p.parseStmt(true))
 	}
-	return body
+	return ls.end(base)
 }
 
 // ---------------------------------------------------------------------------
@@ -457,7 +460,7 @@ func (p *parser) parseStmt(decl bool) Stmt {
 				arg = p.parseExpr(false)
 			}
 			p.semicolon()
-			return &Return{Span{start, p.prevEnd}, arg}
+			return node(&p.slabs.returns, Return{Span{start, p.prevEnd}, arg})
 		case kwThrow:
 			p.next()
 			if p.tok().nl {
@@ -568,7 +571,7 @@ func (p *parser) parseBlock() *Block {
 	p.expect(tLBrace)
 	body := p.parseBody(tRBrace, false)
 	p.next()
-	return &Block{Span{start, p.prevEnd}, body}
+	return node(&p.slabs.blocks, Block{Span{start, p.prevEnd}, body})
 }
 
 func (p *parser) parseParenExpr() Expr {
@@ -597,7 +600,7 @@ func (p *parser) parseIf() Stmt {
 		p.next()
 		els = p.parseIfBody()
 	}
-	return &If{Span{start, p.prevEnd}, test, then, els}
+	return node(&p.slabs.ifs, If{Span{start, p.prevEnd}, test, then, els})
 }
 
 // parseIfBody allows, in sloppy mode, a function declaration (Annex B.3.4)
@@ -709,13 +712,15 @@ func (p *parser) parseSwitch() Stmt {
 			p.expected("\"case\" or \"default\"")
 		}
 		p.expect(tColon)
-		var body []Stmt
+		ls := &p.slabs.stmtLists
+		base := ls.begin()
 		for !p.is(tRBrace) && !p.isKw(kwCase) && !p.isKw(kwDefault) {
 			if p.is(tEOF) {
 				p.expected("\"}\"")
 			}
-			body = append(body, p.parseStmt(true))
+			ls.push(p.parseStmt(true))
 		}
+		body := ls.end(base)
 		cases = append(cases, &Case{Span{cstart, p.prevEnd}, test, body})
 	}
 	p.fn.breakables--
@@ -765,8 +770,10 @@ func (p *parser) parseTry() Stmt {
 // (inFor) "in" is not an operator and initializers are checked by the
 // caller.
 func (p *parser) parseVar(start int32, kind VarKind, inFor bool) *VarDecl {
-	d := &VarDecl{Kind: kind}
+	d := node(&p.slabs.varDecls, VarDecl{Kind: kind})
 	d.Start = start
+	ls := &p.slabs.declLists
+	base := ls.begin()
 	for {
 		dstart := p.tok().start
 		if (kind == Using || kind == AwaitUsing) && !p.is(tName) {
@@ -774,7 +781,8 @@ func (p *parser) parseVar(start int32, kind VarKind, inFor bool) *VarDecl {
 		}
 		target := p.parseBindingTarget()
 		if kind != Var {
-			for _, id := range boundNames(target, nil) {
+			p.names = boundNames(target, p.names[:0])
+			for _, id := range p.names {
 				if id.Name == "let" {
 					p.failAt(id.Start, id.End, "\"let\" cannot be a lexically bound name")
 				}
@@ -794,11 +802,12 @@ func (p *parser) parseVar(start int32, kind VarKind, inFor bool) *VarDecl {
 				p.fail("missing initializer in destructuring declaration")
 			}
 		}
-		d.Decls = append(d.Decls, &Declarator{Span{dstart, p.prevEnd}, target, init})
+		ls.push(node(&p.slabs.decls, Declarator{Span{dstart, p.prevEnd}, target, init}))
 		if !p.eat(tComma) {
 			break
 		}
 	}
+	d.Decls = ls.end(base)
 	d.End = p.prevEnd
 	return d
 }
@@ -918,7 +927,8 @@ func (p *parser) parseFor() Stmt {
 // checkForOfVar rejects "var" bindings of a for-of head that redeclare an
 // enclosing catch parameter (Annex B allows that for other var forms only).
 func (p *parser) checkForOfVar(target Pattern) {
-	for _, id := range boundNames(target, nil) {
+	p.names = boundNames(target, p.names[:0])
+	for _, id := range p.names {
 		for sc := p.scope; sc != nil && sc.kind != scopeFunction && sc.kind != scopeTop; sc = sc.outer {
 			if sc.kind == scopeCatch && sc.catchName == id.Name {
 				p.failAt(id.Start, id.End, "\""+id.Name+"\" has already been declared")
@@ -1029,7 +1039,8 @@ func (p *parser) parseFuncRest(f *Func, async, gen, method, derivedCtor bool) {
 // parseParams parses "(a, b = 1, ...c)" and declares the names.
 func (p *parser) parseParams() ([]Pattern, bool) {
 	p.expect(tLParen)
-	var params []Pattern
+	ls := &p.slabs.patLists
+	base := ls.begin()
 	simple := true
 	for !p.is(tRParen) {
 		start := p.tok().start
@@ -1038,7 +1049,7 @@ func (p *parser) parseParams() ([]Pattern, bool) {
 			if p.is(tAssign) {
 				p.fail("a rest parameter cannot have a default value")
 			}
-			params = append(params, &RestElement{Span{start, p.prevEnd}, target})
+			ls.push(&RestElement{Span{start, p.prevEnd}, target})
 			simple = false
 			if !p.is(tRParen) {
 				p.fail("a rest parameter must be last in a parameter list")
@@ -1049,12 +1060,13 @@ func (p *parser) parseParams() ([]Pattern, bool) {
 		if _, ok := target.(*Ident); !ok {
 			simple = false
 		}
-		params = append(params, target)
+		ls.push(target)
 		if !p.is(tRParen) {
 			p.expect(tComma)
 		}
 	}
 	p.next()
+	params := ls.end(base)
 	for _, prm := range params {
 		p.declarePattern(prm, bindVar)
 	}
@@ -1082,7 +1094,7 @@ func (p *parser) parseFuncBody(name *Ident, params []Pattern, simple, method, ar
 		}
 	}
 	p.checkParams(name, params, simple, method || arrow || p.strict)
-	return &Block{Span{start, p.prevEnd}, body}
+	return node(&p.slabs.blocks, Block{Span{start, p.prevEnd}, body})
 }
 
 // checkParams rejects duplicate parameters (where not allowed) and, in
