@@ -1,6 +1,7 @@
 package runtimeshim
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -317,4 +318,63 @@ func writeInstrumented(t *testing.T, prog string) (orig, inst string) {
 		t.Fatal(err)
 	}
 	return orig, inst
+}
+
+// TestRunTimeCodeCachedWhenRepeated: a string the program evaluates again
+// reaches V8 without instrument.EvalNoCache (the marker replaced by as many
+// spaces), so that V8 caches repeated run-time code as it would
+// uninstrumented, while a string evaluated for the first time carries it.
+// A spy preloaded before the shim stands in for the global eval, which the
+// shim captures as the native: it records the strings the shim hands it.
+func TestRunTimeCodeCachedWhenRepeated(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	spy := filepath.Join(t.TempDir(), "spy.js")
+	if err := os.WriteFile(spy, []byte(`const real = globalThis.eval, seen = [];
+Object.defineProperty(globalThis, '__evalSeen', { value: seen });
+globalThis.eval = function eval(s) { seen.push(s); return real(s); };
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const prog = `'use strict';
+const ev = eval;
+const body = 'var q = { n: 1 }; q.n + 1';
+let r = 0;
+for (let i = 0; i < 3; i++) r += ev(body);
+r += ev('/*other*/ ' + body);
+for (let i = 0; i < 2; i++) r += ev('(function () { return { n: 2 }; })().n');
+console.log(r);
+process.stderr.write('SEEN ' + JSON.stringify(globalThis.__evalSeen) + '\n');
+`
+	_, inst := writeInstrumented(t, prog)
+	got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + bin, "NODE_OPTIONS=--require " + spy})
+	if got.stdout != "12\n" || got.exit != 0 {
+		t.Fatalf("instrumented run printed %q (exit %d)\n%s", got.stdout, got.exit, got.stderr)
+	}
+	k := strings.Index(got.stderr, "SEEN ")
+	if k < 0 {
+		t.Fatalf("no record of the evaluated strings:\n%s", got.stderr)
+	}
+	var seen []string
+	if err := json.Unmarshal([]byte(strings.TrimSpace(got.stderr[k+5:])), &seen); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 6 {
+		t.Fatalf("%d strings evaluated, want 6: %q", len(seen), seen)
+	}
+	marker := instrument.EvalNoCache
+	blank := strings.Repeat(" ", len(marker))
+	for _, first := range []int{0, 3, 4} {
+		if strings.Count(seen[first], marker) != 1 {
+			t.Errorf("string %d, evaluated for the first time, does not carry the marker once: %.200q", first, seen[first])
+		}
+	}
+	for _, again := range [][2]int{{0, 1}, {0, 2}, {4, 5}} {
+		want := strings.Replace(seen[again[0]], marker, blank, 1)
+		if seen[again[1]] != want {
+			t.Errorf("string %d, evaluated again, is not string %d with the marker blanked:\n%.300q\n%.300q", again[1], again[0], seen[again[1]], want)
+		}
+	}
+	check(t, "main", got.trace)
 }
