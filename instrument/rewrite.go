@@ -233,7 +233,10 @@ func takeScratch() *scratchBufs {
 // buffers or enough sets are kept.
 func keepScratch(sb *scratchBufs) {
 	sb.arena.Reset()
-	const max = 64 << 20
+	// A set holds about ten times its largest source (edits, texts, the
+	// syntax tree's chunks): a long-lived process (the instrument server)
+	// keeps the sets of files of up to about 5 MB.
+	const max = 16 << 20
 	if cap(sb.buf) > max || len(sb.chunks)*64<<10 > max {
 		return
 	}
