@@ -347,33 +347,29 @@ func (r *rewriter) siteList() []Site {
 	}
 	t := diag.NewLineTable(r.src)
 	lines := t.Lines()
-	// Sites are mostly close to each other: the line of the previous
-	// offset, or the next, is tried before a search.
-	line, start, end := 1, int32(0), int32(0)
-	bounds := func(l int) {
-		line, start, end = l, t.LineStart(l), math.MaxInt32
-		if l < lines {
-			end = t.LineStart(l + 1)
-		}
-	}
-	bounds(1)
-	pos := func(off int32) (int, int) {
-		if off < start || off >= end {
-			if off >= end && line < lines && (line+1 == lines || off < t.LineStart(line+2)) {
-				bounds(line + 1)
-			} else {
-				bounds(t.Line(off))
-			}
-		}
-		if t.ASCII(line) {
-			return line, int(off - start)
+	// Sites are mostly close to each other: a start is looked for from the
+	// previous site's start (iids are given in post-order, so a parent's
+	// range starts before its children's), an end from its own start, then
+	// from the previous end, before a search.
+	var cs, ce lineCursor
+	cs.set(t, lines, 1)
+	ce = cs
+	col := func(c *lineCursor, off int32) (int, int) {
+		if t.ASCII(c.line) {
+			return c.line, int(off - c.start)
 		}
 		return t.Position(off)
 	}
 	out := make([]Site, len(r.sites))
 	for i, s := range r.sites {
-		l1, c1 := pos(s.Start)
-		l2, c2 := pos(s.End)
+		cs.seek(t, lines, s.Start)
+		if s.End >= cs.start && s.End < cs.end {
+			ce = cs
+		} else {
+			ce.seek(t, lines, s.End)
+		}
+		l1, c1 := col(&cs, s.Start)
+		l2, c2 := col(&ce, s.End)
 		out[i] = Site{int32(l1), int32(c1 + 1), int32(l2), int32(c2 + 1)}
 	}
 	if r.remap != nil {
@@ -381,6 +377,31 @@ func (r *rewriter) siteList() []Site {
 	}
 	r.siteCache = out
 	return out
+}
+
+// lineCursor is a line of a LineTable and its byte range.
+type lineCursor struct {
+	line       int
+	start, end int32
+}
+
+func (c *lineCursor) set(t *diag.LineTable, lines, l int) {
+	c.line, c.start, c.end = l, t.LineStart(l), math.MaxInt32
+	if l < lines {
+		c.end = t.LineStart(l + 1)
+	}
+}
+
+// seek moves c to the line of off: c's line, the next one, or one found
+// by a search.
+func (c *lineCursor) seek(t *diag.LineTable, lines int, off int32) {
+	switch {
+	case off >= c.start && off < c.end:
+	case off >= c.end && c.line < lines && (c.line+1 == lines || off < t.LineStart(c.line+2)):
+		c.set(t, lines, c.line+1)
+	default:
+		c.set(t, lines, t.Line(off))
+	}
 }
 
 // appendSiteTable renders the site table of the prologue: a string

@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtrace/memtrace/instrument/diag"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/instrument/scope"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
@@ -294,5 +296,48 @@ func TestSitesApart(t *testing.T) {
 	}
 	if file.SiteTable != nil || !bytes.Contains(file.Code, []byte(`__mt.S("f.js", "`)) {
 		t.Fatalf("a file's table must stay inline:\n%s", file.Code)
+	}
+}
+
+// TestSitePositions: the site list's lines and columns (found from cursors
+// that follow the sites, with a search when they jump) equal the line
+// table's own Position of each site's byte range, for sources with
+// non-ASCII lines, CR LF, lone CR, U+2028, long lines and sites that span
+// many lines, and for a large real program.
+func TestSitePositions(t *testing.T) {
+	srcs := map[string]string{
+		"mixed": "var é = { a: 1 };\r\nfunction f(x) {\r  return x + '😀' + é.a;\u2028}\nvar s = `a\nb${f(2)}\nc`;\n" +
+			strings.Repeat("o = { k: [1, 2, { z: f(3) }] }; ", 40) + "\n/* ü */ (function () {\n\n  return f(é);\n})();\n",
+		"nested": "function a() {\n function b() {\n  function c() { return { x: 1 }; }\n  return c();\n }\n return b();\n}\na();\n",
+	}
+	if dir := testcorpus.Dir(t, "octane"); dir != "" {
+		b, err := os.ReadFile(filepath.Join(dir, "box2d.js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs["box2d"] = string(b)
+	}
+	for name, s := range srcs {
+		src := []byte(s)
+		prog, err := js.Parse(src, js.Options{Goal: js.Script})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		info := scope.Analyze(prog)
+		r := newRewriter(src, prog, info, Options{Goal: js.Script, File: name}, &scratchBufs{})
+		r.program(prog)
+		got := r.siteList()
+		lt := diag.NewLineTable(src)
+		if len(got) != len(r.sites) || len(got) < 10 {
+			t.Fatalf("%s: %d sites for %d ranges", name, len(got), len(r.sites))
+		}
+		for i, sp := range r.sites {
+			l1, c1 := lt.Position(sp.Start)
+			l2, c2 := lt.Position(sp.End)
+			want := Site{int32(l1), int32(c1 + 1), int32(l2), int32(c2 + 1)}
+			if got[i] != want {
+				t.Fatalf("%s: site %d (bytes %d-%d) at %v, want %v", name, i+1, sp.Start, sp.End, got[i], want)
+			}
+		}
 	}
 }
