@@ -45,15 +45,20 @@ func node[T any](s *slab[T], v T) *T {
 	return n
 }
 
-// reset zeroes the chunks handed out (a tree of the last parse must not
+// recycle zeroes the chunks handed out (a tree of the last parse must not
 // keep another alive through them) and makes them spare.
-func (s *slab[T]) reset() {
-	for _, c := range s.used {
+func recycle[T any](used, spare *[][]T) {
+	for _, c := range *used {
 		clear(c)
-		s.spare = append(s.spare, c)
+		*spare = append(*spare, c)
 	}
-	clear(s.used)
-	s.used, s.buf = s.used[:0], nil
+	clear(*used)
+	*used = (*used)[:0]
+}
+
+func (s *slab[T]) reset() {
+	recycle(&s.used, &s.spare)
+	s.buf = nil
 }
 
 // lists hands out slices of exactly the length asked for (their capacity
@@ -109,13 +114,9 @@ func (l *lists[T]) end(base int) []T {
 }
 
 func (l *lists[T]) reset() {
-	for _, c := range l.used {
-		clear(c)
-		l.spare = append(l.spare, c)
-	}
-	clear(l.used)
+	recycle(&l.used, &l.spare)
 	clear(l.stack)
-	l.used, l.buf, l.stack = l.used[:0], nil, l.stack[:0]
+	l.buf, l.stack = nil, l.stack[:0]
 }
 
 type nodeSlabs struct {
