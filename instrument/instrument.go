@@ -354,12 +354,6 @@ func (r *rewriter) siteList() []Site {
 	var cs, ce lineCursor
 	cs.set(t, lines, 1)
 	ce = cs
-	col := func(c *lineCursor, off int32) (int, int) {
-		if t.ASCII(c.line) {
-			return c.line, int(off - c.start)
-		}
-		return t.Position(off)
-	}
 	out := make([]Site, len(r.sites))
 	for i, s := range r.sites {
 		cs.seek(t, lines, s.Start)
@@ -368,9 +362,8 @@ func (r *rewriter) siteList() []Site {
 		} else {
 			ce.seek(t, lines, s.End)
 		}
-		l1, c1 := col(&cs, s.Start)
-		l2, c2 := col(&ce, s.End)
-		out[i] = Site{int32(l1), int32(c1 + 1), int32(l2), int32(c2 + 1)}
+		c1, c2 := t.Column(cs.line, s.Start), t.Column(ce.line, s.End)
+		out[i] = Site{int32(cs.line), int32(c1 + 1), int32(ce.line), int32(c2 + 1)}
 	}
 	if r.remap != nil {
 		out = r.remap(out)

@@ -157,7 +157,7 @@ func TestLineTableWordScan(t *testing.T) {
 		require.Equal(t, len(starts), lt.Lines(), "%q", src)
 		for l := 1; l <= lt.Lines(); l++ {
 			require.Equal(t, starts[l-1], lt.LineStart(l), "%q line %d", src, l)
-			require.Equal(t, ascii[l-1], lt.ASCII(l), "%q line %d", src, l)
+			require.Equal(t, ascii[l-1], lt.ascii[l-1], "%q line %d", src, l)
 		}
 		for off := 0; off <= len(src); off++ {
 			want := 0

@@ -83,10 +83,6 @@ func (t *LineTable) Lines() int { return len(t.lines) }
 // LineStart returns the byte offset at which the 1-based line starts.
 func (t *LineTable) LineStart(line int) int32 { return t.lines[line-1] }
 
-// ASCII reports whether the 1-based line holds only ASCII characters, so
-// that its columns are byte counts from LineStart.
-func (t *LineTable) ASCII(line int) bool { return t.ascii[line-1] }
-
 // Line returns the 1-based line holding the byte offset off (clamped to the
 // source).
 func (t *LineTable) Line(off int32) int {
@@ -115,12 +111,18 @@ func (t *LineTable) Position(off int32) (line, col int) {
 		off = int32(len(t.src))
 	}
 	line = t.Line(off)
+	return line, t.Column(line, off)
+}
+
+// Column returns the 0-based UTF-16 column of the byte offset off, which
+// must lie on the 1-based line (Position without the line's search).
+func (t *LineTable) Column(line int, off int32) int {
 	start := t.lines[line-1]
 	if t.ascii[line-1] {
-		return line, int(off - start)
+		return int(off - start)
 	}
 	if off-start < 4*cpStep {
-		return line, utf16Len(t.src[start:off])
+		return utf16Len(t.src[start:off])
 	}
 	cp := t.checkpoints(line)
 	k := min(int(off-start)/cpStep, len(cp)/2-1)
@@ -129,7 +131,7 @@ func (t *LineTable) Position(off int32) (line, col int) {
 	for k > 0 && cp[2*k]+8 > off {
 		k--
 	}
-	return line, int(cp[2*k+1]) + utf16Len(t.src[cp[2*k]:off])
+	return int(cp[2*k+1]) + utf16Len(t.src[cp[2*k]:off])
 }
 
 func (t *LineTable) checkpoints(line int) []int32 {
