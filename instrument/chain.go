@@ -27,7 +27,11 @@ import (
 // a?.b needs no conditional. So do chains whose this a call must keep from
 // the chain itself (a chain as a callee, (a?.b)(), or as a tag, under
 // delete, inside with, in parameter lists and field initializers, where no
-// temporary can be declared, and chains with super or private names).
+// temporary can be declared, and chains on super). A private method is
+// looked up in the code, its base's use logged by G:
+//
+//	a?.#m(x)   →  ((t1 = a) === null || t1 === void 0 ? void 0 :
+//	               H.m1(i, H.G(j, t1), t1.#m, x))
 
 // chainLinks returns the links of an optional chain from its root: the
 // members and calls in evaluation order, and the root expression.
@@ -91,14 +95,8 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 	}
 	calls := false
 	for _, l := range links[first:] {
-		switch l := l.(type) {
-		case *js.Call:
+		if _, ok := l.(*js.Call); ok {
 			calls = true
-		case *js.Member:
-			if _, ok := l.Property.(*js.PrivateName); ok {
-				r.spine(c.X)
-				return
-			}
 		}
 	}
 	if !calls {
@@ -109,11 +107,7 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 	// optional call calls (its base is the call's this).
 	start := first
 	if _, call := links[first].(*js.Call); call && first > 0 {
-		if m, ok := links[first-1].(*js.Member); ok {
-			if _, priv := m.Property.(*js.PrivateName); priv {
-				r.spine(c.X)
-				return
-			}
+		if _, ok := links[first-1].(*js.Member); ok {
 			start = first - 1
 		}
 	}
@@ -214,6 +208,24 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 					}
 					i := r.site(call.Span)
 					j := r.site(l.Span)
+					hook := r.hk(arity("m", call.Args), i)
+					if _, priv := l.Property.(*js.PrivateName); priv {
+						// No hook reads a private name: the base's use
+						// through G, the lookup in the code:
+						// H.m(i, H.G(j, t = base), t.#m, args).
+						this := append([]chainPiece{text(r.hkc("G", j))}, assign...)
+						this = append(this, text(")"))
+						lookup := base + "." + r.text(l.Property)
+						if call.Optional {
+							// (f = (H.G(j, t = base), t.#m)) tested, then H.m(i, t, f, args).
+							f := test(append(append([]chainPiece{text("(")}, this...), text(", "+lookup+")")))
+							v = args(call, []chainPiece{text(hook + base + ", " + f)})
+						} else {
+							out := append([]chainPiece{text(hook)}, this...)
+							v = args(call, append(out, text(", "+lookup)))
+						}
+						continue
+					}
 					var key []chainPiece
 					if !l.Computed {
 						key = []chainPiece{text(r.str(l.Property.(*js.Ident)))}
@@ -222,7 +234,6 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 					} else {
 						key = []chainPiece{next()}
 					}
-					hook := r.hk(arity("m", call.Args), i)
 					if call.Optional {
 						// (f = H.M(j, t = base, key)) tested, then H.m(i, t, f, args).
 						lookup := append([]chainPiece{text(r.hk("M", j))}, assign...)
@@ -245,7 +256,7 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 			g := r.site(l.Span)
 			out := append([]chainPiece{text(r.hkc("G", g))}, v...)
 			if !l.Computed {
-				out = append(out, text(")."+r.text(l.Property.(*js.Ident))))
+				out = append(out, text(")."+r.text(l.Property)))
 			} else {
 				out = append(out, text(")["), next(), text("]"))
 			}

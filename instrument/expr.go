@@ -381,12 +381,12 @@ func (r *rewriter) call(e *js.Call) {
 			return
 		}
 	case *js.Member:
-		if instrumentable(c) {
+		if _, sup := c.Object.(*js.Super); !sup {
 			r.methodCall(e, c)
 			return
 		}
-		// super.m() and o.#m(): left as calls (the callee is entered with
-		// FUNCTION_ENTER); the object is still read through G.
+		// super.m(): left as a call (the callee is entered with
+		// FUNCTION_ENTER).
 		r.expr(e.Callee)
 		r.exprs(e.Args)
 		return
@@ -440,7 +440,12 @@ func arity(hook string, args []js.Expr) string {
 // declared (parameter lists, field initializers) the temporary is the
 // parameter of an arrow applied in place, which keeps this, arguments,
 // super and new.target: ((t) => H.m(i, t = o, H.M(i+1, t, "m"), a))().
+//
+// A private method, o.#m(a), is looked up in the instrumented code (no
+// hook can read a private name), its object read through G:
+// H.m(i, t = H.G(j, o), t.#m, a).
 func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
+	_, priv := m.Property.(*js.PrivateName)
 	base := r.stableBase(m.Object)
 	temp, arrow := "", false
 	switch {
@@ -451,7 +456,11 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		temp = r.allocTemp()
 	}
 	h := r.holeRep(e.Start, m.Object.Pos())
-	r.expr(m.Object)
+	if priv {
+		r.readObject(m)
+	} else {
+		r.expr(m.Object)
+	}
 	lp := r.find(e.Callee.EndPos(), '(')
 	var hk int
 	tail := ")"
@@ -474,7 +483,10 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		r.ins(e.End, ")()")
 	}
 	i := r.site(e.Span)
-	j := r.site(m.Span)
+	j := 0
+	if !priv {
+		j = r.site(m.Span)
+	}
 	if temp != "" {
 		base = temp
 	}
@@ -493,6 +505,20 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	r.fillBytes(h, b)
 	// The lookup: , H.M(j, t, "m"), or , H.M(j, t, ( before a computed key.
 	b = append(b[:0], ", "...)
+	if priv {
+		b = append(b, base...)
+		b = append(b, '.')
+		b = append(b, r.src[m.Property.Pos():m.Property.EndPos()]...)
+		if len(e.Args) > 0 {
+			b = append(b, ", "...)
+		}
+		r.fillBytes(hk, b)
+		r.scratch = b[:0]
+		if temp != "" && !arrow {
+			r.releaseTemps(1)
+		}
+		return
+	}
 	if r.selfThis(m.Object) {
 		b = append(b, r.hk("Mt", j)...)
 		b = append(b, r.fn.self...)

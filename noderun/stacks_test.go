@@ -62,7 +62,18 @@ const callErrorsProgram = `'use strict';
 const o = { m: 1, a: { b: null }, arrow: () => 1, get g() { return 2; } }; const arr = [1]; let foo; const k = 'm';
 const a = 1, b = 2, c = 3; let k2 = 'z', n = 0; function foo2() { return 'w'; }
 class C { method() {} }
+class P {
+  #m = 1; static #s = 2; #f() { return 1; }
+  cases() {
+    const x = this, y = { p: this };
+    return [() => this.#m(), () => x.#m(1, 2), () => P.#s(), () => ({}).#m(), () => (0, this).#m(), () => this.#f(),
+      () => new P().#m(), () => y.p.#m(), () => y['p'].#m(a), () => this.#f.call(1)(),
+      () => x?.#m(), () => y?.p.#m(1), () => x.#m?.(), () => y.p?.#f()(), () => y.q?.#m(), () => y?.p.#f?.(a)(), () => x?.#f.call(x)()];
+  }
+}
 const cases = [
+  // Private methods go through the call hooks (instrument/expr.go methodCall).
+  ...new P().cases(),
   () => o.m(), () => foo(), () => o.a.b(), () => arr[0](), () => o[k](), () => o['m'](), () => o . m (),
   () => new o.m(), () => new o.arrow(), () => new o.arrow, () => new foo(), () => new (o.m)(), () => new C().method.x(),
   () => new new C().method(), () => (0, o.m)(), () => (o.m)(), () => o.zz(1, 2), () => foo()(), () => o.m(1)(2),

@@ -16,8 +16,9 @@
 // - "(intermediate value)" for what V8 does not print: what new makes,
 //   functions, classes, conditionals (one per operand), optional chains
 //   inside the callee, BigInts.
-// Anything else (super, import, new.target, private names, spread in
-// calls, code it cannot read) gives undefined, and the call throws the
+// - a private name as a key: "o[#m]", "o?.[#m]".
+// Anything else (super, import, new.target, spread in calls, code it
+// cannot read) gives undefined, and the call throws the
 // message of the hook's own call.
 
 import { $Number, $String, apply, strCharCodeAt, strSlice, strFromCodePoint } from './natives.js';
@@ -424,6 +425,10 @@ function postfix() {
       if (nx !== undefined && nx[0] === ID) {
         out += p + nx[1];
         K += 2;
+      } else if (isP('#', 1) && pk(2) !== undefined && pk(2)[0] === ID) {
+        // A private name prints as a key: o[#m], o?.[#m].
+        out += (p === '?.' ? '?.' : '') + '[#' + pk(2)[1] + ']';
+        K += 3;
       } else if (p === '?.' && (isP('(', 1) || isP('[', 1))) {
         out += p;
         K++;
