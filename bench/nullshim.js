@@ -44,6 +44,9 @@
     Mt(i, d, o, k) { return o[k]; }
     c(i, f, ...a) { return apply(f, undefined, a); }
     m(i, o, f, ...a) { return apply(f, o, a); }
+    q(...a) { return a; }
+    ct(i, f, a) { return apply(f, undefined, a); }
+    mt(i, o, f, a) { return apply(f, o, a); }
     n(i, F, ...a) { return construct(F, a); }
     c0(i, f) { return f(); }
     c1(i, f, a) { return f(a); }

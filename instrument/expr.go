@@ -76,6 +76,9 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Template:
 		r.exprs(e.Exprs)
 	case *js.TaggedTemplate:
+		if r.taggedCall(e) {
+			return
+		}
 		if c, ok := unparen(e.Tag).(*js.Chain); ok {
 			r.spine(c.X) // the tag's this comes from the chain
 		} else {
@@ -539,6 +542,131 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	r.fillBytes(hk, b)
 	r.scratch = b[:0]
 	if temp != "" && !arrow {
+		r.releaseTemps(1)
+	}
+}
+
+// taggedCall instruments a tagged template as a call through the call
+// hooks, its arguments made by the template itself:
+//
+//	f`a${x}`    →  H.ct(i, f, H.q`a${x}`)
+//	o.f`a${x}`  →  H.mt(i, t = o, H.M(j, t, "f"), H.q`a${x}`)
+//	o.#f`a`     →  H.mt(i, t = H.G(j, o), t.#f, H.q`a`)
+//
+// H.q returns its arguments as an array: the strings object of its site
+// (one site per tagged template of the program, so the object is the same
+// on every evaluation, as the program's own would be), then the
+// substitutions; ct and mt call the tag with them, as c and m do. The order
+// is JavaScript's: the tag (and a method's lookup), the substitutions,
+// the call. It reports false, leaving the template native, for a chain as
+// the tag (its this comes from the chain), super's members, a plain name
+// inside with (its this may be the with object) and a member whose base
+// needs a temporary where none can be declared.
+func (r *rewriter) taggedCall(e *js.TaggedTemplate) bool {
+	q := e.Quasi
+	switch t := unparen(e.Tag).(type) {
+	case *js.Chain:
+		return false
+	case *js.Ident:
+		if r.inWith > 0 {
+			return false
+		}
+	case *js.Member:
+		if _, sup := t.Object.(*js.Super); sup {
+			return false
+		}
+		if r.fn.noTemps && r.stableBase(t.Object) == "" {
+			return false
+		}
+		r.memberTag(e, t)
+		return true
+	}
+	h := r.hole(e.Start)
+	r.expr(e.Tag)
+	hq := r.holeRep(e.Tag.EndPos(), q.Start)
+	r.exprs(q.Exprs)
+	i := r.site(e.Span)
+	r.fill(h, r.hk("ct", i))
+	r.fill(hq, ", "+r.h+".q")
+	r.ins(e.End, ")")
+	return true
+}
+
+// memberTag is taggedCall for a member tag (methodCall's form).
+func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
+	_, priv := m.Property.(*js.PrivateName)
+	q := e.Quasi
+	base := r.stableBase(m.Object)
+	temp := ""
+	if base == "" {
+		temp = r.allocTemp()
+	}
+	h := r.holeRep(e.Start, m.Object.Pos())
+	if priv {
+		r.readObject(m)
+	} else {
+		r.expr(m.Object)
+	}
+	quote := r.h + ".q"
+	var hk int
+	if !m.Computed {
+		hk = r.holeRep(m.Object.EndPos(), q.Start)
+	} else {
+		k := m.Property
+		hk = r.holeRep(m.Object.EndPos(), k.Pos())
+		r.expr(k)
+		tail := "), " + quote
+		if isSeq(k) {
+			tail = ")" + tail
+		}
+		r.rep(k.EndPos(), q.Start, tail)
+	}
+	r.exprs(q.Exprs)
+	i := r.site(e.Span)
+	j := 0
+	if !priv {
+		j = r.site(m.Span)
+	}
+	if temp != "" {
+		base = temp
+	}
+	b := append(r.scratch[:0], r.hk("mt", i)...)
+	if temp != "" {
+		b = append(b, temp...)
+		b = append(b, " = "...)
+	}
+	r.fillBytes(h, b)
+	b = append(b[:0], ", "...)
+	switch {
+	case priv:
+		b = append(b, base...)
+		b = append(b, '.')
+		b = append(b, r.text(m.Property)...)
+		b = append(b, ", "...)
+		b = append(b, quote...)
+	case r.selfThis(m.Object):
+		b = append(b, r.hk("Mt", j)...)
+		b = append(b, r.fn.self...)
+		b = append(b, ", "...)
+	default:
+		b = append(b, r.hk("M", j)...)
+	}
+	if !priv {
+		b = append(b, base...)
+		b = append(b, ", "...)
+		if !m.Computed {
+			b = append(b, '"')
+			b = append(b, r.text(m.Property)...)
+			b = append(b, "\"), "...)
+			b = append(b, quote...)
+		} else if isSeq(m.Property) {
+			b = append(b, '(')
+		}
+	}
+	r.fillBytes(hk, b)
+	r.scratch = b[:0]
+	r.ins(e.End, ")")
+	if temp != "" {
 		r.releaseTemps(1)
 	}
 }

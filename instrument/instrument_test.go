@@ -170,7 +170,10 @@ func TestModernConstructs(t *testing.T) {
 		{`a?.b.c`, `H.X(2, H.G1(1, a)?.b.c)`},
 		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.M(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G1(1, c).d)))`},
 		{`o.p?.m()`, `var T_1; H.X(4, ((T_1 = H.G1(1, o).p) === null || T_1 === void 0 ? void 0 : H.m0(2, T_1, H.M(3, T_1, "m"))))`},
-		{"t`x${a.b}`", "H.X(2, t`x${H.G1(1, a).b}`)"},
+		// tagged templates: through the call hooks, the template's arguments from H.q (one site per template: the strings object is the program's)
+		{"t`x${a.b}`", "H.X(3, H.ct(2, t, H.q`x${H.G1(1, a).b}`))"},
+		{"o.f `a${1}`; o[k]`b`; (a.b)`c`", "var T_1; H.X(3, H.mt(1, T_1 = o, H.M(2, T_1, \"f\"), H.q`a${1}`)); H.X(6, H.mt(4, T_1 = o, H.M(5, T_1, k), H.q`b`)); H.X(9, H.mt(7, T_1 = a, H.M(8, T_1, \"b\"), H.q`c`))"},
+		{"class C { #t() {} m() { return this.#t`x` } }", "let C = H.N(10, \"C\", H.F(9, -8, class C { #t() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, H.mt(4, H.Gt(3, __mt$f, this), this.#t, H.q`x`))) } finally { H.Fr(7, __mt$f); } } }, void 0, \"#t\", 8, 1, \"m\", 0, 6));"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G1(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
 		// names from named evaluation: numeric keys, a string key with a line continuation (requoted: lines stay), __proto__ (a computed key)

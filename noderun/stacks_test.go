@@ -68,12 +68,21 @@ class P {
     const x = this, y = { p: this };
     return [() => this.#m(), () => x.#m(1, 2), () => P.#s(), () => ({}).#m(), () => (0, this).#m(), () => this.#f(),
       () => new P().#m(), () => y.p.#m(), () => y['p'].#m(a), () => this.#f.call(1)(),
-      () => x?.#m(), () => y?.p.#m(1), () => x.#m?.(), () => y.p?.#f()(), () => y.q?.#m(), () => y?.p.#f?.(a)(), () => x?.#f.call(x)()];
+      () => x?.#m(), () => y?.p.#m(1), () => x.#m?.(), () => y.p?.#f()(), () => y.q?.#m(), () => y?.p.#f?.(a)(), () => x?.#f.call(x)(),
+      () => this.#m` + "`" + `t` + "`" + `, () => x.#f` + "`" + `t${a}` + "`" + `()];
   }
 }
+const tg = (s) => s;
+const tagged = [
+  // Tagged templates go through the call hooks (instrument/expr.go taggedCall).
+  () => o.m` + "`" + `x` + "`" + `, () => o[k]` + "`" + `y${a}z${b}` + "`" + `, () => foo` + "`" + `z` + "`" + `, () => (a + b)` + "`" + `t` + "`" + `, () => o.a.b` + "`" + `q${` + "`" + `n${a}` + "`" + `}` + "`" + `,
+  () => o['m']` + "`" + `w` + "`" + `, () => tg` + "`" + `v` + "`" + `(), () => o /* c */ .m ` + "`" + `s` + "`" + `, () => (o.m)` + "`" + `p` + "`" + `, () => o[(a, k)]` + "`" + `r` + "`" + `,
+  // The strings object is the site's, the same on every evaluation, frozen, with raw.
+  () => { const s = new Set(); for (let i = 0; i < 3; i++) s.add(tg` + "`" + `x\\n${i}` + "`" + `); const t = [...s][0];
+    throw new Error('sites ' + s.size + ' ' + Object.isFrozen(t) + ' ' + t.raw[0] + ' ' + t.length); }];
 const cases = [
   // Private methods go through the call hooks (instrument/expr.go methodCall).
-  ...new P().cases(),
+  ...new P().cases(), ...tagged,
   () => o.m(), () => foo(), () => o.a.b(), () => arr[0](), () => o[k](), () => o['m'](), () => o . m (),
   () => new o.m(), () => new o.arrow(), () => new o.arrow, () => new foo(), () => new (o.m)(), () => new C().method.x(),
   () => new new C().method(), () => (0, o.m)(), () => (o.m)(), () => o.zz(1, 2), () => foo()(), () => o.m(1)(2),

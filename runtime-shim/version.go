@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "2c2df2fe9d3d83c7"
+const Version = "c3826141047a54bd"

@@ -82,6 +82,17 @@
       if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
       return apply(f, o, a);
     },
+    q: function () { return Array.prototype.slice.call(arguments); },
+    ct: function (i, f, a) {
+      iid(i);
+      if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
+      return apply(f, undefined, a);
+    },
+    mt: function (i, o, f, a) {
+      iid(i);
+      if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
+      return apply(f, o, a);
+    },
     n: function (i, F) {
       iid(i);
       var a = []; for (var j = 2; j < arguments.length; j++) a.push(arguments[j]);

@@ -646,9 +646,20 @@ export function calleeName(s, isNew) {
     if (t[0][0] !== ID || t[0][1] !== 'new') return undefined;
     a = 1;
   }
-  // The argument list: the last top-level "(...)" (optional for new).
+  // The argument list: the last top-level "(...)" (optional for new), or
+  // a tagged template's template.
   const last = t[b - 1];
-  if (last[0] === PUNC && last[1] === ')') {
+  if (!isNew && (last[0] === TPL || last[0] === TPLT)) {
+    let depth = 0, j = b - 1;
+    for (; j > a; j--) {
+      const k = t[j][0];
+      if (k === TPLT) depth++;
+      else if (k === TPLH) depth--;
+      if (depth === 0) break;
+    }
+    if (j <= a) return undefined;
+    b = j;
+  } else if (last[0] === PUNC && last[1] === ')') {
     let depth = 0, open = -1;
     for (let j = b - 1; j >= a; j--) {
       if (t[j][0] !== PUNC) continue;

@@ -2429,6 +2429,20 @@ function install() {
       return invoke(this, i, f, o, args, false);
     }
 
+    // Tagged templates: tag`a${x}` → ct(i, tag, q`a${x}`), o.f`a` →
+    // mt(i, o, M(j, o, "f"), q`a`). q returns its arguments, the strings
+    // object of its site and the substitutions, as an array (a rest
+    // parameter: no iterator runs).
+    q(...args) {
+      return args;
+    }
+    ct(i, f, args) {
+      return invoke(this, i, f, undefined, args, false);
+    }
+    mt(i, o, f, args) {
+      return invoke(this, i, f, o, args, false);
+    }
+
     // n: new F(...args).
     n(i, f, ...args) {
       return invoke(this, i, f, undefined, args, true);
