@@ -3198,8 +3198,10 @@ function install() {
   // gives the function's text, "function anonymous(a,b\n) {\nbody\n}";
   // that text, without the name (a named function expression would bind
   // it in its body), is instrumented as a nested script evalIndirect and
-  // evaluated in the global scope. The result has the native's name, and
-  // its toString is the native's text.
+  // evaluated in the global scope, as the value of a property named
+  // "anonymous", which names it as the native is named (defining its name
+  // afterwards would leave V8 a function with slow, dictionary-mode
+  // properties). Its toString is the native's text.
   const ctorText = new SafeWeakMap();
   function makeFunction(C, args) {
     const strs = [];
@@ -3209,7 +3211,7 @@ function install() {
     const text = apply(fnToString, fn, []);
     const at = apply(strIndexOf, text, ['anonymous(']);
     if (at < 0) return fn;
-    const src = '(' + apply(strSlice, text, [0, at]) + apply(strSlice, text, [at + 9]) + ')';
+    const src = '({"anonymous": ' + apply(strSlice, text, [0, at]) + apply(strSlice, text, [at + 9]) + '}).anonymous';
     const code = instrumentCode(src, 'evalIndirect');
     if (code === src) return fn;
     let g;
@@ -3219,7 +3221,6 @@ function install() {
       return fn;
     }
     if (typeof g !== 'function') return fn;
-    defineProperty(g, 'name', { value: 'anonymous', configurable: true });
     ctorText.set(g, text);
     return g;
   }

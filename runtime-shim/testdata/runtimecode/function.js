@@ -27,3 +27,8 @@ console.log(Function(arg, body)(7), calls.join());
 try { Function(Symbol()); } catch (err) { console.log(err.constructor.name); }
 af(3).then((r) => console.log(JSON.stringify(r)));
 agf().next().then((r) => console.log(JSON.stringify(r.value)));
+// Named by named evaluation, not defineProperty, which leaves a function
+// with slow (dictionary) properties in V8.
+require('v8').setFlagsFromString('--allow-natives-syntax');
+var fastProps = (0, eval)('(o) => %HasFastProperties(o)');
+console.log('fast properties', fastProps(add), fastProps(af), fastProps(gf), fastProps(agf), fastProps(c));
