@@ -466,8 +466,21 @@ func (r *rewriter) allocTemp() string {
 	if f.temps > f.maxTemps {
 		f.maxTemps = f.temps
 	}
+	if f.tempPfx == Prefix && f.temps < len(tempNames) {
+		return tempNames[f.temps]
+	}
 	return f.tempPfx + itoa(f.temps)
 }
+
+// tempNames are the names of a function's first temporaries
+// (Prefix + "1", …), made once.
+var tempNames = func() []string {
+	t := make([]string, 32)
+	for i := range t {
+		t[i] = Prefix + strconv.Itoa(i)
+	}
+	return t
+}()
 
 func (r *rewriter) releaseTemps(n int) { r.fn.temps -= n }
 
@@ -1672,19 +1685,33 @@ func (r *rewriter) ret(s *js.Return) {
 	r.expr(s.Arg)
 	k := r.site(s.Span)
 	// return H.R(__mt$f, H.X(k, e)); without try: H.Fr(fr, __mt$f, H.R(…)).
-	open, cl := "", ")"
+	b := r.scratch[:0]
+	cl := "))"
 	if f.noTry {
-		open = r.h + "." + f.frHook() + "(" + itoa(f.frIid) + ", " + f.self + ", "
-		cl += ")"
+		b = append(b, r.h...)
+		b = append(b, '.')
+		b = append(b, f.frHook()...)
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(f.frIid), 10)
+		b = append(b, ", "...)
+		b = append(b, f.self...)
+		b = append(b, ", "...)
+		cl = ")))"
 	}
-	open += r.h + ".R(" + f.self + ", " + r.hk("X", k)
-	cl += ")"
+	b = append(b, r.h...)
+	b = append(b, ".R("...)
+	b = append(b, f.self...)
+	b = append(b, ", "...)
+	b = append(b, r.hk("X", k)...)
 	if isSeq(s.Arg) {
-		open += "("
-		cl = ")" + cl
+		b = append(b, '(')
+		r.fillBytes(h, b)
+		r.ins(s.Arg.EndPos(), ")"+cl)
+	} else {
+		r.fillBytes(h, b)
+		r.ins(s.Arg.EndPos(), cl)
 	}
-	r.fill(h, open)
-	r.ins(s.Arg.EndPos(), cl)
+	r.scratch = b[:0]
 }
 
 func isSeq(e js.Expr) bool {

@@ -1103,10 +1103,11 @@ func (p *parser) checkParams(name *Ident, params []Pattern, simple, uniqueRequir
 	if p.strict && name != nil {
 		p.checkStrictBinding(name)
 	}
-	var names []*Ident
+	names := p.names[:0]
 	for _, prm := range params {
 		names = boundNames(prm, names)
 	}
+	p.names = names
 	for i, id := range names {
 		if p.strict {
 			p.checkStrictBinding(id)
