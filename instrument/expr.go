@@ -458,12 +458,7 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	default:
 		temp = r.allocTemp()
 	}
-	h := r.holeRep(e.Start, m.Object.Pos())
-	if priv {
-		r.readObject(m)
-	} else {
-		r.expr(m.Object)
-	}
+	h := r.methodBase(e.Start, m, priv)
 	lp := r.find(e.Callee.EndPos(), '(')
 	var hk int
 	tail := ")"
@@ -506,38 +501,16 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		b = append(b, " = "...)
 	}
 	r.fillBytes(h, b)
-	// The lookup: , H.M(j, t, "m"), or , H.M(j, t, ( before a computed key.
-	b = append(b[:0], ", "...)
-	if priv {
-		b = append(b, base...)
-		b = append(b, '.')
-		b = append(b, r.src[m.Property.Pos():m.Property.EndPos()]...)
+	// The lookup: , H.M(j, t, "m"), or , H.M(j, t, ( before a computed
+	// key; , t.#m for a private name.
+	b = r.appendLookup(b[:0], m, base, j, priv)
+	switch {
+	case priv:
 		if len(e.Args) > 0 {
 			b = append(b, ", "...)
 		}
-		r.fillBytes(hk, b)
-		r.scratch = b[:0]
-		if temp != "" && !arrow {
-			r.releaseTemps(1)
-		}
-		return
-	}
-	if r.selfThis(m.Object) {
-		b = append(b, r.hk("Mt", j)...)
-		b = append(b, r.fn.self...)
-		b = append(b, ", "...)
-	} else {
-		b = append(b, r.hk("M", j)...)
-	}
-	b = append(b, base...)
-	b = append(b, ", "...)
-	if !m.Computed {
-		b = append(b, '"')
-		b = append(b, r.src[m.Property.Pos():m.Property.EndPos()]...)
-		b = append(b, '"')
+	case !m.Computed:
 		b = append(b, tail...)
-	} else if isSeq(m.Property) {
-		b = append(b, '(')
 	}
 	r.fillBytes(hk, b)
 	r.scratch = b[:0]
@@ -601,12 +574,7 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 	if base == "" {
 		temp = r.allocTemp()
 	}
-	h := r.holeRep(e.Start, m.Object.Pos())
-	if priv {
-		r.readObject(m)
-	} else {
-		r.expr(m.Object)
-	}
+	h := r.methodBase(e.Start, m, priv)
 	quote := r.h + ".q"
 	var hk int
 	if !m.Computed {
@@ -636,32 +604,14 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 		b = append(b, " = "...)
 	}
 	r.fillBytes(h, b)
-	b = append(b[:0], ", "...)
+	b = r.appendLookup(b[:0], m, base, j, priv)
 	switch {
 	case priv:
-		b = append(b, base...)
-		b = append(b, '.')
-		b = append(b, r.text(m.Property)...)
 		b = append(b, ", "...)
 		b = append(b, quote...)
-	case r.selfThis(m.Object):
-		b = append(b, r.hk("Mt", j)...)
-		b = append(b, r.fn.self...)
-		b = append(b, ", "...)
-	default:
-		b = append(b, r.hk("M", j)...)
-	}
-	if !priv {
-		b = append(b, base...)
-		b = append(b, ", "...)
-		if !m.Computed {
-			b = append(b, '"')
-			b = append(b, r.text(m.Property)...)
-			b = append(b, "\"), "...)
-			b = append(b, quote...)
-		} else if isSeq(m.Property) {
-			b = append(b, '(')
-		}
+	case !m.Computed:
+		b = append(b, "), "...)
+		b = append(b, quote...)
 	}
 	r.fillBytes(hk, b)
 	r.scratch = b[:0]
@@ -669,6 +619,52 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 	if temp != "" {
 		r.releaseTemps(1)
 	}
+}
+
+// methodBase instruments the object of a method call or member tag: a
+// hole from start (parentheses around the member) to the object, then the
+// object, read through G when the member is private (no hook makes its
+// lookup). It returns the hole.
+func (r *rewriter) methodBase(start int32, m *js.Member, priv bool) int {
+	h := r.holeRep(start, m.Object.Pos())
+	if priv {
+		r.readObject(m)
+	} else {
+		r.expr(m.Object)
+	}
+	return h
+}
+
+// appendLookup appends the lookup of a method on base after the call's
+// this: ", base.#m" for a private name, else ", H.M(j, base, " (Mt on
+// this with a frame) and the key: the name in quotes, "(" before a
+// computed key that is a sequence, nothing before another; the caller
+// closes M.
+func (r *rewriter) appendLookup(b []byte, m *js.Member, base string, j int, priv bool) []byte {
+	b = append(b, ", "...)
+	if priv {
+		b = append(b, base...)
+		b = append(b, '.')
+		return append(b, r.text(m.Property)...)
+	}
+	if r.selfThis(m.Object) {
+		b = append(b, r.hk("Mt", j)...)
+		b = append(b, r.fn.self...)
+		b = append(b, ", "...)
+	} else {
+		b = append(b, r.hk("M", j)...)
+	}
+	b = append(b, base...)
+	b = append(b, ", "...)
+	if !m.Computed {
+		b = append(b, '"')
+		b = append(b, r.text(m.Property)...)
+		return append(b, '"')
+	}
+	if isSeq(m.Property) {
+		b = append(b, '(')
+	}
+	return b
 }
 
 // stableBase returns the source text of a method call's base when reading
