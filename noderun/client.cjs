@@ -47,13 +47,19 @@ class Client {
     this.pending = new Map(); // id -> {resolve}
     this.buf = Buffer.alloc(0);
     this.head = undefined; // the header of the answer being read
+    this.body = null; // its bytes, gathered in one buffer of its length
+    this.got = 0;
+    this.exited = false;
   }
 
   start() {
     const proc = spawn(this.bin, ['instrument-server', ...this.args], { stdio: ['pipe', 'pipe', 'inherit'], windowsHide: true });
     this.proc = proc;
     proc.on('error', (e) => this.fail('memtrace instrument-server: ' + e.message));
-    proc.on('exit', (code, sig) => this.fail(`memtrace instrument-server ended (${sig || code})`));
+    proc.on('exit', (code, sig) => {
+      this.exited = true;
+      this.fail(`memtrace instrument-server ended (${sig || code})`);
+    });
     proc.stdin.on('error', () => {});
     proc.stdout.on('data', (d) => this.data(d));
     // Neither the server nor its pipes keep the program alive, except
@@ -76,6 +82,9 @@ class Client {
     this.pending.clear();
   }
 
+  // data reads the server's answers: a JSON header line, then len bytes.
+  // The bytes go into one buffer of their length as chunks arrive (gathering
+  // them by concatenation copied a large module's answer once per chunk).
   data(d) {
     this.buf = this.buf.length ? Buffer.concat([this.buf, d]) : d;
     for (;;) {
@@ -84,16 +93,33 @@ class Client {
         if (nl < 0) return;
         try { this.head = JSON.parse(this.buf.subarray(0, nl).toString('utf8')); } catch (e) { this.fail('bad answer: ' + e.message); return; }
         this.buf = this.buf.subarray(nl + 1);
+        this.body = Buffer.allocUnsafe(this.head.len);
+        this.got = 0;
       }
-      if (this.buf.length < this.head.len) return;
-      const code = this.buf.subarray(0, this.head.len).toString('utf8');
-      this.buf = this.buf.subarray(this.head.len);
+      const n = Math.min(this.buf.length, this.head.len - this.got);
+      this.buf.copy(this.body, this.got, 0, n);
+      this.got += n;
+      this.buf = this.buf.subarray(n);
+      if (this.got < this.head.len) return;
+      const code = this.body.toString('utf8');
+      this.body = null;
       const p = this.pending.get(this.head.id);
       this.pending.delete(this.head.id);
       if (p) p.resolve(this.head.error ? { error: this.head.error } : { code, sites: this.head.sites });
       this.head = undefined;
       if (this.pending.size === 0) this.ref(false);
     }
+  }
+
+  // end ends the server's input and calls done once it has exited (at
+  // once if it never started or has already exited).
+  end(done) {
+    if (this.proc === undefined || this.exited) {
+      done();
+      return;
+    }
+    this.proc.on('exit', () => done());
+    this.proc.stdin.end();
   }
 
   // instrument resolves to {code, sites} or {error}; req has name, goal,

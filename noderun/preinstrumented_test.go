@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -243,4 +244,69 @@ function run(file) {
 	assert.Empty(t, stderr.String())
 	data := checkTrace(t, filepath.Join(dir, "out", "mem-trace"))
 	assert.Equal(t, []string{"main.js"}, scriptNames(t, data))
+}
+
+// TestHelperLeaves: memtrace node's helper thread leaves after
+// MEMTRACE_HELPER_IDLE_MS without a module (its server ends while the
+// program pauses), and the next module, and run-time code, start another:
+// every module is still instrumented and the program prints as under node.
+// Fails if the helper stays (one server for both modules).
+func TestHelperLeaves(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.js": `'use strict';
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+const a = require('./a.js');
+pause(1500);
+const b = require('./b.js');
+pause(1500);
+console.log(a.f(2).v, b.g(3).v, (0, eval)('({ w: 4 }).w'));
+`,
+		"a.js": "exports.f = function (x) { return { v: x * 10 }; };\n",
+		"b.js": "exports.g = (x) => ({ v: x + 1 });\n",
+	})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "20 4 4\n", want)
+	log := filepath.Join(dir, "log")
+	spy := filepath.Join(dir, "memtrace-spy")
+	script := "#!/bin/sh\nif [ \"$1\" = instrument-server ]; then echo \"start $$\" >> '" + log + "'; tee -a '" + log + "' | '" + bin + "' \"$@\"; s=$?; echo \"\nexit $$\" >> '" + log + "'; exit $s; fi\nexec '" + bin + "' \"$@\"\n"
+	require.NoError(t, os.WriteFile(spy, []byte(script), 0o755))
+	var out, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
+		Memtrace: spy, Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr, Env: []string{"MEMTRACE_HELPER_IDLE_MS=200"}})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, want, out.String())
+	assert.Empty(t, stderr.String())
+	data := checkTrace(t, filepath.Join(dir, "out", "mem-trace"))
+	assert.Equal(t, []string{"a.js", "b.js", "evalIndirect", "main.js"}, scriptNames(t, data))
+	logData, err := os.ReadFile(log)
+	require.NoError(t, err)
+	// Which server instrumented what, and when each exited.
+	lines := strings.Split(string(logData), "\n")
+	pos := func(prefix string) (int, string) {
+		for i, l := range lines {
+			if strings.Contains(l, prefix) {
+				// the nearest "start PID" above it
+				for j := i; j >= 0; j-- {
+					if strings.HasPrefix(lines[j], "start ") {
+						return i, strings.TrimPrefix(lines[j], "start ")
+					}
+				}
+			}
+		}
+		t.Fatalf("no %q in the log:\n%s", prefix, logData)
+		return 0, ""
+	}
+	_, pa := pos(`"name":"a.js"`)
+	bi, pb := pos(`"name":"b.js"`)
+	ei, pe := pos(`"name":"evalIndirect"`)
+	require.NotEqual(t, pa, pb, "a.js and b.js went to the same server: the helper did not leave\n%s", logData)
+	require.NotEqual(t, pb, pe, "b.js and the eval'd string went to the same server\n%s", logData)
+	exitA := slices.Index(lines, "exit "+pa)
+	startB := slices.Index(lines, "start "+pb)
+	require.True(t, exitA >= 0 && exitA < startB && startB < bi && bi < ei, "the first server did not exit before the second started\n%s", logData)
 }

@@ -212,10 +212,13 @@ function startBridge() {
   try {
     const { Worker, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
     const { port1, port2 } = new MessageChannel();
-    const flag = new SharedArrayBuffer(4);
+    // f[0]: set by the helper when it answers; f[1]: 0 idle, 1 claimed for
+    // a request, 2 left (the helper leaves when idle: bridge.cjs); f[2]:
+    // set once a helper that left has seen its server exit.
+    const flag = new SharedArrayBuffer(12);
     const f = new Int32Array(flag);
     const w = new Worker(path.join(__dirname, 'bridge.cjs'), {
-      workerData: { memtraceBridge: { port: port2, flag, bin, args: extraArgs } },
+      workerData: { memtraceBridge: { port: port2, flag, bin, args: extraArgs, idleMs: helperIdleMs() } },
       transferList: [port2], execArgv: [], stdout: false, stderr: false,
     });
     w.unref();
@@ -226,18 +229,33 @@ function startBridge() {
     return null;
   }
 }
-// readyBridge returns the helper once it has said it is ready, or null.
+// helperIdleMs: how long the helper waits for another module before it
+// leaves (MEMTRACE_HELPER_IDLE_MS, default 2 s; 0: it stays).
+function helperIdleMs() {
+  const v = env.MEMTRACE_HELPER_IDLE_MS;
+  const n = v === undefined || v === '' ? 2000 : +v;
+  return n >= 0 && n < 1e9 ? n : 2000;
+}
+// readyBridge returns the helper, ready and claimed for one request
+// (release it with done), or null. A helper that has left is replaced.
 function readyBridge() {
-  if (bridge === undefined) bridge = startBridge();
-  if (bridge && !bridge.ready) {
-    if (wait(bridge, 30000) === undefined) {
-      process.stderr.write('memtrace: instrumenting each module with its own process: the helper thread did not start\n');
-      bridge = null;
-    } else {
-      bridge.ready = true;
+  for (;;) {
+    if (bridge === undefined) bridge = startBridge();
+    if (bridge && !bridge.ready) {
+      if (wait(bridge, 30000) === undefined) {
+        process.stderr.write('memtrace: instrumenting each module with its own process: the helper thread did not start\n');
+        bridge = null;
+      } else {
+        bridge.ready = true;
+      }
     }
+    if (!bridge || Atomics.compareExchange(bridge.f, 1, 0, 1) === 0) return bridge;
+    bridge = undefined; // it left: its server ends on its own
   }
-  return bridge;
+}
+// done releases a helper claimed by readyBridge.
+function done(b) {
+  Atomics.store(b.f, 1, 0);
 }
 // wait returns the helper's next answer, or undefined after ms.
 function wait(b, ms) {
@@ -267,6 +285,7 @@ function instrument(source, filename, goal) {
     Atomics.store(b.f, 0, 0); // the helper sets it to 1 after answering
     b.port.postMessage({ req: { name, goal, loader, path: filename }, source });
     const r = wait(b, 600000);
+    done(b);
     if (r === undefined) error = 'no answer from memtrace instrument-server';
     else if (r.error !== undefined) error = r.error;
     else out = r.code;
@@ -304,6 +323,7 @@ function instrumentRunTimeCode(code, name, strict, global) {
     // the string the engine keeps while the code lives is shorter.
     b.port.postMessage({ req: { name, goal: 'script', eval: true, strict, global: global === true, sitesApart: true }, source: code });
     const r = wait(b, 600000);
+    done(b);
     if (r === undefined || r.error !== undefined) return undefined;
     return typeof r.sites === 'string' ? { code: r.code, sites: r.sites } : r.code;
   }

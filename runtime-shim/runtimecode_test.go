@@ -260,6 +260,66 @@ if (process.argv[2] === 'exit') process.exit(3);
 	}
 }
 
+// TestRunTimeCodeHelperLeaves: the helper thread leaves after
+// MEMTRACE_HELPER_IDLE_MS without a string (its server ends), while the
+// main thread is busy, and the next string starts another; the trace is
+// the one a process per string gives. The program ends once with the
+// second helper still there and once after it has left: either way its
+// server has exited when node has. Fails if the helper stays (one
+// server), or if a claimed helper can leave (a string then waits for an
+// answer that never comes).
+func TestRunTimeCodeHelperLeaves(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+let s = 0;
+for (let i = 0; i < 3; i++) s += (0, eval)('({ v: ' + i + ' }).v');
+pause(1500);
+for (let i = 0; i < 3; i++) s += (0, eval)('[{ w: ' + i + ' }][0].w');
+if (process.argv[2] === 'late') pause(1500);
+console.log(s);
+`
+	orig, inst := writeInstrumented(t, prog)
+	for _, arg := range []string{"", "late"} {
+		want, err := exec.Command(node, orig, arg).Output()
+		if err != nil || string(want) != "6\n" {
+			t.Fatalf("plain run: %q, %v", want, err)
+		}
+		traces := map[string][]byte{}
+		for _, mode := range []string{"server", "spawn"} {
+			log := filepath.Join(t.TempDir(), "log")
+			spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
+			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" +
+				"if [ \"$1\" = instrument-server ]; then '" + bin + "' \"$@\"; s=$?; sleep 0.3; echo server-exit >> '" + log + "'; exit $s; fi\n" +
+				"exec '" + bin + "' \"$@\"\n"
+			if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + spy, "MEMTRACE_INSTRUMENTER=" + mode, "MEMTRACE_HELPER_IDLE_MS=200"}, arg)
+			if got.stdout != string(want) || got.exit != 0 {
+				t.Fatalf("%s %s: instrumented run differs (exit %d)\n--- instrumented\n%s--- stderr\n%s", mode, arg, got.exit, got.stdout, got.stderr)
+			}
+			check(t, mode, got.trace)
+			b, err := os.ReadFile(log)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if mode == "server" {
+				wantLog := "instrument-server\nserver-exit\ninstrument-server\nserver-exit\n"
+				if string(b) != wantLog {
+					t.Fatalf("server %s: memtrace was run as\n%s\nwant a server that ends while the program pauses, then another that has exited when node has", arg, b)
+				}
+			}
+			traces[mode] = got.trace
+		}
+		if string(traces["server"]) != string(traces["spawn"]) {
+			t.Fatalf("%s: the traces differ between the helper threads' servers and a process per string", arg)
+		}
+	}
+}
+
 // TestRunTimeCodeLeftOutOfEvalCache: V8 hashes a string of more than
 // 16,383 characters by its length alone and caches an eval (its script
 // and bytecode, until the cache ages) once an earlier eval from the same

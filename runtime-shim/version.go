@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "58756b012f4eecf5"
+const Version = "f473899fc4c49882"

@@ -12,6 +12,7 @@
 const $Atomics = Atomics;
 const atomicsWait = Atomics.wait;
 const atomicsStore = Atomics.store;
+const atomicsCompareExchange = Atomics.compareExchange;
 const $SharedArrayBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined;
 const $Int32Array = Int32Array;
 const $Date = Date;
@@ -36,12 +37,39 @@ const decode = $TextDecoder !== undefined ? $TextDecoder.prototype.decode : unde
 function helper() {
   const { workerData } = process.getBuiltinModule('worker_threads');
   const { spawn } = process.getBuiltinModule('child_process');
-  const { port, flag, bin } = workerData;
+  const { port, flag, bin, idleMs } = workerData;
   const f = new Int32Array(flag);
   const answer = (m) => {
     port.postMessage(m);
     Atomics.store(f, 0, 1);
     Atomics.notify(f, 0);
+    idle();
+  };
+  // Idle for idleMs, the thread leaves, unless the main thread has just
+  // claimed it (f[1]: 0 idle, 1 claimed for a request, 2 left): it ends
+  // the server's input, and once the server has exited and been reaped
+  // it sets f[2] and closes its port, so that its loop empties and the
+  // thread ends, giving back its heap. The main thread starts another on
+  // the next string.
+  let timer;
+  const idle = () => {
+    if (idleMs <= 0) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(leave, idleMs);
+  };
+  const gone = () => {
+    Atomics.store(f, 2, 1);
+    Atomics.notify(f, 2);
+    port.close();
+  };
+  const leave = () => {
+    timer = undefined;
+    if (Atomics.compareExchange(f, 1, 0, 2) !== 0) return; // a request is on its way
+    if (proc === undefined || exited) gone();
+    else {
+      proc.on('exit', gone);
+      proc.stdin.end();
+    }
   };
   let proc;
   let failed;
@@ -102,6 +130,7 @@ function helper() {
             port.postMessage({ bytes, sites: h.sites }, [bytes.buffer]);
             Atomics.store(f, 0, 1);
             Atomics.notify(f, 0);
+            idle();
           }
         }
       }
@@ -137,8 +166,12 @@ function helper() {
 
 // startBridge starts the helper thread and returns a bridge, or undefined
 // where there are no worker threads (or the helper does not start within
-// 30 s). getBuiltin is process.getBuiltinModule.
-export function startBridge(getBuiltin, bin) {
+// 30 s). getBuiltin is process.getBuiltinModule. The helper leaves after
+// idleMs without a string (0: never), and the bridge starts another when
+// the next one comes: a program that evaluates strings only at start-up
+// (zlib's compressor, templates compiled once) does not keep a thread and
+// its heap for the rest of its run.
+export function startBridge(getBuiltin, bin, idleMs) {
   if ($SharedArrayBuffer === undefined || typeof getBuiltin !== 'function' || encode === undefined || decode === undefined) return undefined;
   const enc = new $TextEncoder();
   const dec = new $TextDecoder();
@@ -150,44 +183,65 @@ export function startBridge(getBuiltin, bin) {
   }
   if (!wt || typeof wt.Worker !== 'function' || typeof wt.receiveMessageOnPort !== 'function') return undefined;
   const receive = wt.receiveMessageOnPort;
-  const flag = new $SharedArrayBuffer(4);
-  const f = new $Int32Array(flag);
-  let port;
-  let post;
-  let worker;
-  try {
-    const ch = new wt.MessageChannel();
-    port = ch.port1;
-    post = port.postMessage;
-    worker = new wt.Worker('(' + $apply(fnToString, helper, []) + ')()', {
-      eval: true,
-      execArgv: [],
-      workerData: { port: ch.port2, flag, bin },
-      transferList: [ch.port2],
-    });
-    // Neither keeps the program alive.
-    worker.unref();
-    if (typeof port.unref === 'function') port.unref();
-  } catch {
-    return undefined;
+  const src = '(' + $apply(fnToString, helper, []) + ')()';
+
+  // start returns a helper, {port, post, f, worker}, ready to answer, or
+  // undefined. f[0]: set by the helper when it answers; f[1]: 0 idle, 1
+  // claimed for a request (by the main thread), 2 left (by the helper);
+  // f[2]: set once the helper's server has exited after it left.
+  function start() {
+    const flag = new $SharedArrayBuffer(12);
+    const f = new $Int32Array(flag);
+    let h;
+    try {
+      const ch = new wt.MessageChannel();
+      const port = ch.port1;
+      const worker = new wt.Worker(src, {
+        eval: true,
+        execArgv: [],
+        workerData: { port: ch.port2, flag, bin, idleMs },
+        transferList: [ch.port2],
+      });
+      // Neither keeps the program alive.
+      worker.unref();
+      if (typeof port.unref === 'function') port.unref();
+      h = { port, post: port.postMessage, f, worker };
+    } catch {
+      return undefined;
+    }
+    const ready = wait(h, 30000);
+    if (ready === undefined || ready.ready !== true) {
+      try { h.worker.terminate(); } catch { /* ignore */ }
+      return undefined;
+    }
+    return h;
   }
-  let usable = true;
-  // wait returns the helper's next answer, or undefined after ms.
-  function wait(ms) {
+  // wait returns helper h's next answer, or undefined after ms.
+  function wait(h, ms) {
     const deadline = $apply(dateNow, $Date, []) + ms;
     for (;;) {
-      const m = receive(port);
+      const m = receive(h.port);
       if (m !== undefined) return m.message;
       const left = deadline - $apply(dateNow, $Date, []);
       if (left <= 0) return undefined;
-      $apply(atomicsWait, $Atomics, [f, 0, 0, left < 1000 ? left : 1000]);
+      $apply(atomicsWait, $Atomics, [h.f, 0, 0, left < 1000 ? left : 1000]);
     }
   }
-  const ready = wait(30000);
-  if (ready === undefined || ready.ready !== true) {
-    try { worker.terminate(); } catch { /* ignore */ }
-    return undefined;
+  // claim returns a helper claimed for one request (a new one if the
+  // current one has left), or undefined when none starts.
+  function claim() {
+    for (;;) {
+      if (cur === undefined) {
+        cur = start();
+        if (cur === undefined) return undefined;
+      }
+      if ($apply(atomicsCompareExchange, $Atomics, [cur.f, 1, 0, 1]) === 0) return cur;
+      cur = undefined; // it left (f[1] = 2): its server ends on its own
+    }
   }
+  let cur = start();
+  if (cur === undefined) return undefined;
+  let usable = true;
   return {
     // instrument returns {code, sites}: code instrumented as the request
     // says (name, strict, global: the server's eval requests) and its
@@ -197,12 +251,18 @@ export function startBridge(getBuiltin, bin) {
     // the engine), or undefined when the server is not usable.
     instrument(name, strict, global, source) {
       if (!usable) return undefined;
-      $apply(atomicsStore, $Atomics, [f, 0, 0]);
+      const h = claim();
+      if (h === undefined) {
+        usable = false;
+        return undefined;
+      }
+      $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
       const head = $apply(jsonStringify, $JSON, [{ id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true }]);
       // The source's bytes are transferred to the helper, not copied.
       const bytes = $apply(encode, enc, [source]);
-      $apply(post, port, [{ head, bytes }, [bytes.buffer]]);
-      const r = wait(600000);
+      $apply(h.post, h.port, [{ head, bytes }, [bytes.buffer]]);
+      const r = wait(h, 600000);
+      $apply(atomicsStore, $Atomics, [h.f, 1, 0]);
       if (r === undefined || r.fatal === true) {
         usable = false;
         return undefined;
@@ -211,13 +271,20 @@ export function startBridge(getBuiltin, bin) {
       return { code: $apply(decode, dec, [r.bytes]), sites: typeof r.sites === 'string' ? r.sites : undefined };
     },
     // close ends the server and waits (at most 5 s) until it has exited
-    // and been reaped.
+    // and been reaped: the current helper's, or the one of a helper that
+    // has left.
     close() {
       if (!usable) return;
       usable = false;
-      $apply(atomicsStore, $Atomics, [f, 0, 0]);
-      $apply(post, port, [{ close: true }]);
-      wait(5000);
+      if (cur === undefined) return;
+      const h = cur;
+      if ($apply(atomicsCompareExchange, $Atomics, [h.f, 1, 0, 1]) === 0) {
+        $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
+        $apply(h.post, h.port, [{ close: true }]);
+        wait(h, 5000);
+      } else {
+        $apply(atomicsWait, $Atomics, [h.f, 2, 0, 5000]);
+      }
     },
   };
 }

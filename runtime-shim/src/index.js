@@ -3083,6 +3083,13 @@ function install() {
   const getBuiltin = builtinModule !== undefined ? (id) => apply(builtinModule, proc, [id]) : undefined;
   const execFileSync = getBuiltin !== undefined ? getBuiltin('child_process').execFileSync : undefined;
   let bridge; // the helper thread (bridge.js): undefined until needed, null when it cannot start
+  // helperIdleMs: how long the helper thread waits for another string
+  // before it leaves (MEMTRACE_HELPER_IDLE_MS, default 2 s; 0: it stays).
+  function helperIdleMs(e) {
+    const v = e.MEMTRACE_HELPER_IDLE_MS;
+    const n = v === undefined || v === '' ? 2000 : +v;
+    return n >= 0 && n < 1e9 ? n : 2000;
+  }
   let instrumenter; // f(code, name, strict) -> instrumented code or undefined
   const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 4 << 20;
   const codeCache = new SafeMap();
@@ -3111,7 +3118,7 @@ function install() {
           const strict = name === 'eval strict', global = name === 'timer';
           const nm = strict ? 'eval' : global ? 'evalIndirect' : name;
           if (bridge === undefined) {
-            bridge = env.MEMTRACE_INSTRUMENTER !== 'spawn' && startBridge(getBuiltin, env.MEMTRACE_BIN) || null;
+            bridge = env.MEMTRACE_INSTRUMENTER !== 'spawn' && startBridge(getBuiltin, env.MEMTRACE_BIN, helperIdleMs(env)) || null;
           }
           r = bridge !== null ? bridge.instrument(nm, strict, global, s) : undefined;
           if (r === null) {
