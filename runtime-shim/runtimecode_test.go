@@ -1,6 +1,8 @@
 package runtimeshim
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -9,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
@@ -266,8 +269,8 @@ if (process.argv[2] === 'exit') process.exit(3);
 // the one a process per string gives. The program ends once with the
 // second helper still there and once after it has left: either way its
 // server has exited when node has. Fails if the helper stays (one
-// server), or if a claimed helper can leave (a string then waits for an
-// answer that never comes).
+// server). TestRunTimeCodeHelperRace covers a string sent as the helper
+// leaves.
 func TestRunTimeCodeHelperLeaves(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
@@ -317,6 +320,64 @@ console.log(s);
 		if string(traces["server"]) != string(traces["spawn"]) {
 			t.Fatalf("%s: the traces differ between the helper threads' servers and a process per string", arg)
 		}
+	}
+}
+
+// TestRunTimeCodeHelperRace: with a helper that leaves 1 ms after each
+// answer and strings sent 0-3 ms apart, strings keep arriving as helpers
+// leave; each is answered (by the helper it claimed, or by a new one) and
+// the program prints as under node, with helpers started again and
+// again. Fails when a helper can leave after the main thread has claimed
+// it (the string in flight gets its server's end as a fatal error, and
+// the shim falls back to a process per string: one server in all), and
+// when the main thread posts without claiming (the run hangs until the
+// deadline).
+func TestRunTimeCodeHelperRace(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+let s = 0;
+for (let i = 0; i < 60; i++) { s += (0, eval)('({ v: ' + i + ' }).v'); pause(i % 4); }
+console.log(s);
+`
+	orig, inst := writeInstrumented(t, prog)
+	want, err := exec.Command(node, orig).Output()
+	if err != nil || string(want) != "1770\n" {
+		t.Fatalf("plain run: %q, %v", want, err)
+	}
+	dir := t.TempDir()
+	log := filepath.Join(dir, "log")
+	spy := filepath.Join(dir, "memtrace-spy")
+	script := "#!/bin/sh\nif [ \"$1\" = instrument-server ]; then echo server >> '" + log + "'; fi\nexec '" + bin + "' \"$@\"\n"
+	if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "-r", shim, inst)
+	out := filepath.Join(dir, "mem-trace")
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+out, "MEMTRACE_BIN="+spy, "MEMTRACE_HELPER_IDLE_MS=1")
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	if err := cmd.Run(); err != nil || so.String() != string(want) {
+		t.Fatalf("instrumented run: %v (deadline: %v)\n--- stdout\n%s--- stderr\n%s", err, ctx.Err(), so.String(), se.String())
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "race", b)
+	if _, created := nestedCreations(t, dump(t, b)); created["evalIndirect"] != 60 {
+		t.Fatalf("%d objects created by eval'd code, want 60 (every string instrumented)", created["evalIndirect"])
+	}
+	servers, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(servers), "server"); n < 2 {
+		t.Fatalf("%d servers for 60 strings 0-3 ms apart with helpers leaving after 1 ms: the helpers did not leave", n)
 	}
 }
 
