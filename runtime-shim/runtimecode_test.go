@@ -499,3 +499,55 @@ process.stderr.write('SEEN ' + JSON.stringify(globalThis.__evalSeen) + '\n');
 	}
 	check(t, "main", got.trace)
 }
+
+// TestRunTimeCodeSharesSiteTables: copies of one library made distinct by
+// a salt of one length (Octane's CodeLoad) have equal site tables, and the
+// scripts the program keeps share one string for it (the shim's
+// sharedSites) instead of a copy each. The program counts, in a heap
+// snapshot, the strings of the table's alphabet (docs/instrumentation.md
+// §2) long enough to be a table: 30 copies kept alive, one table for them
+// and the program's own (the string literal of its prologue); 31 when
+// each copy keeps its own.
+func TestRunTimeCodeSharesSiteTables(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const v8 = require('v8');
+const body = 'var SALT = { n: 1, f: function (x) { return { v: x.n + SALT.n }; } };\n' +
+  'SALT.g = function () { var a = [SALT.n]; for (var i = 0; i < 20; i++) a.push({ i: i, o: SALT.f(SALT) }); return a.length; };\n'.repeat(20) +
+  'SALT.g();';
+const ev = eval;
+let r = 0;
+for (let i = 0; i < 30; i++) r += ev(body.replaceAll('SALT', 'lib' + String(i).padStart(3, '0')));
+const chunks = [];
+const s = v8.getHeapSnapshot();
+s.on('data', (c) => chunks.push(c));
+s.on('end', () => {
+  const snap = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  const f = snap.snapshot.meta.node_fields, types = snap.snapshot.meta.node_types[0];
+  const iT = f.indexOf('type'), iN = f.indexOf('name');
+  let tables = 0;
+  for (let k = 0; k < snap.nodes.length; k += f.length) {
+    if (types[snap.nodes[k + iT]] !== 'string') continue;
+    const name = snap.strings[snap.nodes[k + iN]];
+    if (name.length > 400 && /^[A-Za-z0-9+/]+$/.test(name)) tables++;
+  }
+  // Plain node has no tables: it prints 0 for them.
+  console.log(r, typeof lib029, tables > 0 ? 'tables' : 'none', tables);
+});
+`
+	orig, inst := writeInstrumented(t, prog)
+	want, err := exec.Command(node, orig).Output()
+	if err != nil || string(want) != "630 object none 0\n" {
+		t.Fatalf("plain run: %v, printed %q", err, want)
+	}
+	got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + bin})
+	if got.exit != 0 {
+		t.Fatalf("instrumented run failed (exit %d)\n%s", got.exit, got.stderr)
+	}
+	if got.stdout != "630 object tables 2\n" {
+		t.Fatalf("instrumented run printed %q, want the program's site table and one shared by the 30 copies: \"630 object tables 2\"", got.stdout)
+	}
+	check(t, "main", got.trace)
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f473899fc4c49882"
+const Version = "7b383b269aef5658"

@@ -3141,7 +3141,7 @@ function install() {
           out = r;
         } else if (r !== null && typeof r === 'object' && typeof r.code === 'string') {
           out = r.code;
-          if (typeof r.sites === 'string') sites = r.sites;
+          if (typeof r.sites === 'string') sites = sharedSites(r.sites);
         } else {
           out = s;
         }
@@ -3168,6 +3168,19 @@ function install() {
     if (out !== s) evalSource = s;
     evalSites = sites;
     return out;
+  }
+  // sharedSites returns site table t, or an equal one that a script of
+  // the last few strings has: strings that differ in names of one length
+  // have one table (copies of a library made distinct by a salt: Octane's
+  // CodeLoad keeps 1,600, with a handful of tables; each script keeps its
+  // table while its code lives).
+  const sitesRing = [];
+  let sitesPos = 0;
+  function sharedSites(t) {
+    for (let k = 0; k < sitesRing.length; k++) if (sitesRing[k] === t) return sitesRing[k];
+    sitesRing[sitesPos] = t;
+    sitesPos = (sitesPos + 1) & 7;
+    return t;
   }
   function cacheCode(key, out, sites) {
     const n = key.length + out.length + (sites !== undefined ? sites.length : 0);
