@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "7b383b269aef5658"
+const Version = "4ee31de89bebd7ff"

@@ -3170,10 +3170,11 @@ function install() {
     return out;
   }
   // sharedSites returns site table t, or an equal one that a script of
-  // the last few strings has: strings that differ in names of one length
-  // have one table (copies of a library made distinct by a salt: Octane's
-  // CodeLoad keeps 1,600, with a handful of tables; each script keeps its
-  // table while its code lives).
+  // the last 8 strings instrumented has: strings that differ in names of
+  // one length have one table (copies of a library made distinct by a
+  // salt: Octane's CodeLoad keeps 1,600, with a handful of tables; each
+  // script keeps its table while its code lives). The ring holds at most
+  // 8 tables beyond the scripts that keep them.
   const sitesRing = [];
   let sitesPos = 0;
   function sharedSites(t) {
