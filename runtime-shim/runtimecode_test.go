@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -550,4 +552,78 @@ s.on('end', () => {
 		t.Fatalf("instrumented run printed %q, want the program's site table and one shared by the 30 copies: \"630 object tables 2\"", got.stdout)
 	}
 	check(t, "main", got.trace)
+}
+
+// TestRunTimeCodeClosureSlots: a script's closure table has a slot per
+// function, and scripts with the same functions share the map from Fe
+// iid to slot. Functions of three copies of a library, each with many
+// sites and few functions, are called by natives (no call hook names
+// them: Fe reads the closure table) and by a class's private method
+// (whose closure the table holds); every FUNCTION_ENTER must name a
+// closure that CREATE_FUN made for the same function-enter iid, and 200
+// copies kept alive must not keep a table of the copy's size each.
+func TestRunTimeCodeClosureSlots(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const body = 'var SALT = { n: 1, k: [] };\n' +
+  'SALT.pad = function () { var a = 0; ' + 'a = a + SALT.n * 2 - (SALT.n | 0);'.repeat(400) + ' return a; };\n' +
+  'SALT.add = function (x) { return [1, 2, 3].map(function (y) { return y + x + SALT.n; }); };\n' +
+  'SALT.each = function () { var s = 0; SALT.k.forEach(function (o) { s += o.v; }); return s; };\n' +
+  'SALT.C = class { #p(v) { return v * 2; } q(v) { return [v].map((w) => this.#p(w))[0]; } };\n' +
+  'SALT.k.push({ v: SALT.add(1)[2] }, { v: new SALT.C().q(5) }); SALT.each();';
+// Two scripts with as many sites and functions but other Fe iids: a
+// map shared between them would send both of B's functions to slot 0.
+const A = 'L.g = {p: L.n}; L.f = function (a) { return [a].map(function (b) { return b + 1; }); }; L.f(1); [1].map(L.f).length;';
+const B = 'L.f = function (a) { return [a].map(function (b) { return b + 1; }); }; L.g = {p: L.n}; L.f(1); [1].map(L.f).length;';
+globalThis.L1 = { n: 1 }; globalThis.L2 = { n: 1 };
+const ev = eval;
+const kept = [];
+let r = ev(A.replaceAll('L.', 'L1.')) + ev(B.replaceAll('L.', 'L2.'));
+for (let i = 0; i < 3; i++) r += ev(body.replaceAll('SALT', 'lib' + String(i).padStart(3, '0')));
+const before = process.memoryUsage().arrayBuffers;
+for (let i = 3; i < 203; i++) { ev(body.replaceAll('SALT', 'lib' + String(i).padStart(3, '0'))); kept.push(globalThis['lib' + String(i).padStart(3, '0')].add); }
+const grown = process.memoryUsage().arrayBuffers - before;
+console.log(r, kept.length, grown < (1 << 20) ? 'small' : 'grown ' + grown);
+`
+	orig, inst := writeInstrumented(t, prog)
+	want, err := exec.Command(node, orig).Output()
+	if err != nil || string(want) != "47 200 small\n" {
+		t.Fatalf("plain run: %v, printed %q", err, want)
+	}
+	got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + bin})
+	if got.exit != 0 {
+		t.Fatalf("instrumented run failed (exit %d)\n%s", got.exit, got.stderr)
+	}
+	if got.stdout != string(want) {
+		t.Fatalf("instrumented run printed %q, want %q (200 copies of a script of about 5,000 sites and 8 functions should keep 8 slots each, not 5,000)", got.stdout, want)
+	}
+	check(t, "main", got.trace)
+	// Every FUNCTION_ENTER names a closure made for its own Fe iid (ids
+	// are global; iids are global too, base + local).
+	r := trace.NewReader(bytes.NewReader(got.trace))
+	fe := map[int32]int32{} // closure id -> its function-enter iid
+	enters := 0
+	for {
+		e, err := r.Next()
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			t.Fatal(err)
+		}
+		switch e.Kind {
+		case trace.CreateFun:
+			fe[e.Obj] = e.FunIID
+		case trace.FunctionEnter:
+			enters++
+			if w, ok := fe[e.Obj]; !ok || w != e.IID {
+				t.Fatalf("FUNCTION_ENTER at iid %d names id %d, made for function-enter iid %d (known %v)", e.IID, e.Obj, w, ok)
+			}
+		}
+	}
+	if enters < 3*8 {
+		t.Fatalf("%d FUNCTION_ENTER entries, want at least 24 (natives call the copies' functions)", enters)
+	}
 }

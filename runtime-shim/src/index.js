@@ -976,7 +976,7 @@ function install() {
     const fe = feFromSource(fn);
     if (fe > 0 && fe <= h.nSites) {
       id = createFun(fn, g, h.base + fe, h);
-      h.closures[fe] = id;
+      h.closures[h.slot[fe]] = id;
     } else {
       id = createFun(fn, g, -1, h);
     }
@@ -1989,7 +1989,8 @@ function install() {
       this.nSites = n;
       this.srIid = srIid;
       this.prevSid = prevSid;
-      this.closures = new Int32Array(n + 2); // most recent closure id per local Fe iid
+      this.slot = noSlots; // local Fe iid -> its function's slot in closures (set by S)
+      this.closures = noSlots; // the most recent closure's id per function
       this.feGen = null; // per local Fe iid, 1: a generator function's, 2: an async generator's (made for the first)
       this.open = true;
       this.file = '';
@@ -2042,7 +2043,7 @@ function install() {
           if (id === 0) {
             id = createFun(fn, g, this.base + fe, this, true);
           }
-          if (fe > 0 && fe <= this.nSites) this.closures[fe] = id;
+          if (fe > 0 && fe <= this.nSites) this.closures[this.slot[fe]] = id;
         }
         if (name !== undefined && fn.name === '') {
           try { defineProperty(fn, 'name', { value: name, configurable: true }); } catch { /* ignore */ }
@@ -2090,12 +2091,12 @@ function install() {
         const acc = kind & 3;
         const pname = acc === 1 ? '~get~' + key : acc === 2 ? '~set~' + key : $String(key);
         if ((kind & 8) !== 0) {
-          let mid = this.closures[fe];
+          let mid = this.closures[this.slot[fe]];
           if (mid === 0) {
             mid = newId();
             log4(CREATE_FUN, g, this.base + fe, mid);
             newId(); // its announced prototype (createFun)
-            this.closures[fe] = mid;
+            this.closures[this.slot[fe]] = mid;
           }
           logPutfield(g, tid, pname, mid);
           continue;
@@ -2106,7 +2107,7 @@ function install() {
         if (typeof m !== 'function') continue;
         let mid = idOf(m);
         if (mid === 0) mid = createFun(m, g, this.base + fe, this);
-        this.closures[fe] = mid;
+        this.closures[this.slot[fe]] = mid;
         logPutfield(g, tid, pname, mid);
       }
       if (pid !== 0) this.unnamed(proto, pid, g);
@@ -2572,7 +2573,7 @@ function install() {
         ctor = pendCtor;
         enterFid = pendFid;
       } else {
-        let fid = typeof fn === 'function' ? idOrCreate(fn, fe) : this.closures[i];
+        let fid = typeof fn === 'function' ? idOrCreate(fn, fe) : this.closures[this.slot[i]];
         if (fid === 0) {
           // A function the shim has not seen created (a method called
           // while its class is being defined): an id of its own, so that
@@ -2580,7 +2581,7 @@ function install() {
           fid = newId();
           log4(CREATE_FUN, fe, fe, fid);
           newId(); // its announced prototype (createFun)
-          this.closures[i] = fid;
+          this.closures[this.slot[i]] = fid;
         }
         log3(FUNCTION_ENTER, fe, fid);
         if (fid !== 0) use(fid, fe);
@@ -3051,11 +3052,40 @@ function install() {
       const p = 4 * (k - 1);
       if (sites[p] !== 0) logSourceMapping(base + k, sites[p], sites[p + 1], sites[p + 2], sites[p + 3]);
     }
-    if (freeVars) {
-      const ks = objectKeys(freeVars);
-      for (let j = 0; j < ks.length; j++) logFreeVars(base + +ks[j], freeVars[ks[j]]);
-    }
+    const ks = freeVars ? objectKeys(freeVars) : [];
+    for (let j = 0; j < ks.length; j++) logFreeVars(base + +ks[j], freeVars[ks[j]]);
+    h.slot = slotsFor(n, ks);
+    h.closures = new Int32Array(ks.length + 1);
     return h;
+  }
+
+  // A script's closure table has a slot per function, not per site (a
+  // library has ten sites or more per function): the slot of local Fe
+  // iid i is slot[i], its rank among the script's FREE_VARS keys (every
+  // function has an entry, in ascending iid order), 0 for other iids,
+  // whose writes land in the table's unused slot 0. Scripts with the
+  // same keys share one map (copies of a library evaluated over and over;
+  // the last 8 maps are compared, each key checked).
+  const noSlots = new Int32Array(1);
+  const slotRing = [];
+  let slotPos = 0;
+  function slotsFor(n, ks) {
+    const k = ks.length;
+    ring: for (let r = 0; r < slotRing.length; r += 2) {
+      const m = slotRing[r];
+      if (m.length !== n + 2 || slotRing[r + 1] !== k) continue;
+      for (let j = 0; j < k; j++) if (m[+ks[j]] !== j + 1) continue ring;
+      return m;
+    }
+    const m = new Int32Array(n + 2);
+    for (let j = 0; j < k; j++) {
+      const i = +ks[j];
+      if (i > 0 && i <= n + 1) m[i] = j + 1;
+    }
+    slotRing[slotPos] = m;
+    slotRing[slotPos + 1] = k;
+    slotPos = (slotPos + 2) & 15;
+    return m;
   }
 
   // ---------------------------------------------------------------- run-time code
