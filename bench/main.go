@@ -38,6 +38,7 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/lifetime"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
@@ -160,6 +161,11 @@ func runChild(job, file string) error {
 // all) and reports the loop's CPU time, plus the bytes one parse allocates
 // with the garbage collector off, an upper bound of its peak heap.
 func frontEndChild(job, file string) error {
+	if job == "instrument" || job == "esbuild-transform" {
+		// memtrace instrument's pace of collection, for esbuild too (its
+		// own command line turns the collector off).
+		gctune.Instrumenter()
+	}
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 
 	esbuild "github.com/evanw/esbuild/pkg/api"
 
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/project"
 )
 
@@ -105,6 +106,7 @@ type projectReport struct {
 // projectChild runs one job over the tree; the cache of project-warm is
 // named by MEMTRACE_BENCH_CACHE.
 func projectChild(job, tree string) error {
+	gctune.Instrumenter() // as memtrace instrument DIR; esbuild's side too
 	// MEMTRACE_BENCH_OUT: a lasting output directory (a second run into it).
 	out := os.Getenv("MEMTRACE_BENCH_OUT")
 	if out == "" {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/internal/glob"
 	"github.com/memtrace/memtrace/project"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
@@ -185,6 +186,7 @@ func addModeFlags(cmd *cobra.Command, allUses, allPutFields *bool) {
 }
 
 func instrumentRun(opts *instrumentOptions) error {
+	gctune.Instrumenter()
 	ios := opts.IO
 	name, src, goal, err := readJS(ios, opts.Input, opts.Goal)
 	if err != nil {

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/project"
 )
 
 // instrumentDirRun instruments a whole directory (package project).
 func instrumentDirRun(opts *instrumentOptions) error {
+	gctune.Instrumenter()
 	ios := opts.IO
 	cache := ""
 	if !opts.NoCache {

@@ -7,6 +7,7 @@ import (
 	"github.com/MakeNowJust/heredoc"
 	"github.com/spf13/cobra"
 
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/noderun"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
@@ -136,6 +137,7 @@ func newCmdInstrumentServer(ios *IOStreams) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			gctune.Instrumenter()
 			return noderun.Serve(ios.In, ios.Out, opts)
 		},
 	}
