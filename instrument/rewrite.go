@@ -355,6 +355,19 @@ func (r *rewriter) bindingName(b *scope.Binding) string {
 	return b.Name
 }
 
+// noAsm spells a function's "use asm" directive with an escape, "use\x20asm":
+// V8 takes a directive for asm.js only when it is those seven characters
+// between quotes, and instrumented code is never valid asm.js (hooks call
+// out of the module), so V8 would print a warning where the program ran
+// silently ("Invalid asm.js", a process warning in Node) and then run the
+// code as JavaScript anyway. Escaped, the string keeps its value (an
+// eval's completion value) and is no asm.js directive.
+func (r *rewriter) noAsm(es *js.ExprStmt) {
+	a, b := es.X.Pos(), es.X.EndPos()
+	q := r.src[a]
+	r.rep(a, b, string(q)+`use\x20asm`+string(q))
+}
+
 // freeNames gives the names of FREE_VARS for function f, whose free names
 // are names: those that resolve to a tagged top-level binding carry the
 // tag.
@@ -565,11 +578,13 @@ func (r *rewriter) program(p *js.Program) {
 		}
 	}
 	body := p.Body
+	var lastDirective *js.StringLit
 	for len(body) > 0 {
 		es, ok := body[0].(*js.ExprStmt)
 		if !ok || es.Directive == "" {
 			break
 		}
+		lastDirective, _ = es.X.(*js.StringLit)
 		pos = es.End
 		semi = ""
 		if r.src[es.End-1] != ';' {
@@ -577,6 +592,14 @@ func (r *rewriter) program(p *js.Program) {
 		}
 		body = body[1:]
 	}
+	// An eval's value is its code's completion value: the value of its
+	// last statement that has one, which may be a directive (eval('"use
+	// strict"') is "use strict"). The prologue and the try statement
+	// would replace it (a try statement whose block has no value is
+	// undefined), so the last directive's value is stated again after
+	// the hoisted declarations, and SCRIPT_EXIT without a try statement
+	// is a declaration (no value), not an expression statement.
+	evalValue := r.opts.Eval && !r.opts.GlobalCode
 	cjs := p.Goal == js.CommonJS || r.opts.Eval
 	if cjs {
 		r.fn.noTry = needsNoTry(p.Body, p.Strict)
@@ -629,11 +652,18 @@ func (r *rewriter) program(p *js.Program) {
 		b = append(b, "try { "...)
 	}
 	b = append(b, hoist...)
+	if evalValue && lastDirective != nil {
+		b = appendQuote(b, lastDirective.Value)
+		b = append(b, "; "...)
+	}
 	r.buf = b
 	r.edits[h].off, r.edits[h].n = int32(start), int32(len(b)-start)
 	switch {
 	case cjs && !r.fn.noTry:
 		r.ins(int32(len(r.src)), "\n} finally { "+r.h+".Sx(); }")
+	case evalValue:
+		// Eval code's lexical declarations are its own.
+		r.ins(int32(len(r.src)), "\n;const "+Prefix+"sx = "+r.h+".Sx();")
 	default:
 		r.ins(int32(len(r.src)), "\n;"+r.h+".Sx();")
 	}
@@ -1041,6 +1071,9 @@ func (r *rewriter) function(fp funcParts) int {
 			es, ok := body[0].(*js.ExprStmt)
 			if !ok || es.Directive == "" {
 				break
+			}
+			if es.Directive == "use asm" {
+				r.noAsm(es)
 			}
 			pos = es.End
 			semi = ""
