@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -123,15 +124,16 @@ func instrumentTransformed(src []byte, opts Options) (*Result, error) {
 		log.Errorf(diag.Range{}, "internal instrumenter error: %v", err)
 		return nil, log.Err()
 	}
-	m := newSiteMapper(sm, tr.Code, src)
-	res, err := instrumentJS(tr.Code, opts, m.mapSites)
+	code, sm := alignLines(tr.Code, sm, opts.Goal)
+	m := newSiteMapper(sm, code, src)
+	res, err := instrumentJS(code, opts, m.mapSites)
 	if err != nil {
 		return nil, m.mapErrors(name, err)
 	}
 	if res.Unchanged {
 		return &Result{Code: src, Unchanged: true}, nil
 	}
-	res.JS = tr.Code
+	res.JS = code
 	return res, nil
 }
 
@@ -474,4 +476,121 @@ func (m *siteMapper) mapErrors(name string, err error) error {
 		return err
 	}
 	return list
+}
+
+// alignLines moves the lines of esbuild's output towards the lines of the
+// original they come from, so that line numbers of the instrumented
+// program (its stack traces and errors) are the original file's: a line
+// whose first mapping comes from a later original line is preceded by
+// blank lines (esbuild drops blank lines, comments and type
+// declarations), and a line that comes too late, or has no mapping (the
+// CommonJS helpers esbuild writes at the top, closing braces), is joined to
+// the line before it. It returns the code with its map. Only newlines
+// change: one is added between two lines, where the line after it has only
+// spaces and tabs before its first mapping (never inside a token: a
+// template literal's line has its text, `${` or a backtick there), or
+// replaced by a space where it is not inside a template literal, does not
+// end a line with "//" in it (a comment would take the joined text) and
+// does not end a hashbang. esbuild ends every statement with a semicolon
+// and breaks no restricted production, so no newline it prints is a
+// semicolon. Where the code is not valid for its goal, it is left as it is.
+func alignLines(code []byte, sm *sourceMap, goal js.Goal) ([]byte, *sourceMap) {
+	prog, err := js.Parse(code, js.Options{Goal: goal})
+	if err != nil {
+		return code, sm
+	}
+	// Newlines inside template literals are their text.
+	var inTemplate map[int]bool
+	js.Inspect(prog, func(n js.Node) bool {
+		if t, ok := n.(*js.Template); ok {
+			for i := t.Start; i < t.End; i++ {
+				if code[i] == '\n' {
+					if inTemplate == nil {
+						inTemplate = make(map[int]bool)
+					}
+					inTemplate[int(i)] = true
+				}
+			}
+		}
+		return true
+	})
+	out := make([]byte, 0, len(code)+len(code)/16)
+	var lines [][]mapping
+	at := -1        // the output line being written (0-based)
+	var width int32 // its length in UTF-16 units
+	prevStart := 0
+	for g, start := 0, 0; start <= len(code); g++ {
+		end := bytes.IndexByte(code[start:], '\n')
+		if end < 0 {
+			end = len(code)
+		} else {
+			end += start
+		}
+		var segs []mapping
+		if g < len(sm.lines) {
+			segs = sm.lines[g]
+		}
+		line := code[start:end]
+		late := len(segs) == 0 || int(segs[0].srcLine) < at+1
+		if g > 0 && late && !inTemplate[start-1] && !bytes.Contains(code[prevStart:start-1], []byte("//")) &&
+			!(at == 0 && bytes.HasPrefix(code, []byte("#!"))) {
+			// Join: the newline becomes a space.
+			out = append(out, ' ')
+			for _, m := range segs {
+				m.genCol += width + 1
+				lines[at] = append(lines[at], m)
+			}
+			width += 1 + utf16Len(line)
+		} else {
+			if g > 0 {
+				out = append(out, '\n')
+			}
+			at++
+			if len(segs) > 0 && int(segs[0].srcLine) > at && blankPrefix(line, segs[0].genCol) {
+				for ; at < int(segs[0].srcLine); at++ {
+					out = append(out, '\n')
+					lines = append(lines, nil)
+				}
+			}
+			lines = append(lines, append([]mapping(nil), segs...))
+			width = utf16Len(line)
+		}
+		out = append(out, line...)
+		prevStart = start
+		start = end + 1
+	}
+	return out, &sourceMap{lines: lines}
+}
+
+// utf16Len is the length of UTF-8 text b in UTF-16 code units.
+func utf16Len(b []byte) int32 {
+	n := int32(0)
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf {
+			n++
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		n++
+		if r >= 0x10000 {
+			n++
+		}
+	}
+	return n
+}
+
+// blankPrefix reports whether line's text before UTF-16 column col is
+// spaces and tabs only.
+func blankPrefix(line []byte, col int32) bool {
+	if int(col) > len(line) {
+		return false
+	}
+	for _, c := range line[:col] {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evanw/esbuild/pkg/api"
+
 	"github.com/memtrace/memtrace/instrument/diag"
 	js "github.com/memtrace/memtrace/instrument/js"
 )
@@ -292,5 +294,114 @@ func TestDecodeMappings(t *testing.T) {
 	}
 	if s, same, ok := sm.lookup(1, 0); !ok || same || s != (mapping{4, 0, 6}) {
 		t.Errorf("lookup(1,0) = %v %v %v", s, same, ok)
+	}
+}
+
+// TestAlignLines: esbuild's output moved to the original's lines keeps
+// every token and every template literal's text (newlines only turned
+// into spaces or added between lines), a line comment does not take a
+// joined line, and each line that starts with a mapped token and is not
+// behind starts on the original line of that token.
+func TestAlignLines(t *testing.T) {
+	// A line comment (a legal comment esbuild keeps) takes no joined line,
+	// even when the next line comes from an earlier original line.
+	code := []byte("a();\n//! kept\nb();\n`x\n`;\n")
+	sm := &sourceMap{lines: [][]mapping{{{0, 0, 0}}, nil, {{0, 0, 5}}, {{0, 0, 10}}, {{0, 0, 12}}, nil}}
+	got, _ := alignLines(code, sm, js.Script)
+	if want := "a(); //! kept\nb(); `x\n`; "; string(got) != want {
+		t.Fatalf("alignLines(%q) = %q, want %q", code, got, want)
+	}
+	src := `//! legal comment kept by esbuild
+import { x } from "./x";
+const early = x;
+
+// dropped comment
+type T = { a: number };
+
+export enum E {
+  A,
+  B = "b",
+}
+
+const s = ` + "`" + `first
+  ${x}
+` + "`" + `, u = "http://example.com"; // trailing
+
+export function f(a: T): number {
+
+  return a.a + E.A;
+  //! legal comment at the end of a block
+}
+`
+	for _, goal := range []js.Goal{js.Module, js.CommonJS} {
+		format := api.FormatDefault
+		if goal == js.CommonJS {
+			format = api.FormatCommonJS
+		}
+		tr := api.Transform(src, api.TransformOptions{Loader: api.LoaderTS, Target: api.ESNext, Format: format,
+			Sourcemap: api.SourceMapExternal, Sourcefile: "a.ts"})
+		if len(tr.Errors) > 0 {
+			t.Fatal(tr.Errors)
+		}
+		sm, err := parseSourceMap(tr.Map)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, sm2 := alignLines(tr.Code, sm, goal)
+		if bytes.Equal(code, tr.Code) {
+			t.Fatalf("goal %v: nothing moved\n%s", goal, code)
+		}
+		if !bytes.Equal(bytes.Join(bytes.Fields(code), nil), bytes.Join(bytes.Fields(tr.Code), nil)) {
+			t.Fatalf("goal %v: more than whitespace changed:\n%s\n----\n%s", goal, tr.Code, code)
+		}
+		templates := func(b []byte) (raws []string) {
+			p, err := js.Parse(b, js.Options{Goal: goal})
+			if err != nil {
+				t.Fatalf("goal %v: %v\n%s", goal, err, b)
+			}
+			js.Inspect(p, func(n js.Node) bool {
+				if tl, ok := n.(*js.Template); ok {
+					for _, part := range tl.Parts {
+						raws = append(raws, part.Raw)
+					}
+				}
+				return true
+			})
+			return raws
+		}
+		if a, b := templates(tr.Code), templates(code); strings.Join(a, "|") != strings.Join(b, "|") {
+			t.Fatalf("goal %v: template text changed: %q -> %q", goal, a, b)
+		}
+		lines := strings.Split(string(code), "\n")
+		if len(sm2.lines) != len(lines) {
+			t.Fatalf("goal %v: %d lines of mappings for %d lines", goal, len(sm2.lines), len(lines))
+		}
+		for i, l := range lines {
+			if strings.Contains(l, "//") && strings.Contains(l[strings.Index(l, "//"):], ";") && !strings.Contains(l, "http://") {
+				t.Fatalf("goal %v: line %d: code after a line comment: %q", goal, i+1, l)
+			}
+			// Each mapping points at the token it did before.
+			for _, m := range sm2.lines[i] {
+				if int(m.genCol) > len(l) {
+					t.Fatalf("goal %v: line %d: mapping at column %d of %q", goal, i+1, m.genCol, l)
+				}
+			}
+		}
+		for _, tok := range []struct{ orig, gen string }{{"function f", "function f("}, {"return a.a", "return a.a"}, {"const s", "const s"}, {"  A,", `"A"`}} {
+			want, got := 0, 0
+			for i, l := range strings.Split(src, "\n") {
+				if strings.Contains(l, tok.orig) && want == 0 {
+					want = i + 1
+				}
+			}
+			for i, l := range lines {
+				if strings.Contains(l, tok.gen) && got == 0 {
+					got = i + 1
+				}
+			}
+			if got != want {
+				t.Errorf("goal %v: %q on line %d, want %d\n%s", goal, tok.gen, got, want, code)
+			}
+		}
 	}
 }

@@ -187,3 +187,94 @@ setTimeout(tick, 0);
 	}
 	assert.True(t, found, "no site %s in %s", site, sum.String())
 }
+
+// tsStackProgram is TypeScript as people write it: a CommonJS .ts file
+// (esbuild writes its export helpers at the top), with comments, blank
+// lines, types, an enum, a class with parameter properties, a template
+// literal over several lines and an arrow. Each "// at NAME" comment marks
+// the line a stack frame must name.
+const tsStackProgram = `// Stack traces of an instrumented TypeScript program name its lines.
+
+import { EventEmitter } from 'node:events';
+
+/** A record. */
+export interface User {
+  id: number;
+  name: string;
+}
+
+type Handler = (u: User) => void;
+
+export enum Level {
+  Low,
+  High,
+}
+
+const banner = ` + "`" + `users
+  of ${Level.High}
+` + "`" + `;
+
+export class Registry extends EventEmitter {
+  private users = new Map<number, User>();
+
+  constructor(private readonly level: Level = Level.Low) {
+    super();
+  }
+
+  get(id: number): User {
+    const u = this.users.get(id);
+    if (!u) {
+      throw new Error('no user ' + id); // at get
+    }
+    return u;
+  }
+}
+
+function lines(e: unknown): string {
+  return (e as Error).stack!.split('\n').slice(1, 4).map((l) => l.replace(/^.*\.ts:(\d+):\d+\)?$/, '$1')).join(' ');
+}
+
+function main(): void {
+  const r = new Registry();
+  const seen: Handler = (u) => {
+    throw new TypeError(u.name); // at arrow
+  };
+  try {
+    r.get(2); // at main
+  } catch (e) {
+    console.log('get', lines(e));
+  }
+  try {
+    seen({ id: 1, name: 'ada' }); // at main2
+  } catch (e) {
+    console.log('arrow', lines(e));
+  }
+  console.log(JSON.stringify(banner));
+}
+
+main(); // at top
+`
+
+// TestTSStackLines: the lines of an instrumented TypeScript program's
+// stack traces are those of the .ts file (instrument/typescript.go
+// alignLines), and its template literal keeps its text.
+func TestTSStackLines(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	at := map[string]int{}
+	for i, l := range strings.Split(tsStackProgram, "\n") {
+		if k := strings.Index(l, "// at "); k >= 0 {
+			at[l[k+len("// at "):]] = i + 1
+		}
+	}
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"package.json": "{}", "main.ts": tsStackProgram})
+	var got, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.ts", OutDir: filepath.Join(dir, "out"), Dir: dir,
+		Memtrace: bin, Shim: runtimeshim.Source(), Stdout: &got, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	want := fmt.Sprintf("get %d %d %d\narrow %d %d %d\n%q\n", at["get"], at["main"], at["top"], at["arrow"], at["main2"], at["top"],
+		"users\n  of 1\n")
+	assert.Equal(t, want, got.String())
+}
