@@ -375,3 +375,9 @@ if (typeof Module.register === 'function') {
   }
 }
 }
+
+// The program's require.cache holds its own modules only, as without
+// memtrace (this file, the client and the shim are loaded and stay so).
+for (const k of Object.keys(require.cache)) {
+  if (k.startsWith(__dirname + require('node:path').sep)) delete require.cache[k];
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "06770a3df8662c4f"
+const Version = "40c88b1b374226dc"

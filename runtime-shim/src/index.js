@@ -3306,11 +3306,26 @@ function install() {
     openScripts.length = 0;
   }
 
-  if (proc !== undefined && typeof proc.on === 'function') {
+  if (proc !== undefined && typeof proc.emit === 'function') {
     // process.exit and the end of the event loop: like MemInsight, no
     // SCRIPT_EXIT for scripts still open (their frames may be open too).
-    proc.on('exit', end);
-    proc.on('uncaughtExceptionMonitor', closeScripts);
+    // Node emits both events through process.emit; a wrapper (an own,
+    // non-enumerable emit) sees them without listeners, which the program
+    // would count (listenerCount, eventNames, a MaxListenersExceeded
+    // warning at its eleventh 'exit' listener) or remove
+    // (removeAllListeners). The trace ends before the program's 'exit'
+    // listeners run, as with a listener added first.
+    const emitEvent = proc.emit;
+    try {
+      defineProperty(proc, 'emit', {
+        value: function emit(type) {
+          if (type === 'exit') end();
+          else if (type === 'uncaughtExceptionMonitor') closeScripts();
+          return apply(emitEvent, this, arguments);
+        },
+        writable: true, enumerable: false, configurable: true,
+      });
+    } catch { /* a frozen process: no end written */ }
     // No signal listeners: one would change what a signal does (a program
     // busy in JavaScript would run on until it yields, and
     // process.listenerCount would see it). A signal that kills the process
