@@ -348,6 +348,7 @@ const origCompile = Module.prototype._compile;
 // format 'module' (require(esm)).
 Module.prototype._compile = function (content, filename, format) {
   if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
+    if (!tsRegistered && tsExts.includes(path.extname(filename).toLowerCase())) registerTS();
     const goal = format === 'module' || /\.m[jt]s$/i.test(filename) ? 'module' : 'commonjs';
     content = instrument(content, filename, goal);
   }
@@ -356,10 +357,19 @@ Module.prototype._compile = function (content, filename, format) {
 
 // require() finds .ts, .cts, .tsx and .jsx files without their extension
 // too; Node 20 compiles them with the .js handler, whose _compile is the
-// one above. (.mts is an ES module: the loader hooks take it.)
-for (const ext of ['.ts', '.cts', '.tsx', '.jsx']) {
-  if (!Module._extensions[ext]) Module._extensions[ext] = Module._extensions['.js'];
+// one above. (.mts is an ES module: the loader hooks take it.) Only in a
+// program that is TypeScript or JSX (its main file, or the first such file
+// it loads): a JavaScript program sees Node's require.extensions.
+const tsExts = ['.ts', '.cts', '.tsx', '.jsx'];
+let tsRegistered = false;
+function registerTS() {
+  if (tsRegistered) return;
+  tsRegistered = true;
+  for (const ext of tsExts) {
+    if (!Module._extensions[ext]) Module._extensions[ext] = Module._extensions['.js'];
+  }
 }
+if (tsExts.includes(path.extname(process.argv[1] || '').toLowerCase())) registerTS();
 
 // ES modules: loader hooks in their own thread.
 // The hooks thread starts here and copies the environment: the variable

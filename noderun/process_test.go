@@ -5,12 +5,14 @@ import "testing"
 // processProgram looks at what memtrace node could add to the process:
 // listeners (the shim's end of trace and its close of scripts left open
 // by an exception went through process.on), the modules in require.cache
-// (the preload's), the MaxListenersExceeded warning a program gets at its
+// (the preload's), require.extensions (the TypeScript ones, which a
+// JavaScript program does not get), the MaxListenersExceeded warning a program gets at its
 // eleventh 'exit' listener, and what removing every listener leaves.
 const processProgram = `const events = ['exit', 'uncaughtException', 'uncaughtExceptionMonitor', 'unhandledRejection', 'SIGINT', 'beforeExit', 'warning'];
 console.log(events.map((e) => e + ':' + process.listenerCount(e)).join(' '));
 console.log(process.eventNames().join(','), Object.keys(require.cache).map((k) => k.slice(k.lastIndexOf('/') + 1)).join(','));
-console.log(Object.keys(process).includes('emit'), process.listeners('exit').length, process.rawListeners('exit').length);
+console.log(Object.keys(process).includes('emit'), process.listeners('exit').length, process.rawListeners('exit').length,
+  Object.keys(require.extensions).join());
 process.on('warning', (w) => console.log('warning', w.name));
 for (let i = 0; i < 10; i++) process.on('exit', () => {});
 process.removeAllListeners('exit');
