@@ -189,6 +189,11 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_COMPACT="+flag01(opts.Compact),
 		"MEMTRACE_EXCLUDE="+string(excl),
 	)
+	// The program's own NODE_OPTIONS, which the preload gives back to
+	// its process.env (none: the preload removes the variable).
+	if v, ok := lookupEnvOK(env, "NODE_OPTIONS"); ok {
+		cmd.Env = append(cmd.Env, "MEMTRACE_NODE_OPTIONS="+v)
+	}
 	// memtrace node stands for the program: SIGTERM and SIGHUP sent to it
 	// go to node, and memtrace waits for node to end. SIGINT is ignored
 	// here and not forwarded: Ctrl-C reaches node from the terminal
@@ -268,13 +273,19 @@ func nodeOptions(v, preload string) string {
 
 // lookupEnv returns the last value of key in a KEY=VALUE list.
 func lookupEnv(env []string, key string) string {
-	v := ""
+	v, _ := lookupEnvOK(env, key)
+	return v
+}
+
+// lookupEnvOK is lookupEnv, and whether the list has key.
+func lookupEnvOK(env []string, key string) (string, bool) {
+	v, found := "", false
 	for _, kv := range env {
 		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
+			v, found = val, true
 		}
 	}
-	return v
+	return v, found
 }
 
 // tsModule: the script is TypeScript, TSX or JSX that Node must run as an

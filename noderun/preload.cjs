@@ -34,6 +34,9 @@ const crypto = require('node:crypto');
 const { isInstrumented, instrumentArgs } = require('./client.cjs');
 
 const env = process.env;
+// What is read after the preload has run: memtrace's variables, which
+// the program's process.env does not keep (the end of this file).
+let menv = env;
 const bin = env.MEMTRACE_BIN;
 const shimFile = path.join(__dirname, 'shim.js');
 const self = __filename;
@@ -123,6 +126,7 @@ function fixEnvPairs(pairs) {
     out.push(p);
   }
   for (const k in ours) if (!seen.has(k)) out.push(k + '=' + ours[k]);
+  if (nodeOptions !== undefined && !seen.has('MEMTRACE_NODE_OPTIONS')) out.push('MEMTRACE_NODE_OPTIONS=' + nodeOptions);
   out.push('NODE_OPTIONS=' + withNodeOptions(nodeOptions));
   return out;
 }
@@ -130,6 +134,7 @@ function fixEnv(e) {
   const out = { ...e };
   for (const k in ours) if (out[k] === undefined) out[k] = ours[k];
   out.MEMTRACE_PARENT = ours.MEMTRACE_PARENT;
+  if (out.NODE_OPTIONS !== undefined && out.MEMTRACE_NODE_OPTIONS === undefined) out.MEMTRACE_NODE_OPTIONS = out.NODE_OPTIONS;
   out.NODE_OPTIONS = withNodeOptions(out.NODE_OPTIONS);
   return out;
 }
@@ -163,12 +168,17 @@ for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
   if (typeof orig !== 'function') continue;
   const wrapped = {
     [name](...args) {
-      for (let k = args.length - 1; k >= 1; k--) {
-        const o = args[k];
-        if (o !== null && typeof o === 'object' && !Array.isArray(o)) {
-          if (o.env !== null && typeof o.env === 'object') args[k] = { ...o, env: fixEnv(o.env) };
-          break;
-        }
+      // The options: the last argument after the first that is an object
+      // and not an array (or none: the child's environment is then this
+      // process's, which holds no memtrace variables, so it is given).
+      let k = args.length - 1;
+      while (k >= 1 && (args[k] === undefined || args[k] === null)) k--;
+      const o = args[k];
+      if (k >= 1 && typeof o === 'object' && !Array.isArray(o)) {
+        args[k] = { ...o, env: fixEnv(o.env !== null && typeof o.env === 'object' ? o.env : process.env) };
+      } else {
+        args.length = k + 1;
+        args.push({ env: fixEnv(process.env) });
       }
       return orig.apply(this, args);
     },
@@ -208,7 +218,7 @@ function loaderOf(filename) {
 // MEMTRACE_INSTRUMENTER=spawn).
 let bridge;
 function startBridge() {
-  if (env.MEMTRACE_INSTRUMENTER === 'spawn') return null;
+  if (menv.MEMTRACE_INSTRUMENTER === 'spawn') return null;
   try {
     const { Worker, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
     const { port1, port2 } = new MessageChannel();
@@ -232,7 +242,7 @@ function startBridge() {
 // helperIdleMs: how long the helper waits for another module before it
 // leaves (MEMTRACE_HELPER_IDLE_MS, default 2 s; 0: it stays).
 function helperIdleMs() {
-  const v = env.MEMTRACE_HELPER_IDLE_MS;
+  const v = menv.MEMTRACE_HELPER_IDLE_MS;
   const n = v === undefined || v === '' ? 2000 : +v;
   return n >= 0 && n < 1e9 ? n : 2000;
 }
@@ -384,6 +394,18 @@ if (typeof Module.register === 'function') {
     delete env.MEMTRACE_HOOKS_THREAD;
   }
 }
+
+// The program's process.env is the environment it was given: the
+// variables memtrace sets go (the shim and this file keep what they read later; the
+// program's children get them back, above), and NODE_OPTIONS is the
+// program's own again (memtrace node and this file's child wrappers pass
+// it as MEMTRACE_NODE_OPTIONS; none: it had none).
+menv = {};
+for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
+for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS',
+  'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS']) delete env[k];
+if (menv.MEMTRACE_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = menv.MEMTRACE_NODE_OPTIONS;
+else delete env.NODE_OPTIONS;
 }
 
 // The program's require.cache holds its own modules only, as without

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "40c88b1b374226dc"
+const Version = "066fbcd1b49bbabf"

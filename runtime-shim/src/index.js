@@ -120,7 +120,13 @@ function install() {
 
   // ---------------------------------------------------------------- config
   const proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
-  const env = proc !== undefined && proc.env ? proc.env : {};
+  // memtrace's variables, read once: memtrace node's preload takes them
+  // out of the program's process.env once the shim has loaded.
+  const env = {};
+  if (proc !== undefined && proc.env) {
+    const ks = objectKeys(proc.env);
+    for (let k = 0; k < ks.length; k++) if (apply(strSlice, ks[k], [0, 9]) === 'MEMTRACE_') env[ks[k]] = proc.env[ks[k]];
+  }
   let debugFun = typeof env.MEMTRACE_DEBUG_FUN === 'string' ? env.MEMTRACE_DEBUG_FUN : '';
   let allPutfields = env.MEMTRACE_ALL_PUTFIELDS === '1';
   let allUses = env.MEMTRACE_ALL_USES === '1';
