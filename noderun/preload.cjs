@@ -168,9 +168,10 @@ for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
   if (typeof orig !== 'function') continue;
   const wrapped = {
     [name](...args) {
-      // The options: the last argument after the first that is an object
-      // and not an array (or none: the child's environment is then this
-      // process's, which holds no memtrace variables, so it is given).
+      // The options are the last argument but the first, unless that is
+      // an array (the arguments) or undefined. Without options, or
+      // without env in them, the child would get this process's
+      // environment, which holds no memtrace variables: ours is given.
       let k = args.length - 1;
       while (k >= 1 && (args[k] === undefined || args[k] === null)) k--;
       const o = args[k];
@@ -396,10 +397,10 @@ if (typeof Module.register === 'function') {
 }
 
 // The program's process.env is the environment it was given: the
-// variables memtrace sets go (the shim and this file keep what they read later; the
-// program's children get them back, above), and NODE_OPTIONS is the
-// program's own again (memtrace node and this file's child wrappers pass
-// it as MEMTRACE_NODE_OPTIONS; none: it had none).
+// variables memtrace sets go (the shim and this file keep what they read
+// later; the program's children get them back, above), and NODE_OPTIONS is
+// the program's own again (memtrace node and this file's child wrappers
+// pass it as MEMTRACE_NODE_OPTIONS; none: it had none).
 menv = {};
 for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
 for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS',
