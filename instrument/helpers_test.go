@@ -20,6 +20,10 @@ func strip(src string, goal js.Goal) (string, error) {
 	if start >= 0 {
 		end := strings.Index(out[start:], "); ")
 		out = out[:start] + out[start+end+3:]
+	} else if start = strings.Index(out, "var "+h+" = "+ModuleInit+"(); function "); start >= 0 {
+		// an ES module's prologue
+		end := strings.Index(out[start:], ")); } ")
+		out = out[:start] + out[start+end+6:]
 	}
 	out = strings.TrimSuffix(out, "\n;"+h+".Sx();")
 	if a := res.Alias; a != "" {

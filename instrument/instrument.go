@@ -136,6 +136,14 @@ const EvalNoCache = "0?0``:"
 // Prefix is the reserved name prefix of the instrumentation.
 const Prefix = "__mt$"
 
+// ModuleInit names the function that an ES module's prologue declares to
+// set its handle: "var H = __mt$h(); function __mt$h() { return H || (H =
+// __mt.S(…)); }". The function is hoisted, so a function declaration of
+// the module that runs before the module's body (another module of an
+// import cycle calls it) sets the handle first, with "(H || __mt$h())" in
+// its parameter list's hooks and its Fe.
+const ModuleInit = Prefix + "h"
+
 // Instrument rewrites src. See the package documentation.
 func Instrument(src []byte, opts Options) (*Result, error) {
 	if opts.Loader != JS {
@@ -202,7 +210,8 @@ const shimBanner = "/* memtrace runtime shim "
 
 // alreadyInstrumented: the source is the runtime shim bundle, or the first
 // statement after the directives (and after empty statements and a
-// project prelude that loads ShimFile) is "const NAME = __mt.S(…)".
+// project prelude that loads ShimFile) is "const NAME = __mt.S(…)", or an
+// ES module's "var NAME = __mt$h();" (ModuleInit).
 func alreadyInstrumented(src []byte, p *js.Program) bool {
 	if bytes.HasPrefix(src, []byte(shimBanner)) {
 		return true
@@ -215,13 +224,25 @@ func alreadyInstrumented(src []byte, p *js.Program) bool {
 			continue
 		}
 		d, ok := st.(*js.VarDecl)
-		if !ok || d.Kind != js.Const || len(d.Decls) == 0 {
+		if !ok || len(d.Decls) == 0 {
 			return false
 		}
 		if _, ok := d.Decls[0].Target.(*js.Ident); !ok {
 			return false
 		}
 		init := d.Decls[0].Init
+		if d.Kind == js.Var {
+			// an ES module's "var H = __mt$h();" (ModuleInit)
+			c, ok := init.(*js.Call)
+			if !ok || len(c.Args) != 0 {
+				return false
+			}
+			f, ok := c.Callee.(*js.Ident)
+			return ok && f.Name == ModuleInit
+		}
+		if d.Kind != js.Const {
+			return false
+		}
 		if cd, ok := init.(*js.Cond); ok {
 			init = cd.No // the EvalNoCache marker
 		}

@@ -622,9 +622,24 @@ func (r *rewriter) program(p *js.Program) {
 	start := len(r.buf)
 	b := r.buf
 	b = append(b, semi...)
-	b = append(b, "const "...)
-	b = append(b, r.h...)
-	b = append(b, " = "...)
+	module := p.Goal == js.Module
+	if module {
+		// var H = __mt$h(); function __mt$h() { return H || (H = __mt.S(…)); }
+		// The function is hoisted, and H a var: a function declaration
+		// of the module called before its body has run (import cycles)
+		// sets the handle through it (ModuleInit).
+		b = append(b, "var "...)
+		b = append(b, r.h...)
+		b = append(b, " = "+ModuleInit+"(); function "+ModuleInit+"() { return "...)
+		b = append(b, r.h...)
+		b = append(b, " || ("...)
+		b = append(b, r.h...)
+		b = append(b, " = "...)
+	} else {
+		b = append(b, "const "...)
+		b = append(b, r.h...)
+		b = append(b, " = "...)
+	}
 	if r.opts.Eval && !r.opts.GlobalCode {
 		b = append(b, EvalNoCache...)
 	}
@@ -646,7 +661,11 @@ func (r *rewriter) program(p *js.Program) {
 		b = append(b, ", "...)
 		b = append(b, o...)
 	}
-	b = append(b, "); "...)
+	if module {
+		b = append(b, ")); } "...)
+	} else {
+		b = append(b, "); "...)
+	}
 	b = append(b, r.tempDecl(r.fn)...)
 	if cjs && !r.fn.noTry {
 		b = append(b, "try { "...)
@@ -1046,12 +1065,24 @@ func (r *rewriter) function(fp funcParts) int {
 		fs.firstSusp = -1
 		fs.c0, fs.cset = r.ownContextBindings(sf)
 	}
+	// A function declaration at the top level of an ES module can be
+	// called before the module's body has run (a module of an import
+	// cycle calls it while this module waits for that one): its handle
+	// may not be set yet, so the hooks of its parameter list and its Fe
+	// set it first (moduleInit).
+	outerH := r.h
+	early := r.prog.Goal == js.Module && fp.decl != nil && saveFn.parent == nil
+	if early {
+		r.h = "(" + outerH + " || " + ModuleInit + "())"
+	}
 	fs.noTemps = true
 	for _, p := range fp.params {
 		r.pattern(p)
 		fs.rest = restIdents(p, fs.rest)
 	}
 	fs.noTemps = false
+	entryH := r.h
+	r.h = outerH
 	fs.thisFrame = !fp.arrow && !fp.derived && !fp.susp && fp.body != nil
 
 	// A function at the top level of a classic script binds the handle's
@@ -1135,7 +1166,11 @@ func (r *rewriter) function(fp funcParts) int {
 	}
 	b = append(b, fs.self...)
 	b = append(b, " = "...)
-	b = append(b, r.h...)
+	if early {
+		b = append(b, entryH...)
+	} else {
+		b = append(b, r.h...)
+	}
 	if fs.susp {
 		b = append(b, ".Fg("...)
 	} else {

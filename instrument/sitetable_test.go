@@ -218,7 +218,11 @@ func TestShortHandle(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.src, err)
 		}
-		if res.Handle != c.want || !bytes.Contains(res.Code, []byte("const "+res.Handle+" = ")) {
+		decl := "const " + res.Handle + " = "
+		if c.goal == js.Module {
+			decl = "var " + res.Handle + " = " + ModuleInit + "(); "
+		}
+		if res.Handle != c.want || !bytes.Contains(res.Code, []byte(decl)) {
 			t.Errorf("%s: handle %q, want %q\n%s", c.src, res.Handle, c.want, res.Code)
 		}
 	}

@@ -62,6 +62,9 @@ func instrumentAhead(t *testing.T, bin, dir, name string, how int) {
 		code, err := os.ReadFile(tmp)
 		require.NoError(t, err)
 		at := bytes.Index(code, []byte("const H = __mt.S("))
+		if strings.HasSuffix(name, ".mjs") {
+			at = bytes.Index(code, []byte("var H = __mt$h();"))
+		}
 		require.Positive(t, at+1)
 		pre := `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");`
 		if strings.HasSuffix(name, ".mjs") {

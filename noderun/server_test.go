@@ -82,7 +82,7 @@ func TestServe(t *testing.T) {
 	assert.Equal(t, "var keep = {};", c)
 	e, c = code(102)
 	assert.Empty(t, e)
-	assert.True(t, strings.HasPrefix(c, `const H = __mt.S("e.mjs"`), c)
+	assert.True(t, strings.HasPrefix(c, `var H = __mt$h(); function __mt$h() { return H || (H = __mt.S("e.mjs"`), c)
 	e, c = code(103)
 	assert.Empty(t, e)
 	assert.Equal(t, string(done.Code), c)

@@ -75,7 +75,7 @@ func TestRunTree(t *testing.T) {
 	for name, want := range map[string]string{
 		"main.js":                   `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");;const H = __mt.S("main.js"`,
 		"lib.js":                    `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");const H = __mt.S("lib.js"`,
-		"esm/m.js":                  `;import "../.memtrace-shim.cjs";const H = __mt.S("esm/m.js"`,
+		"esm/m.js":                  `;import "../.memtrace-shim.cjs";var H = __mt$h(); function __mt$h() { return H || (H = __mt.S("esm/m.js"`,
 		"ts.js":                     `__mt.S("ts.ts"`,
 		"types.d.ts":                "export declare const x: number;\n",
 		"esm/broken.js":             "let = = 1;\n",

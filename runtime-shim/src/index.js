@@ -911,10 +911,45 @@ function install() {
         if (s < 0) re = true;
       }
     }
+    if (typeof o === 'function' && feFromSource(o) > 0) return createEarly(o, allocIid);
     const id = newId();
     setId(o, id, re);
     if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
     else log3(CREATE_OBJ, allocIid, id);
+    return id;
+  }
+
+  // markGen records, for a generator function (1) or an async generator
+  // function (2) made by script h, that its calls run no code (callStart
+  // writes no CALL: its body is entered by next()).
+  function markGen(fn, fe, h) {
+    const fp = getPrototypeOf(fn);
+    const gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
+    const k = fe - h.base;
+    if (gen !== 0 && k > 0 && k < h.nSites + 2) {
+      if (h.feGen === null) h.feGen = new Uint8Array(h.nSites + 2);
+      h.feGen[k] = gen;
+    }
+  }
+
+  // createEarly gives its id to an instrumented function that reaches the
+  // shim before its F: a function declaration of an ES module whose body
+  // has not run, seen by another module of an import cycle (the value of
+  // an import, an argument). It is a function (CREATE_FUN, at the site
+  // that first saw it, its function-enter iid unknown: the script that
+  // made it may not have entered yet), so that entering it later enters a
+  // function; its F records its script (F).
+  function createEarly(fn, g) {
+    const id = newId();
+    setId(fn, id);
+    let pid = 0;
+    const proto = fn.prototype;
+    if (isObj(proto)) {
+      pid = newId();
+      if (idOf(proto) === 0) setId(proto, pid);
+    }
+    log4(CREATE_FUN, g, -1, id);
+    if (pid === 0) newId(); // the announced prototype
     return id;
   }
 
@@ -992,8 +1027,9 @@ function install() {
   // feFromSource finds the function-enter iid of an instrumented function
   // the rewriter could not wrap in F (accessors, methods), from its source
   // text, as MemInsight does (its prologue, `const __mt$f = H.Fe(fe`,
-  // whatever the handle's name); -1 when there is none.
-  const feRegExp = /__mt\$f = [\w$]+\.F[eg]\((\d+)/;
+  // whatever the handle's name, or `(H || __mt$h()).Fe(fe` in a function
+  // declaration of an ES module); 0 when there is none.
+  const feRegExp = /__mt\$f = (?:[\w$]+|\([\w$]+ \|\| __mt\$h\(\)\))\.F[eg]\((\d+)/;
   function feFromSource(fn) {
     let src;
     try { src = apply(fnToString, fn, []); } catch { return 0; }
@@ -2048,6 +2084,11 @@ function install() {
         } else {
           if (id === 0) {
             id = createFun(fn, g, this.base + fe, this, true);
+          } else if (fe > 0 && funFe(fn) === 0) {
+            // Seen before its module's body ran (an import cycle,
+            // createEarly): its script is known now.
+            setFunInfo(fn, this.base + fe, g, this, 0);
+            markGen(fn, this.base + fe, this);
           }
           if (fe > 0 && fe <= this.nSites) this.closures[this.slot[fe]] = id;
         }
@@ -2579,7 +2620,19 @@ function install() {
         ctor = pendCtor;
         enterFid = pendFid;
       } else {
-        let fid = typeof fn === 'function' ? idOrCreate(fn, fe) : this.closures[this.slot[i]];
+        let fid;
+        if (typeof fn === 'function') {
+          fid = idOfNew(fn);
+          if (fid === 0) {
+            // A function declaration of an ES module called before the
+            // module's body has run (an import cycle): its F has not
+            // given it its id.
+            fid = createFun(fn, fe, fe, this);
+            if (i <= this.nSites) this.closures[this.slot[i]] = fid;
+          }
+        } else {
+          fid = this.closures[this.slot[i]];
+        }
         if (fid === 0) {
           // A function the shim has not seen created (a method called
           // while its class is being defined): an id of its own, so that

@@ -1,8 +1,8 @@
-const H = __mt.S("esm.mts", "I4CASHCWCG4CASE4BAcARAwBDQIECoBAwBCGAoBAAAWAAAqBCGASHQIEAAIEAAIEKCAiBAAAkBCiBAcAAAYAJAmBAAA0BAAAwBAZAuCAAAWAAAwCVCWCIQIEJCWCAAWCAAWC", {13:["basename@","entries@"]}, 28, 29); var __mt$1, __mt$2; try { H.N(25, "basename@", basename); } catch (__mt$e) {} H.N(27, "add@", H.F(26, 13, add)); 
+var H = __mt$h(); function __mt$h() { return H || (H = __mt.S("esm.mts", "I4CASHCWCG4CASE4BAcARAwBDQIECoBAwBCGAoBAAAWAAAqBCGASHQIEAAIEAAIEKCAiBAAAkBCiBAcAAAYAJAmBAAA0BAAAwBAZAuCAAAWAAAwCVCWCIQIEJCWCAAWCAAWC", {13:["basename@","entries@"]}, 28, 29)); } var __mt$1, __mt$2; try { H.N(25, "basename@", basename); } catch (__mt$e) {} H.N(27, "add@", H.F(26, 13, add)); 
 import { basename } from "node:path";
 
 export const entries = /* @__PURE__ */ H.X(3, H.N(2, "entries@", H.n0(1, Map)));
-export function add(path) {const __mt$f = H.Fe(13, add, this, new.target); try { H.N(12, "path", path); 
+export function add(path) {const __mt$f = (H || __mt$h()).Fe(13, add, this, new.target); try { H.N(12, "path", path); 
   const e = H.X(7, H.N(6, "e", H.T(5, { name: H.c1(4, basename, path) })));
   H.X(10, H.m2(8, entries, H.M(9, entries, "set"), path, e));
   return H.R(__mt$f, H.X(11, e));
