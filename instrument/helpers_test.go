@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -20,6 +21,24 @@ func strip(src string, goal js.Goal) (string, error) {
 	if start >= 0 {
 		end := strings.Index(out[start:], "); ")
 		out = out[:start] + out[start+end+3:]
+	} else if start = strings.Index(out, "__mt.Sg(\""+h+"\", "); start >= 0 {
+		// a classic script's prologue: its temporaries, which the shim
+		// makes global names, written as the declaration they stand for
+		end := strings.Index(out[start:], "); ")
+		var nt, nk int
+		fmt.Sscanf(out[start+len("__mt.Sg(\""+h+"\", "):], "%d, %d", &nt, &nk)
+		var names []string
+		for k := 1; k <= nt; k++ {
+			names = append(names, fmt.Sprintf("%s_%d", h, k))
+		}
+		for k := 1; k <= nk; k++ {
+			names = append(names, fmt.Sprintf("%s_k%d", h, k))
+		}
+		decl := ""
+		if len(names) > 0 {
+			decl = "var " + strings.Join(names, ", ") + "; "
+		}
+		out = out[:start] + decl + out[start+end+3:]
 	} else if start = strings.Index(out, "var "+h+" = "+ModuleInit+"(); function "); start >= 0 {
 		// an ES module's prologue
 		end := strings.Index(out[start:], ")); } ")

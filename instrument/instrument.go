@@ -210,8 +210,9 @@ const shimBanner = "/* memtrace runtime shim "
 
 // alreadyInstrumented: the source is the runtime shim bundle, or the first
 // statement after the directives (and after empty statements and a
-// project prelude that loads ShimFile) is "const NAME = __mt.S(…)", or an
-// ES module's "var NAME = __mt$h();" (ModuleInit).
+// project prelude that loads ShimFile) is "const NAME = __mt.S(…)", an ES
+// module's "var NAME = __mt$h();" (ModuleInit), or a classic script's
+// "__mt.Sg(…);".
 func alreadyInstrumented(src []byte, p *js.Program) bool {
 	if bytes.HasPrefix(src, []byte(shimBanner)) {
 		return true
@@ -222,6 +223,20 @@ func alreadyInstrumented(src []byte, p *js.Program) bool {
 		}
 		if isPrelude(src, st) {
 			continue
+		}
+		if es, ok := st.(*js.ExprStmt); ok {
+			// a classic script's "__mt.Sg(…);"
+			c, ok := es.X.(*js.Call)
+			if !ok {
+				return false
+			}
+			m, ok := c.Callee.(*js.Member)
+			if !ok || m.Computed {
+				return false
+			}
+			o, ok := m.Object.(*js.Ident)
+			k, _ := m.Property.(*js.Ident)
+			return ok && o.Name == "__mt" && k != nil && k.Name == "Sg"
 		}
 		d, ok := st.(*js.VarDecl)
 		if !ok || len(d.Decls) == 0 {

@@ -156,7 +156,7 @@ func TestModernConstructs(t *testing.T) {
 		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, {"f": (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.R(__mt$f, H.X(1, a + b)) } finally { H.Fr(5, __mt$f); } }}["f"])))`},
 		{`f(() => ({}))`, `H.X(7, H.c1(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.R(__mt$f, H.X(2, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
 		{`let x`, `let x = H.N(1, "x", void 0)`},
-		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, T_d1 = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
+		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, {} = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
 		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c2(4, use, k, v)) }`},
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
 		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, {"x": class {}}["x"]), (typeof x === "undefined" ? void 0 : x)))`},

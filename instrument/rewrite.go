@@ -623,7 +623,21 @@ func (r *rewriter) program(p *js.Program) {
 	b := r.buf
 	b = append(b, semi...)
 	module := p.Goal == js.Module
-	if module {
+	classic := r.classic()
+	if classic {
+		// __mt.Sg("__mt$<hash>", temps, keyTemps, …): the shim makes the
+		// handle and the top-level temporaries global names (non-enumerable
+		// properties), so that no declaration of the script's own stops a
+		// second run of the same text, and no temporary is enumerable.
+		b = append(b, "__mt.Sg("...)
+		b = append(b, '"')
+		b = append(b, r.h...)
+		b = append(b, "\", "...)
+		b = strconv.AppendInt(b, int64(r.fn.maxTemps), 10)
+		b = append(b, ", "...)
+		b = strconv.AppendInt(b, int64(r.fn.keyTemps), 10)
+		b = append(b, ", "...)
+	} else if module {
 		// var H = __mt$h(); function __mt$h() { return H || (H = __mt.S(…)); }
 		// The function is hoisted, and H a var: a function declaration
 		// of the module called before its body has run (import cycles)
@@ -643,7 +657,9 @@ func (r *rewriter) program(p *js.Program) {
 	if r.opts.Eval && !r.opts.GlobalCode {
 		b = append(b, EvalNoCache...)
 	}
-	b = append(b, "__mt.S("...)
+	if !classic {
+		b = append(b, "__mt.S("...)
+	}
 	b = append(b, quote(fileName(r.opts))...)
 	b = append(b, ", "...)
 	if r.sitesApart() {
@@ -666,7 +682,14 @@ func (r *rewriter) program(p *js.Program) {
 	} else {
 		b = append(b, "); "...)
 	}
-	b = append(b, r.tempDecl(r.fn)...)
+	if r.opts.Eval && !classic && (r.fn.maxTemps > 0 || r.fn.keyTemps > 0) {
+		// An eval's lexical declarations are its own: a var would be a
+		// property of the global object in an indirect eval.
+		b = append(b, "let"...)
+		b = append(b, r.tempDecl(r.fn)[3:]...)
+	} else if !classic {
+		b = append(b, r.tempDecl(r.fn)...)
+	}
 	if cjs && !r.fn.noTry {
 		b = append(b, "try { "...)
 	}
@@ -686,6 +709,18 @@ func (r *rewriter) program(p *js.Program) {
 	default:
 		r.ins(int32(len(r.src)), "\n;"+r.h+".Sx();")
 	}
+}
+
+// classicTop: the rewriter is at the top level of a classic script,
+// whose handle and temporaries are global names (Sg).
+func (r *rewriter) classicTop() bool {
+	return r.classic() && r.fn != nil && r.fn.parent == nil
+}
+
+// classic: the code is a classic script (or a string timer's code, which
+// runs as one), whose top level is the global scope.
+func (r *rewriter) classic() bool {
+	return r.opts.Goal == js.Script && (!r.opts.Eval || r.opts.GlobalCode)
 }
 
 // sitesApart: the site table goes in Result.SiteTable (Options.SitesApart).
@@ -1916,7 +1951,12 @@ func (r *rewriter) destructDecl(kind js.VarKind, dc *js.Declarator) {
 	rs := restIdents(dc.Target, nil)
 	r.dtemps++
 	var b strings.Builder
-	b.WriteString(", " + r.uniq + "_d" + itoa(r.dtemps) + " = (")
+	if r.classicTop() {
+		// a binding of its own would be a global name (classic)
+		b.WriteString(", {} = (")
+	} else {
+		b.WriteString(", " + r.uniq + "_d" + itoa(r.dtemps) + " = (")
+	}
 	for _, id := range ids {
 		if kind == js.Var {
 			i := r.site(acorn(dc.Init))

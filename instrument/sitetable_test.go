@@ -69,7 +69,7 @@ func TestSiteVLQRoundTrip(t *testing.T) {
 	}
 }
 
-var prologueTable = regexp.MustCompile(`__mt\.S\("[^"]*", "([A-Za-z0-9+/]*)"`)
+var prologueTable = regexp.MustCompile(`__mt\.S(?:g\("__mt\$[0-9a-f]{8}", \d+, \d+, |\()"[^"]*", "([A-Za-z0-9+/]*)"`)
 
 // TestSiteTableInPrologue: the table in the code is Result.Sites, both as
 // Go decodes it and as the shim does (its decodeSites, run by node on the
@@ -182,14 +182,17 @@ func TestEvalHandle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(gl.Handle) != len(Prefix)+8 || !bytes.HasPrefix(gl.Code, []byte("const "+gl.Handle+" = __mt.S(")) {
+	if len(gl.Handle) != len(Prefix)+8 || !bytes.HasPrefix(gl.Code, []byte("__mt.Sg(\""+gl.Handle+"\", 3, 0, ")) {
 		t.Errorf("global code's handle is %q:\n%s", gl.Handle, gl.Code)
 	}
-	// The temporaries of both are global variables: unique to the code.
-	for _, r := range []*Result{ev, gl} {
-		if !bytes.Contains(r.Code, []byte("var "+gl.Handle+"_1")) {
-			t.Errorf("temporaries are not named after the code's hash:\n%s", r.Code)
-		}
+	// Global code's temporaries are global names the shim makes (Sg), an
+	// eval's are its own lexical declarations (a var would be a property
+	// of the global object in an indirect eval); both unique to the code.
+	if bytes.Contains(gl.Code, []byte("var "+gl.Handle+"_1")) || !bytes.Contains(gl.Code, []byte(gl.Handle+"_1 = ")) {
+		t.Errorf("global code's temporaries are not global names:\n%s", gl.Code)
+	}
+	if !bytes.Contains(ev.Code, []byte("let "+gl.Handle+"_1")) {
+		t.Errorf("eval code's temporaries are not lexical, named after the code's hash:\n%s", ev.Code)
 	}
 }
 
@@ -269,7 +272,7 @@ func TestHandleAlias(t *testing.T) {
 	if strings.Contains(lines[2], "const H") || !strings.Contains(lines[2], h+".G") {
 		t.Errorf("a function with direct eval keeps the long name:\n%s", lines[2])
 	}
-	if !strings.HasPrefix(lines[0], "const "+h+" = __mt.S(") || !strings.Contains(lines[0], "var o = "+h+".X(") {
+	if !strings.HasPrefix(lines[0], "__mt.Sg(\""+h+"\", ") || !strings.Contains(lines[0], "var o = "+h+".X(") {
 		t.Errorf("the top level keeps the long name:\n%s", lines[0])
 	}
 }
@@ -298,7 +301,7 @@ func TestSitesApart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if file.SiteTable != nil || !bytes.Contains(file.Code, []byte(`__mt.S("f.js", "`)) {
+	if file.SiteTable != nil || !bytes.Contains(file.Code, []byte(`, "f.js", "`)) {
 		t.Fatalf("a file's table must stay inline:\n%s", file.Code)
 	}
 }

@@ -9,7 +9,8 @@ const { spawn } = require('node:child_process');
 // An instrumented module has the prologue `const H = __mt.S("` (its handle
 // a name of one or two characters, or `__mt$`; a classic script's
 // `__mt$<8 hex digits>`; an ES module's is `var H = __mt$h(); function
-// __mt$h() { return H || (H = __mt.S("`) as its first
+// __mt$h() { return H || (H = __mt.S("`, a classic script's
+// `__mt.Sg("__mt$<8 hex digits>", `) as its first
 // statement after the hashbang, comments and directives, possibly after
 // the runtime shim as a string that an indirect eval runs (about 50 KB,
 // `memtrace instrument` without --no-shim) or a short prelude (`memtrace
@@ -18,11 +19,11 @@ const { spawn } = require('node:child_process');
 // So does the runtime shim itself (a project's .memtrace-shim.cjs, which
 // its ES modules import), recognised by its first line.
 const HEAD = 256 << 10;
-const PROLOGUE = /(?:^|[\s;{}()])(?:const (?:[A-Za-z$_][A-Za-z0-9$_]?|__mt\$(?:[0-9a-f]{8})?) = __mt\.S\("|var (?:[A-Za-z$_][A-Za-z0-9$_]?|__mt\$) = __mt\$h\(\); function __mt\$h\(\) \{ return )/;
+const PROLOGUE = /(?:^|[\s;{}()])(?:const (?:[A-Za-z$_][A-Za-z0-9$_]?|__mt\$(?:[0-9a-f]{8})?) = __mt\.S\("|var (?:[A-Za-z$_][A-Za-z0-9$_]?|__mt\$) = __mt\$h\(\); function __mt\$h\(\) \{ return |__mt\.Sg\("__mt\$[0-9a-f]{8}", )/;
 const SHIM = /^\uFEFF?\s*\/\* memtrace runtime shim /;
 function isInstrumented(source) {
   const head = source.length > HEAD ? source.slice(0, HEAD) : source;
-  return (head.includes('= __mt.S("') && PROLOGUE.test(head)) || SHIM.test(head);
+  return ((head.includes('= __mt.S("') || head.includes('__mt.Sg("')) && PROLOGUE.test(head)) || SHIM.test(head);
 }
 
 // instrumentArgs: the modes and exclusion globs memtrace node was given.

@@ -148,7 +148,7 @@ const ctx = vm.createContext({
 });
 vm.runInContext(fs.readFileSync(%s, 'utf8'), ctx);
 vm.runInContext(%s, ctx);
-const results = queued.map((code) => [code.includes('__mt.S("evalIndirect"'), vm.runInContext(code, ctx)]);
+const results = queued.map((code) => [/^__mt\.Sg\("__mt\$[0-9a-f]{8}", \d+, \d+, "evalIndirect"/.test(code), vm.runInContext(code, ctx)]);
 vm.runInContext('__mt.end()', ctx);
 console.log(JSON.stringify(results));
 `, strconv.Quote(bin), strconv.Quote(filepath.Join(dir, "mem-trace")), strconv.Quote(shim), strconv.Quote(string(res.Code)))

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "0b44d3984b6ad956"
+const Version = "305fa791eae5bdb5"

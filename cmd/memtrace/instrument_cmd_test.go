@@ -57,7 +57,7 @@ func TestInstrumentTS(t *testing.T) {
 	require.NoError(t, err)
 	// The hashbang and the directive stay first, the shim on the directive's line.
 	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";;if(!globalThis.__mt)(0,eval)(\""), "%.80s", js)
-	assert.Contains(t, string(js), `__mt.S("prog.ts", "`)
+	assert.Regexp(t, `__mt\.S(?:g\("__mt\$[0-9a-f]{8}", \d+, \d+, |\()"prog\.ts", "`, string(js))
 	if _, err := exec.LookPath("node"); err != nil {
 		testcorpus.Missing(t, "node not found")
 		return
@@ -177,7 +177,7 @@ func TestInstrumentEvalHandle(t *testing.T) {
 	assert.True(t, strings.HasPrefix(stdout, `const H = `+instrument.EvalNoCache+`__mt.S("evalIndirect", "`), stdout)
 	code, stdout, _ = runCmd(t, "var a = {}; a\n", "instrument", "--eval", "--global-code", "--name", "evalIndirect", "-")
 	assert.Equal(t, ExitOK, code)
-	assert.Regexp(t, `^const __mt\$[0-9a-f]{8} = __mt\.S\("evalIndirect", "`, stdout)
+	assert.Regexp(t, `^__mt\.Sg\("__mt\$[0-9a-f]{8}", \d+, \d+, "evalIndirect", "`, stdout)
 	code, stdout, stderr := runCmd(t, "var a = {}; a\n", "instrument", "--global-code", "-")
 	assert.Equal(t, ExitUsage, code)
 	assert.Empty(t, stdout)

@@ -151,5 +151,15 @@
       for (var k in free) if (+k > n) throw new Error("stub: bad free-vars key " + k);
       return H;
     },
+    // A classic script: its handle and temporaries are global names,
+    // non-enumerable properties of the global object.
+    Sg: function (name, nt, nk, file, sites, free, se, sr) {
+      var h = this.S(file, sites, free, se, sr);
+      var def = function (n, v, w) { defineProperty(globalThis, n, { value: v, writable: w, enumerable: false, configurable: true }); };
+      def(name, h, false);
+      for (var k = 1; k <= nt; k++) def(name + "_" + k, undefined, true);
+      for (k = 1; k <= nk; k++) def(name + "_k" + k, undefined, true);
+      return h;
+    },
   };
 })();

@@ -3428,9 +3428,33 @@ function install() {
 
   // ---------------------------------------------------------------- api
 
+  // Sg registers a classic script (S) whose handle and top-level
+  // temporaries are global names: non-enumerable, configurable properties
+  // of the global object made here (name; name_1 … name_<nt>; name_k1 …
+  // name_k<nk>), not declarations of the script. A const handle would make
+  // a second run of the same text (a page that includes a script twice, a
+  // string given to setInterval) throw "Identifier has already been
+  // declared", and var temporaries were enumerable properties of the
+  // global object (Object.keys(window), for-in). A second run redefines
+  // them: functions of the first then log through the second's handle,
+  // whose sites are the same.
+  function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
+    const h = S(file, table, freeVars, seIid, srIid, modes);
+    globalName(name, h, false);
+    for (let k = 1; k <= nt; k++) globalName(name + '_' + k, undefined, true);
+    for (let k = 1; k <= nk; k++) globalName(name + '_k' + k, undefined, true);
+    return h;
+  }
+  function globalName(name, value, writable) {
+    try {
+      defineProperty(GLOBAL, name, { value, writable, enumerable: false, configurable: true });
+    } catch { /* a frozen global object: the script's hooks will throw */ }
+  }
+
   const api = {
     version: VERSION,
     S,
+    Sg,
     configure,
     end,
     // setInstrumenter sets how run-time code is instrumented (§6):
