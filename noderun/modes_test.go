@@ -318,3 +318,41 @@ func checkSession(t *testing.T, o *noderun.Options, check func(noderun.Session))
 		check(sess)
 	})
 }
+
+// blocksProgram uses 6,000 objects, then a few over many entries (each
+// iteration makes an object, so that blocks end there: blocks
+// of few uses after a block that grew the shim's table of last uses), then
+// others, then some of the first again (indexed loops: the all-uses mode
+// also logs the uses of for-of, which the normal mode leaves out).
+const blocksProgram = `'use strict';
+const objs = []; for (let i = 0; i < 6000; i++) objs.push({ i });
+let s = 0; for (let i = 0; i < objs.length; i++) s += objs[i].i;
+const few = [{ v: 1 }, { v: 2 }];
+for (let r = 0; r < 30000; r++) { const t = { r }; s += few[r & 1].v; }
+const later = []; for (let i = 0; i < 3000; i++) later.push({ i });
+for (let r = 0; r < 3; r++) for (let i = 0; i < later.length; i++) s += later[i].i;
+for (let i = 0; i < objs.length; i++) if (objs[i].i % 7 === 0) s += objs[i].i;
+console.log(s);
+`
+
+// TestLastUsesAcrossBlocks: each object's last LAST_USE is the one the
+// all-uses mode writes at the use itself, when a block of few uses follows
+// one of many (the shim's table shrinks between them: it kept the keys of
+// the block just written with a count of 0, so that later blocks left
+// last uses out, and a full table made a lookup probe forever).
+func TestLastUsesAcrossBlocks(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "blocks.js"), []byte(blocksProgram), 0o644))
+	normal := modeEntries(t, runDir(t, dir, "blocks.js", func(*noderun.Options) {}))
+	allUses := modeEntries(t, runDir(t, dir, "blocks.js", func(o *noderun.Options) { o.AllUses = true }))
+	want, got := lastUses(allUses), lastUses(normal)
+	require.Greater(t, len(want), 9000)
+	for id, w := range want {
+		if got[id] != w {
+			t.Errorf("object %d: last use %q, want %q", id, got[id], w)
+		}
+	}
+	require.Len(t, got, len(want))
+}

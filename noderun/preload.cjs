@@ -404,7 +404,13 @@ if (typeof Module.register === 'function') {
 menv = {};
 for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
 for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS',
-  'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS']) delete env[k];
+  'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS', 'MEMTRACE_STACK_ARG']) delete env[k];
+// The stack size memtrace node gives node for instrumented code (its
+// --stack-size, MEMTRACE_STACK_ARG) is no option of the program's.
+if (menv.MEMTRACE_STACK_ARG) {
+  const k = process.execArgv.indexOf(menv.MEMTRACE_STACK_ARG);
+  if (k >= 0) process.execArgv.splice(k, 1);
+}
 if (menv.MEMTRACE_NODE_OPTIONS !== undefined) env.NODE_OPTIONS = menv.MEMTRACE_NODE_OPTIONS;
 else delete env.NODE_OPTIONS;
 }

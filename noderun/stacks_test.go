@@ -113,3 +113,22 @@ for (const c of cases) {
 func TestCallErrors(t *testing.T) {
 	runDifferential(t, "callerrors.js", callErrorsProgram)
 }
+
+// deepProgram recurses 9,000 calls deep, and 8,000 through a method
+// (within node's default stack: about 10,800 plain), and prints the node
+// options it sees.
+const deepProgram = `'use strict';
+function rec(n) { return n === 0 ? 0 : 1 + rec(n - 1); }
+const obj = { walk(o, d) { return o.next ? this.walk(o.next, d + 1) : d; } };
+let chain = null; for (let i = 0; i < 8000; i++) chain = { next: chain };
+console.log(rec(9000), obj.walk(chain, 0), JSON.stringify(process.execArgv));
+`
+
+// TestDeepRecursion: a program that recurses as deep as node's default
+// stack allows runs under memtrace node too (instrumented code needs about
+// four times the stack per call: it threw "Maximum call stack size
+// exceeded" at about 2,900 calls), and does not see the --stack-size
+// memtrace gives node among its process.execArgv.
+func TestDeepRecursion(t *testing.T) {
+	runDifferential(t, "deep.js", deepProgram)
+}

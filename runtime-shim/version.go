@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "305fa791eae5bdb5"
+const Version = "f3e1c15fe2cb0684"

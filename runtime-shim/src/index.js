@@ -281,24 +281,44 @@ function install() {
   }
 
   // luResize moves the table to c slots (a power of 2 above 2 * luCount).
+  // The new table is made apart and takes over in plain assignments at the
+  // end, so that an exception on the way (a stack overflow of a program
+  // that recurses to the engine's limit) leaves the old one whole.
   function luResize(c) {
     const ok = luKeys, ot = luT, oi = luI, oc = luCap;
-    luCap = c;
-    luShift = 32 - (31 - clz32(c));
-    luKeys = new Int32Array(c);
-    luT = new Int32Array(c);
-    luI = new Int32Array(c);
-    luOrder = new Int32Array(c >> 1);
+    const shift = 32 - (31 - clz32(c));
+    const keys = new Int32Array(c), ts = new Int32Array(c), is = new Int32Array(c), order = new Int32Array(c >> 1);
     const mask = c - 1;
     for (let s = 0; s < oc; s++) {
       const id = ok[s];
       if (id === 0) continue;
-      let h = imul(id, -1640531535) >>> luShift;
-      while (luKeys[h] !== 0) h = (h + 1) & mask;
-      luKeys[h] = id;
-      luT[h] = ot[s];
-      luI[h] = oi[s];
+      let h = imul(id, -1640531535) >>> shift;
+      while (keys[h] !== 0) h = (h + 1) & mask;
+      keys[h] = id;
+      ts[h] = ot[s];
+      is[h] = oi[s];
     }
+    luCap = c;
+    luShift = shift;
+    luKeys = keys;
+    luT = ts;
+    luI = is;
+    luOrder = order;
+  }
+
+  // luEmpty replaces the table, whose block has just been written, by an
+  // empty one of c slots. (It used to be moved, keys and all: the keys of
+  // the block stayed with luCount 0, so that a later block left out the
+  // last uses beyond its count and the table filled up until a lookup
+  // probed forever.)
+  function luEmpty(c) {
+    const keys = new Int32Array(c), ts = new Int32Array(c), is = new Int32Array(c), order = new Int32Array(c >> 1);
+    luCap = c;
+    luShift = 32 - (31 - clz32(c));
+    luKeys = keys;
+    luT = ts;
+    luI = is;
+    luOrder = order;
   }
 
   // What a call needs to know about its callee's code: the script of its
@@ -777,7 +797,7 @@ function install() {
       if (luCap > 4096 && n < luCap >> 3) {
         let c = 4096;
         while (c < 4 * n) c *= 2;
-        luResize(c); // empty now: smaller arrays
+        luEmpty(c); // smaller arrays
       } else {
         apply(typedArrayFill, luKeys, [0]);
       }

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package noderun
+
+func stackLimitKB() int { return 0 }
