@@ -91,5 +91,16 @@
     };
   }
   const h = new H();
-  globalThis.__mt = { S() { return h; } };
+  // Sg: a classic script's handle and top-level temporaries are global
+  // names, as the shim makes them.
+  const def = (n, v, w) => Object.defineProperty(globalThis, n, { value: v, writable: w, enumerable: false, configurable: true });
+  globalThis.__mt = {
+    S() { return h; },
+    Sg(name, nt, nk) {
+      def(name, h, false);
+      for (let k = 1; k <= nt; k++) def(name + '_' + k, undefined, true);
+      for (let k = 1; k <= nk; k++) def(name + '_k' + k, undefined, true);
+      return h;
+    },
+  };
 })();

@@ -1,7 +1,18 @@
 package noderun_test
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
+	"github.com/memtrace/memtrace/noderun"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
 // stacksProgram prints what a program sees of its stack traces, columns
@@ -131,4 +142,74 @@ console.log(rec(9000), obj.walk(chain, 0), JSON.stringify(process.execArgv));
 // memtrace gives node among its process.execArgv.
 func TestDeepRecursion(t *testing.T) {
 	runDifferential(t, "deep.js", deepProgram)
+}
+
+// errorsProgram makes errors through the call hooks in each form (new,
+// a call without new, Reflect.construct, a method of a namespace) and
+// prints what a program sees of their stacks: the function and line of
+// the top frame (a custom Error.prepareStackTrace), and how many frames
+// Error.stackTraceLimit lets through.
+const errorsProgram = `'use strict';
+const frames = (e) => { const saved = Error.prepareStackTrace; Error.prepareStackTrace = (_, s) => s; const s = e.stack; Error.prepareStackTrace = saved; return s; };
+const top = (e) => { const s = frames(e); return s.length + ' ' + s[0].getFunctionName() + ':' + s[0].getLineNumber(); };
+const ns = { E: RangeError };
+function make(kind) {
+  switch (kind) {
+    case 0: return new TypeError('t');
+    case 1: return Error('e');
+    case 2: return Reflect.construct(RangeError, ['r']);
+    case 3: return new ns.E('m');
+    case 4: return new AggregateError([new Error('inner')], 'a');
+    case 5: return new (class Mine extends Error {})('mine');
+  }
+}
+function d3(k) { return make(k); } function d2(k) { return d3(k); } function d1(k) { return d2(k); }
+Error.stackTraceLimit = 4;
+for (let k = 0; k < 5; k++) console.log(top(d1(k)));
+// a program's subclass: the engine counts the shim's frames (a documented limit)
+console.log(top(d1(5)).replace(/^\d+ /, ''));
+`
+
+// TestErrorStacks: an error that an error constructor makes through a
+// call hook has the stack the program's own call would have given it: its
+// top frame is the program's (it was the hook's, where Node points the
+// source line it prints for an uncaught error or an unhandled rejection:
+// the shim's minified line), and the frames Error.stackTraceLimit keeps
+// are the program's (but for errors of the program's own subclasses,
+// whose stacks the engine captures inside their constructor: there the
+// shim's frames still count).
+func TestErrorStacks(t *testing.T) {
+	runDifferential(t, "errors.js", errorsProgram)
+}
+
+// TestUncaughtErrorSource: Node names the source line of an unhandled
+// rejection (and of an uncaught error thrown elsewhere than where it was
+// made) from the error's top frame, which for an error made through a call
+// hook was the shim's: the first line Node prints is the program's file
+// and line, as in plain node.
+func TestUncaughtErrorSource(t *testing.T) {
+	needNode(t)
+	for name, prog := range map[string]string{
+		"rejected.js": "'use strict';\nconst make = (m) => new RangeError(m);\nsetTimeout(() => { Promise.reject(make('nope')); }, 1);\n",
+		"rethrown.js": "'use strict';\nconst e = Error('kept');\nsetTimeout(() => { throw e; }, 1);\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(prog), 0o644))
+			plain := exec.Command("node", name)
+			plain.Dir = dir
+			var wantErr bytes.Buffer
+			plain.Stderr = &wantErr
+			require.Error(t, plain.Run())
+			var stdout, stderr bytes.Buffer
+			code, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(dir, "out"),
+				Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+			require.NoError(t, err)
+			require.Equal(t, 1, code)
+			first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+			require.Equal(t, first(wantErr.String()), first(stderr.String()))
+			require.Contains(t, first(stderr.String()), filepath.Join(dir, name)+":")
+		})
+	}
 }

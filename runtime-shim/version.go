@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f3e1c15fe2cb0684"
+const Version = "128fb1e28619daaa"

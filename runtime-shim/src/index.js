@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, $Error, captureStackTrace, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
@@ -110,6 +110,11 @@ function install() {
   markNative(N_GEN_NEXT, K_GEN_RESUME);
   markNative(N_GEN_RETURN, K_GEN_RESUME);
   markNative(N_GEN_THROW, K_GEN_RESUME);
+  // The error constructors: an error made through a call hook is given the
+  // stack its caller would have captured (errorMade).
+  const K_ERROR = 45;
+  for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError,
+    typeof AggregateError === 'function' ? AggregateError : undefined]) markNative(E, K_ERROR);
   // Run-time code (§6): indirect eval and the function constructors.
   const K_EVAL = 35, K_FUNCTION = 36;
   markNative(N_EVAL, K_EVAL);
@@ -1217,13 +1222,47 @@ function install() {
     }
     callPending = false;
     curSid = h.sid;
+    if (kind === K_ERROR) errorNew = true;
     if (isObj(val)) returned(ci, f, val, isNew);
-    if (kind !== 0) modelAfter(kind, ci, base, args, val);
+    if (kind !== 0 && kind !== K_ERROR) modelAfter(kind, ci, base, args, val);
     if (isObj(f)) {
       const fid = idOf(f);
       if (fid !== 0) use(fid, ci);
     }
     return val;
+  }
+
+  // errorMade: an error constructor called through the call hook hook has
+  // made v (errorNew, set by invoke). The engine captured its stack when it
+  // was made, inside the hook: its top frame, where Node points when it
+  // prints an uncaught error or an unhandled rejection (the source line
+  // and caret), was the shim's line (tens of KB of minified text), and the
+  // shim's frames took places of Error.stackTraceLimit's. It is captured
+  // again without the hook and the frames above it, as the program's own
+  // call would have captured it.
+  let errorNew = false;
+  function errorMade(v, hook) {
+    if (errorNew) {
+      errorNew = false;
+      if (isObj(v) && captureStackTrace !== undefined) {
+        // Error.stackTraceLimit counts the shim's frames between the
+        // program's as the engine captures them: it is raised for the
+        // capture, and the stack's filter (stacks.js) keeps the limit's
+        // number of the program's frames.
+        const lim = $Error.stackTraceLimit;
+        let raised = false;
+        try {
+          if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
+            $Error.stackTraceLimit = 4 * lim + 4;
+            raised = true;
+          }
+          apply(captureStackTrace, $Error, [v, hook]);
+        } catch { /* a frozen error or limit: its stack stays */ } finally {
+          if (raised) $Error.stackTraceLimit = lim;
+        }
+      }
+    }
+    return v;
   }
 
   // The call hooks' fast path (c0..c4, m0..m4, n0..n4: calls with that
@@ -2462,7 +2501,7 @@ function install() {
 
     // c: call f(...args).
     c(i, f, ...args) {
-      return invoke(this, i, f, undefined, args, false);
+      return errorMade(invoke(this, i, f, undefined, args, false), this.c);
     }
 
     // M: the method lookup o[k] of a method call, before its arguments are
@@ -2494,7 +2533,7 @@ function install() {
 
     // m: method call f.apply(o, args), f looked up by M.
     m(i, o, f, ...args) {
-      return invoke(this, i, f, o, args, false);
+      return errorMade(invoke(this, i, f, o, args, false), this.m);
     }
 
     // Tagged templates: tag`a${x}` → ct(i, tag, q`a${x}`), o.f`a` →
@@ -2513,64 +2552,64 @@ function install() {
 
     // n: new F(...args).
     n(i, f, ...args) {
-      return invoke(this, i, f, undefined, args, true);
+      return errorMade(invoke(this, i, f, undefined, args, true), this.n);
     }
 
     // c0..c4, m0..m4, n0..n4: c, m and n for calls with 0..4 arguments and
     // no spread (no arguments array when the callee has no model).
     c0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [], false), this.c0);
       return callEnd(this, i, f, fid, f(), false);
     }
     c1(i, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 1, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a], false), this.c1);
       return callEnd(this, i, f, fid, f(a), false);
     }
     c2(i, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 2, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a, b], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b], false), this.c2);
       return callEnd(this, i, f, fid, f(a, b), false);
     }
     c3(i, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 3, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c], false), this.c3);
       return callEnd(this, i, f, fid, f(a, b, c), false);
     }
     c4(i, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c, d], false), this.c4);
       return callEnd(this, i, f, fid, f(a, b, c, d), false);
     }
     m0(i, o, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
-      if (fid < 0) return invoke(this, i, f, o, [], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, o, [], false), this.m0);
       return callEnd(this, i, f, fid, callWith(f, o), false);
     }
     m1(i, o, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 1, a) : -1;
-      if (fid < 0) return invoke(this, i, f, o, [a], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, o, [a], false), this.m1);
       return callEnd(this, i, f, fid, callWith(f, o, a), false);
     }
     m2(i, o, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 2, a) : -1;
-      if (fid < 0) return invoke(this, i, f, o, [a, b], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, o, [a, b], false), this.m2);
       return callEnd(this, i, f, fid, callWith(f, o, a, b), false);
     }
     m3(i, o, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 3, a) : -1;
-      if (fid < 0) return invoke(this, i, f, o, [a, b, c], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, o, [a, b, c], false), this.m3);
       return callEnd(this, i, f, fid, callWith(f, o, a, b, c), false);
     }
     m4(i, o, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
-      if (fid < 0) return invoke(this, i, f, o, [a, b, c, d], false);
+      if (fid < 0) return errorMade(invoke(this, i, f, o, [a, b, c, d], false), this.m4);
       return callEnd(this, i, f, fid, callWith(f, o, a, b, c, d), false);
     }
     n0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 0) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [], true);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [], true), this.n0);
       let v;
       try {
         v = new f();
@@ -2581,7 +2620,7 @@ function install() {
     }
     n1(i, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 1, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a], true);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a], true), this.n1);
       let v;
       try {
         v = new f(a);
@@ -2592,7 +2631,7 @@ function install() {
     }
     n2(i, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 2, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a, b], true);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b], true), this.n2);
       let v;
       try {
         v = new f(a, b);
@@ -2603,7 +2642,7 @@ function install() {
     }
     n3(i, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 3, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], true);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c], true), this.n3);
       let v;
       try {
         v = new f(a, b, c);
@@ -2614,7 +2653,7 @@ function install() {
     }
     n4(i, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 4, a) : -1;
-      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], true);
+      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c, d], true), this.n4);
       let v;
       try {
         v = new f(a, b, c, d);

@@ -7,6 +7,8 @@ export const $String = String;
 export const $Number = Number;
 export const $Error = Error;
 export const $TypeError = TypeError;
+// V8's (undefined elsewhere: errorMade then keeps the stack).
+export const captureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : undefined;
 export const objectKeys = Object.keys;
 export const isArray = Array.isArray;
 export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;

@@ -58,13 +58,18 @@ export function hideShimFrames(E) {
       return false;
     }
   }
+  // strip leaves the shim's frames out, and keeps at most
+  // Error.stackTraceLimit frames (an error made through a call hook is
+  // captured with a higher limit: index.js, errorMade).
   function strip(trace) {
     if (!isArray(trace)) return trace;
     let n = 0;
     for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
-    if (n === 0) return trace;
+    let lim = E.stackTraceLimit;
+    if (typeof lim !== 'number' || !(lim >= 0)) lim = Infinity;
+    if (n === 0 && trace.length <= lim) return trace;
     const out = [];
-    for (let k = 0; k < trace.length; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
+    for (let k = 0; k < trace.length && out.length < lim; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
     return out;
   }
 
