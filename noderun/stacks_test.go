@@ -168,6 +168,9 @@ Error.stackTraceLimit = 4;
 for (let k = 0; k < 5; k++) console.log(top(d1(k)));
 // a program's subclass: the engine counts the shim's frames (a documented limit)
 console.log(top(d1(5)).replace(/^\d+ /, ''));
+// an error made where no hook recaptures it (a tag), then a native call's result
+const tagged = Error` + "`tag`" + `; const arr = [1].concat([2]);
+console.log(tagged instanceof Error, Object.getOwnPropertyNames(arr).join());
 `
 
 // TestErrorStacks: an error that an error constructor makes through a

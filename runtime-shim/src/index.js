@@ -1222,7 +1222,7 @@ function install() {
     }
     callPending = false;
     curSid = h.sid;
-    if (kind === K_ERROR) errorNew = true;
+    if (kind === K_ERROR) errorNew = val;
     if (isObj(val)) returned(ci, f, val, isNew);
     if (kind !== 0 && kind !== K_ERROR) modelAfter(kind, ci, base, args, val);
     if (isObj(f)) {
@@ -1233,18 +1233,20 @@ function install() {
   }
 
   // errorMade: an error constructor called through the call hook hook has
-  // made v (errorNew, set by invoke). The engine captured its stack when it
+  // made v (errorNew, set by invoke; a hook that made something else, or a
+  // path that never asks, leaves nothing to capture). The engine captured its stack when it
   // was made, inside the hook: its top frame, where Node points when it
   // prints an uncaught error or an unhandled rejection (the source line
   // and caret), was the shim's line (tens of KB of minified text), and the
   // shim's frames took places of Error.stackTraceLimit's. It is captured
   // again without the hook and the frames above it, as the program's own
   // call would have captured it.
-  let errorNew = false;
+  let errorNew; // the error invoke has just made (an object nothing else is)
   function errorMade(v, hook) {
-    if (errorNew) {
-      errorNew = false;
-      if (isObj(v) && captureStackTrace !== undefined) {
+    if (errorNew !== undefined) {
+      const made = errorNew;
+      errorNew = undefined;
+      if (made === v && isObj(v) && captureStackTrace !== undefined) {
         // Error.stackTraceLimit counts the shim's frames between the
         // program's as the engine captures them: it is raised for the
         // capture, and the stack's filter (stacks.js) keeps the limit's
