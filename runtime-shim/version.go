@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "6bc1c04f7e209f35"
+const Version = "30ba262a9a45ebb1"

@@ -111,7 +111,7 @@ function install() {
   markNative(N_GEN_RETURN, K_GEN_RESUME);
   markNative(N_GEN_THROW, K_GEN_RESUME);
   // The error constructors: an error made through a call hook is given the
-  // stack its caller would have captured (errorMade).
+  // stack its caller would have captured (makeError).
   const K_ERROR = 45;
   for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError,
     typeof AggregateError === 'function' ? AggregateError : undefined]) markNative(E, K_ERROR);
@@ -1145,7 +1145,7 @@ function install() {
 
   // ---------------------------------------------------------------- calls
 
-  function invoke(h, i, f, base, args, isNew) {
+  function invoke(h, i, f, base, args, isNew, hook) {
     if (callPending) return callAside(h, i, f, base, args, isNew);
     curSid = h.sid;
     const ci = h.base + i;
@@ -1156,17 +1156,17 @@ function install() {
       const rk = nativeKind(f);
       if (rk >= K_REFLECT_APPLY) {
         if (rk === K_CALL && typeof base === 'function') {
-          return invoke(h, i, base, args[0], apply(arraySlice, args, [1]), false);
+          return invoke(h, i, base, args[0], apply(arraySlice, args, [1]), false, hook);
         }
         if (rk === K_APPLY && typeof base === 'function') {
           const a = args[1];
-          return invoke(h, i, base, args[0], a === undefined || a === null ? [] : a, false);
+          return invoke(h, i, base, args[0], a === undefined || a === null ? [] : a, false, hook);
         }
         if (rk === K_REFLECT_APPLY && typeof args[0] === 'function' && isObj(args[2])) {
-          return invoke(h, i, args[0], args[1], args[2], false);
+          return invoke(h, i, args[0], args[1], args[2], false, hook);
         }
         if (rk === K_REFLECT_CONSTRUCT && typeof args[0] === 'function' && isObj(args[1]) && (args.length < 3 || args[2] === args[0])) {
-          return invoke(h, i, args[0], undefined, args[1], true);
+          return invoke(h, i, args[0], undefined, args[1], true, hook);
         }
       }
     }
@@ -1212,6 +1212,7 @@ function install() {
     let val;
     if (kind === K_FUNCTION) val = makeFunction(f, args);
     else if (kind === K_GEN_RESUME) val = resume(f, base, args);
+    else if (kind === K_ERROR && hook !== undefined) val = makeError(h, i, f, base, args, isNew, hook);
     else if (!isNew) val = apply(f, base, args);
     else {
       try {
@@ -1222,7 +1223,6 @@ function install() {
     }
     callPending = false;
     curSid = h.sid;
-    if (kind === K_ERROR) errorNew = val;
     if (isObj(val)) returned(ci, f, val, isNew);
     if (kind !== 0 && kind !== K_ERROR) modelAfter(kind, ci, base, args, val);
     if (isObj(f)) {
@@ -1232,36 +1232,41 @@ function install() {
     return val;
   }
 
-  // errorMade: an error constructor called through the call hook hook has
-  // made v (errorNew, set by invoke; a hook that made something else, or a
-  // path that never asks, leaves nothing to capture). The engine captured its stack when it
-  // was made, inside the hook: its top frame, where Node points when it
-  // prints an uncaught error or an unhandled rejection (the source line
-  // and caret), was the shim's line (tens of KB of minified text), and the
-  // shim's frames took places of Error.stackTraceLimit's. It is captured
-  // again without the hook and the frames above it, as the program's own
-  // call would have captured it.
-  let errorNew; // the error invoke has just made (an object nothing else is)
-  function errorMade(v, hook) {
-    if (errorNew !== undefined) {
-      const made = errorNew;
-      errorNew = undefined;
-      if (made === v && isObj(v) && captureStackTrace !== undefined) {
-        // Error.stackTraceLimit counts the shim's frames between the
-        // program's as the engine captures them: it is raised for the
-        // capture, and the stack's filter (stacks.js) keeps the limit's
-        // number of the program's frames.
-        const lim = $Error.stackTraceLimit;
-        let raised = false;
-        try {
-          if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
-            $Error.stackTraceLimit = 4 * lim + 4;
-            raised = true;
-          }
-          apply(captureStackTrace, $Error, [v, hook]);
-        } catch { /* a frozen error or limit: its stack stays */ } finally {
-          if (raised) $Error.stackTraceLimit = lim;
-        }
+  // makeError: an error constructor called through the call hook hook.
+  // The engine captures an error's stack when it is made, here inside the
+  // hook: its top frame, where Node points when it prints an uncaught
+  // error or an unhandled rejection (the source line and caret), was the
+  // shim's line (tens of KB of minified text), and the shim's frames took
+  // places of Error.stackTraceLimit's. The error is made with the limit at
+  // 0 and its stack captured once, without the hook and the frames above
+  // it, with the limit raised (the stack's filter, stacks.js, keeps the
+  // limit's number of the program's frames): as the program's own call
+  // would have captured it.
+  function makeError(h, i, f, base, args, isNew, hook) {
+    const lim = $Error.stackTraceLimit;
+    let set = false;
+    if (captureStackTrace !== undefined && typeof lim === 'number' && lim >= 0 && lim < 1e4) {
+      try {
+        $Error.stackTraceLimit = 0;
+        set = true;
+      } catch { /* a limit the program made read-only: the engine's capture stays */ }
+    }
+    let v;
+    try {
+      v = isNew ? construct(f, args) : apply(f, base, args);
+    } catch (e) {
+      if (set) $Error.stackTraceLimit = lim;
+      set = false;
+      throw isNew ? newFailed(h, i, f, e) : e;
+    } finally {
+      if (set) $Error.stackTraceLimit = lim;
+    }
+    if (set && isObj(v)) {
+      try {
+        $Error.stackTraceLimit = lim === 0 ? 0 : 4 * lim + 4;
+        apply(captureStackTrace, $Error, [v, hook]);
+      } catch { /* a frozen error */ } finally {
+        $Error.stackTraceLimit = lim;
       }
     }
     return v;
@@ -2503,7 +2508,7 @@ function install() {
 
     // c: call f(...args).
     c(i, f, ...args) {
-      return errorMade(invoke(this, i, f, undefined, args, false), this.c);
+      return invoke(this, i, f, undefined, args, false, this.c);
     }
 
     // M: the method lookup o[k] of a method call, before its arguments are
@@ -2535,7 +2540,7 @@ function install() {
 
     // m: method call f.apply(o, args), f looked up by M.
     m(i, o, f, ...args) {
-      return errorMade(invoke(this, i, f, o, args, false), this.m);
+      return invoke(this, i, f, o, args, false, this.m);
     }
 
     // Tagged templates: tag`a${x}` → ct(i, tag, q`a${x}`), o.f`a` →
@@ -2554,64 +2559,64 @@ function install() {
 
     // n: new F(...args).
     n(i, f, ...args) {
-      return errorMade(invoke(this, i, f, undefined, args, true), this.n);
+      return invoke(this, i, f, undefined, args, true, this.n);
     }
 
     // c0..c4, m0..m4, n0..n4: c, m and n for calls with 0..4 arguments and
     // no spread (no arguments array when the callee has no model).
     c0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [], false), this.c0);
+      if (fid < 0) return invoke(this, i, f, undefined, [], false, this.c0);
       return callEnd(this, i, f, fid, f(), false);
     }
     c1(i, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 1, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a], false), this.c1);
+      if (fid < 0) return invoke(this, i, f, undefined, [a], false, this.c1);
       return callEnd(this, i, f, fid, f(a), false);
     }
     c2(i, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 2, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b], false), this.c2);
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b], false, this.c2);
       return callEnd(this, i, f, fid, f(a, b), false);
     }
     c3(i, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 3, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c], false), this.c3);
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], false, this.c3);
       return callEnd(this, i, f, fid, f(a, b, c), false);
     }
     c4(i, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c, d], false), this.c4);
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], false, this.c4);
       return callEnd(this, i, f, fid, f(a, b, c, d), false);
     }
     m0(i, o, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, o, [], false), this.m0);
+      if (fid < 0) return invoke(this, i, f, o, [], false, this.m0);
       return callEnd(this, i, f, fid, callWith(f, o), false);
     }
     m1(i, o, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 1, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, o, [a], false), this.m1);
+      if (fid < 0) return invoke(this, i, f, o, [a], false, this.m1);
       return callEnd(this, i, f, fid, callWith(f, o, a), false);
     }
     m2(i, o, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 2, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, o, [a, b], false), this.m2);
+      if (fid < 0) return invoke(this, i, f, o, [a, b], false, this.m2);
       return callEnd(this, i, f, fid, callWith(f, o, a, b), false);
     }
     m3(i, o, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 3, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, o, [a, b, c], false), this.m3);
+      if (fid < 0) return invoke(this, i, f, o, [a, b, c], false, this.m3);
       return callEnd(this, i, f, fid, callWith(f, o, a, b, c), false);
     }
     m4(i, o, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, o, [a, b, c, d], false), this.m4);
+      if (fid < 0) return invoke(this, i, f, o, [a, b, c, d], false, this.m4);
       return callEnd(this, i, f, fid, callWith(f, o, a, b, c, d), false);
     }
     n0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 0) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [], true), this.n0);
+      if (fid < 0) return invoke(this, i, f, undefined, [], true, this.n0);
       let v;
       try {
         v = new f();
@@ -2622,7 +2627,7 @@ function install() {
     }
     n1(i, f, a) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 1, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a], true), this.n1);
+      if (fid < 0) return invoke(this, i, f, undefined, [a], true, this.n1);
       let v;
       try {
         v = new f(a);
@@ -2633,7 +2638,7 @@ function install() {
     }
     n2(i, f, a, b) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 2, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b], true), this.n2);
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b], true, this.n2);
       let v;
       try {
         v = new f(a, b);
@@ -2644,7 +2649,7 @@ function install() {
     }
     n3(i, f, a, b, c) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 3, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c], true), this.n3);
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c], true, this.n3);
       let v;
       try {
         v = new f(a, b, c);
@@ -2655,7 +2660,7 @@ function install() {
     }
     n4(i, f, a, b, c, d) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 4, a) : -1;
-      if (fid < 0) return errorMade(invoke(this, i, f, undefined, [a, b, c, d], true), this.n4);
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], true, this.n4);
       let v;
       try {
         v = new f(a, b, c, d);
