@@ -104,7 +104,7 @@ if (childDir !== undefined) {
 env.MEMTRACE_PARENT = String(process.pid);
 const ours = {};
 for (const k of ['MEMTRACE_BIN', 'MEMTRACE_CHILDREN', 'MEMTRACE_PARENT', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_ALL_USES',
-  'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_INSTRUMENTER']) {
+  'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_INSTRUMENTER', 'MEMTRACE_STACK_ARG']) {
   if (env[k] !== undefined) ours[k] = env[k];
 }
 const requireOpt = '--require ' + JSON.stringify(self);
@@ -146,10 +146,24 @@ const exitsDir = childrenDir ? path.join(childrenDir, '.exits') : undefined;
 const origExecFileSync = childProcess.execFileSync; // for instrument, below
 const ChildProcess = childProcess.ChildProcess;
 const origSpawn = ChildProcess.prototype.spawn;
+// A node child (fork, or spawn and execFile of node itself: not through a
+// shell) gets the stack size memtrace node gave this process (noderun.go
+// stackArg), unless its arguments set one; its preload takes it out of
+// its process.execArgv.
+function withStack(options) {
+  const arg = ours.MEMTRACE_STACK_ARG;
+  const args = options.args;
+  if (!arg || !Array.isArray(args) || args.length === 0) return;
+  const file = String(options.file);
+  if (file !== process.execPath && path.basename(file) !== 'node') return;
+  for (const a of args) if (typeof a === 'string' && (a.startsWith('--stack-size') || a.startsWith('--stack_size'))) return;
+  options.args = [args[0], arg, ...args.slice(1)];
+}
 ChildProcess.prototype.spawn = function spawn(options) {
   if (options && typeof options === 'object' && Array.isArray(options.envPairs)) {
     options.envPairs = fixEnvPairs(options.envPairs);
   }
+  if (options && typeof options === 'object') withStack(options);
   const r = origSpawn.apply(this, arguments);
   const pid = this.pid;
   if (exitsDir && typeof pid === 'number') {

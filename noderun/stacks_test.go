@@ -216,3 +216,27 @@ func TestUncaughtErrorSource(t *testing.T) {
 		})
 	}
 }
+
+// deepChildrenProgram forks itself and spawns node on itself; each child
+// recurses 9,000 calls deep and reports its node options.
+const deepChildrenProgram = `'use strict';
+const { fork, spawn } = require('child_process');
+function rec(n) { return n === 0 ? 0 : 1 + rec(n - 1); }
+const role = process.argv[2];
+if (role === 'forked') { process.send(rec(9000) + ' ' + JSON.stringify(process.execArgv)); process.disconnect(); }
+else if (role === 'spawned') console.log(rec(9000) + ' ' + JSON.stringify(process.execArgv));
+else {
+  fork(__filename, ['forked']).on('message', (m) => {
+    console.log('fork', m);
+    const c = spawn(process.execPath, [__filename, 'spawned'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = ''; c.stdout.on('data', (d) => (out += d)); c.on('exit', () => console.log('spawn', out.trim()));
+  });
+}
+`
+
+// TestDeepRecursionChildren: node children that the program forks or
+// spawns (node itself, not through a shell) get the stack size too, and do
+// not see it in their process.execArgv.
+func TestDeepRecursionChildren(t *testing.T) {
+	runDifferential(t, "deepchildren.js", deepChildrenProgram)
+}
