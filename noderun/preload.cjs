@@ -68,7 +68,7 @@ if (env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
     }
     fs.writeFileSync(path.join(childDir, 'process.json'), JSON.stringify({
       pid: process.pid, parentPid: parent, ppid: process.ppid, argv: process.argv,
-      execArgv: process.execArgv, cwd: process.cwd(), start: new Date().toISOString(),
+      execArgv: process.execArgv.filter((a) => a !== env.MEMTRACE_STACK_ARG), cwd: process.cwd(), start: new Date().toISOString(),
     }) + '\n');
   } catch (e) {
     childDir = undefined;
