@@ -225,18 +225,7 @@ func alreadyInstrumented(src []byte, p *js.Program) bool {
 			continue
 		}
 		if es, ok := st.(*js.ExprStmt); ok {
-			// a classic script's "__mt.Sg(…);"
-			c, ok := es.X.(*js.Call)
-			if !ok {
-				return false
-			}
-			m, ok := c.Callee.(*js.Member)
-			if !ok || m.Computed {
-				return false
-			}
-			o, ok := m.Object.(*js.Ident)
-			k, _ := m.Property.(*js.Ident)
-			return ok && o.Name == "__mt" && k != nil && k.Name == "Sg"
+			return isShimCall(es.X, "Sg") // a classic script's "__mt.Sg(…);"
 		}
 		d, ok := st.(*js.VarDecl)
 		if !ok || len(d.Decls) == 0 {
@@ -261,19 +250,24 @@ func alreadyInstrumented(src []byte, p *js.Program) bool {
 		if cd, ok := init.(*js.Cond); ok {
 			init = cd.No // the EvalNoCache marker
 		}
-		c, ok := init.(*js.Call)
-		if !ok {
-			return false
-		}
-		m, ok := c.Callee.(*js.Member)
-		if !ok || m.Computed {
-			return false
-		}
-		o, ok := m.Object.(*js.Ident)
-		k, _ := m.Property.(*js.Ident)
-		return ok && o.Name == "__mt" && k != nil && k.Name == "S"
+		return isShimCall(init, "S")
 	}
 	return false
+}
+
+// isShimCall: e is a call of __mt.NAME.
+func isShimCall(e js.Expr, name string) bool {
+	c, ok := e.(*js.Call)
+	if !ok {
+		return false
+	}
+	m, ok := c.Callee.(*js.Member)
+	if !ok || m.Computed {
+		return false
+	}
+	o, ok := m.Object.(*js.Ident)
+	k, _ := m.Property.(*js.Ident)
+	return ok && o.Name == "__mt" && k != nil && k.Name == name
 }
 
 // isPrelude: st is an empty statement, or a project prelude (package
