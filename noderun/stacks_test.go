@@ -171,6 +171,11 @@ console.log(top(d1(5)).replace(/^\d+ /, ''));
 // an error made where no hook recaptures it (a tag), then a native call's result
 const tagged = Error` + "`tag`" + `; const arr = [1].concat([2]);
 console.log(tagged instanceof Error, Object.getOwnPropertyNames(arr).join());
+// a message whose toString sees the limit, an options object with a cause getter
+console.log(new Error({ toString() { return 'limit ' + Error.stackTraceLimit; } }).message, new Error('c', { get cause() { return Error.stackTraceLimit; } }).cause);
+// a limit the program made read-only (the shim cannot raise it: its frames count)
+Object.defineProperty(Error, 'stackTraceLimit', { writable: false });
+console.log(top(d1(0)).replace(/^\d+ /, ''), top(d1(1)).replace(/^\d+ /, ''));
 `
 
 // TestErrorStacks: an error that an error constructor makes through a

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "30ba262a9a45ebb1"
+const Version = "6ae83e32a628f38e"

@@ -1244,8 +1244,17 @@ function install() {
   // would have captured it.
   function makeError(h, i, f, base, args, isNew, hook) {
     const lim = $Error.stackTraceLimit;
+    if (captureStackTrace === undefined || typeof lim !== 'number' || !(lim >= 0) || lim >= 1e4) {
+      return isNew ? constructError(h, i, f, args) : apply(f, base, args);
+    }
+    // With only primitives to read, no code of the program's runs while
+    // the limit is 0 (an object, a message with toString or an options
+    // object with a cause getter, sees the limit it set: the error is then
+    // made as it is, and its stack captured a second time).
+    let plain = true;
+    for (let k = 0; k < args.length; k++) if (isObj(args[k])) plain = false;
     let set = false;
-    if (captureStackTrace !== undefined && typeof lim === 'number' && lim >= 0 && lim < 1e4) {
+    if (plain) {
       try {
         $Error.stackTraceLimit = 0;
         set = true;
@@ -1253,23 +1262,29 @@ function install() {
     }
     let v;
     try {
-      v = isNew ? construct(f, args) : apply(f, base, args);
-    } catch (e) {
-      if (set) $Error.stackTraceLimit = lim;
-      set = false;
-      throw isNew ? newFailed(h, i, f, e) : e;
+      v = isNew ? constructError(h, i, f, args) : apply(f, base, args);
     } finally {
       if (set) $Error.stackTraceLimit = lim;
     }
-    if (set && isObj(v)) {
+    if (isObj(v)) {
+      let raised = false;
       try {
         $Error.stackTraceLimit = lim === 0 ? 0 : 4 * lim + 4;
+        raised = true;
+      } catch { /* read-only: the program's limit counts the shim's frames */ }
+      try {
         apply(captureStackTrace, $Error, [v, hook]);
-      } catch { /* a frozen error */ } finally {
-        $Error.stackTraceLimit = lim;
-      }
+      } catch { /* a frozen error: its stack stays */ }
+      if (raised) $Error.stackTraceLimit = lim;
     }
     return v;
+  }
+  function constructError(h, i, f, args) {
+    try {
+      return construct(f, args);
+    } catch (e) {
+      throw newFailed(h, i, f, e);
+    }
   }
 
   // The call hooks' fast path (c0..c4, m0..m4, n0..n4: calls with that
