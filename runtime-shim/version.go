@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "6ae83e32a628f38e"
+const Version = "7e0e399531cc930f"

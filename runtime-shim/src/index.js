@@ -285,12 +285,16 @@ function install() {
     }
   }
 
-  // luResize moves the table to c slots (a power of 2 above 2 * luCount).
-  // The new table is made apart and takes over in plain assignments at the
-  // end, so that an exception on the way (a stack overflow of a program
-  // that recurses to the engine's limit) leaves the old one whole.
-  function luResize(c) {
-    const ok = luKeys, ot = luT, oi = luI, oc = luCap;
+  // luResize moves the table to c slots (a power of 2 above 2 * luCount),
+  // or, with empty, replaces it by an empty one (the block just written:
+  // it used to be moved, keys and all, with luCount 0, so that a later
+  // block left out the last uses beyond its count and the table filled up
+  // until a lookup probed forever). The new table is made apart and takes
+  // over in plain assignments at the end, so that an exception on the way
+  // (a stack overflow of a program that recurses to the engine's limit)
+  // leaves the old one whole.
+  function luResize(c, empty) {
+    const ok = luKeys, ot = luT, oi = luI, oc = empty === true ? 0 : luCap;
     const shift = 32 - (31 - clz32(c));
     const keys = new Int32Array(c), ts = new Int32Array(c), is = new Int32Array(c), order = new Int32Array(c >> 1);
     const mask = c - 1;
@@ -305,21 +309,6 @@ function install() {
     }
     luCap = c;
     luShift = shift;
-    luKeys = keys;
-    luT = ts;
-    luI = is;
-    luOrder = order;
-  }
-
-  // luEmpty replaces the table, whose block has just been written, by an
-  // empty one of c slots. (It used to be moved, keys and all: the keys of
-  // the block stayed with luCount 0, so that a later block left out the
-  // last uses beyond its count and the table filled up until a lookup
-  // probed forever.)
-  function luEmpty(c) {
-    const keys = new Int32Array(c), ts = new Int32Array(c), is = new Int32Array(c), order = new Int32Array(c >> 1);
-    luCap = c;
-    luShift = 32 - (31 - clz32(c));
     luKeys = keys;
     luT = ts;
     luI = is;
@@ -802,7 +791,7 @@ function install() {
       if (luCap > 4096 && n < luCap >> 3) {
         let c = 4096;
         while (c < 4 * n) c *= 2;
-        luEmpty(c); // smaller arrays
+        luResize(c, true); // empty, smaller
       } else {
         apply(typedArrayFill, luKeys, [0]);
       }
