@@ -602,7 +602,7 @@ func (r *rewriter) program(p *js.Program) {
 	evalValue := r.opts.Eval && !r.opts.GlobalCode
 	cjs := p.Goal == js.CommonJS || r.opts.Eval
 	if cjs {
-		r.fn.noTry = needsNoTry(p.Body, p.Strict)
+		r.fn.noTry = needsNoTry(p.Body, p.Strict) || r.opts.Eval && p.Goal == js.Script && blockScoped(body, r.opts.GlobalCode)
 	}
 	r.at = pos
 	h := r.hole(pos)
@@ -706,6 +706,10 @@ func (r *rewriter) program(p *js.Program) {
 	case evalValue:
 		// Eval code's lexical declarations are its own.
 		r.ins(int32(len(r.src)), "\n;const "+Prefix+"sx = "+r.h+".Sx();")
+	case r.opts.Eval && r.opts.GlobalCode:
+		// Global code (vm's scripts keep its completion value): a var
+		// statement that binds nothing has no value of its own.
+		r.ins(int32(len(r.src)), "\n;var {} = ("+r.h+".Sx(), 0);")
 	default:
 		r.ins(int32(len(r.src)), "\n;"+r.h+".Sx();")
 	}
@@ -885,6 +889,32 @@ func needsNoTry(body []js.Stmt, strict bool) bool {
 		})
 	}
 	return conflict
+}
+
+// blockScoped reports whether a top-level declaration of body would
+// change its scope inside the try statement that wraps eval code: a
+// generator or async function declaration (only plain functions are
+// hoisted out of blocks), and in global code (global: a string timer's,
+// vm's scripts) also a let, const or class, whose bindings later scripts
+// see.
+func blockScoped(body []js.Stmt, global bool) bool {
+	for _, st := range body {
+		switch s := st.(type) {
+		case *js.FuncDecl:
+			if s.Async || s.Generator {
+				return true
+			}
+		case *js.ClassDecl:
+			if global {
+				return true
+			}
+		case *js.VarDecl:
+			if global && s.Kind != js.Var {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // varNames calls f for each name a var declaration in st binds (not

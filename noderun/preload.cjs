@@ -340,19 +340,25 @@ function instrument(source, filename, goal) {
 // Run-time code (eval, new Function: docs/instrumentation.md §6) goes to
 // the same instrumenter, through the shim's setInstrumenter; the shim
 // caches the results. Undefined: run the code as it is.
-function instrumentRunTimeCode(code, name, strict, global) {
+// kind: code given to the vm module ('vm': a script of its own named
+// name, 'vmfn': a function body, instrumented as a CommonJS module's), with
+// its site table in the code and the run's exclusions applied to its name.
+function instrumentRunTimeCode(code, name, strict, global, kind) {
   const b = readyBridge();
   if (b) {
     Atomics.store(b.f, 0, 0);
     // The site table comes apart from the code (the shim hands it to S):
     // the string the engine keeps while the code lives is shorter.
-    b.port.postMessage({ req: { name, goal: 'script', eval: true, strict, global: global === true, sitesApart: true }, source: code });
+    const req = kind === 'vmfn' ? { name, goal: 'commonjs', loader: 'js' }
+      : kind === 'vm' ? { name, goal: 'script', eval: true, global: true, file: true }
+        : { name, goal: 'script', eval: true, strict, global: global === true, sitesApart: true };
+    b.port.postMessage({ req, source: code });
     const r = wait(b, 600000);
     done(b);
     if (r === undefined || r.error !== undefined) return undefined;
     return typeof r.sites === 'string' ? { code: r.code, sites: r.sites } : r.code;
   }
-  const args = ['instrument', '--eval'];
+  const args = kind === 'vmfn' ? ['instrument', '--no-shim', ...extraArgs, '--goal', 'commonjs'] : ['instrument', '--eval'];
   if (strict) args.push('--strict-code');
   if (global === true) args.push('--global-code');
   args.push('--name', name, '-');

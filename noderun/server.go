@@ -37,7 +37,10 @@ type serverRequest struct {
 	// SitesApart: run-time code whose site table comes back in the
 	// response's header, not in the code (instrument.Options.SitesApart).
 	SitesApart bool `json:"sitesApart,omitempty"`
-	Len        int  `json:"len"`
+	// File: run-time code named by a file (code given to Node's vm
+	// module), to which the run's exclusions apply.
+	File bool `json:"file,omitempty"`
+	Len  int  `json:"len"`
 }
 
 // serverResponse is a response's header line; Len bytes of instrumented
@@ -122,6 +125,9 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 		}
 	}()
 	if req.Eval {
+		if req.File && len(opts.Exclude) > 0 && !excl.Match(req.Name) {
+			return src, nil, nil
+		}
 		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
 			Strict: req.Strict, GlobalCode: req.Eval && req.Global, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields,
 			SitesApart: req.SitesApart})

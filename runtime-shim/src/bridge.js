@@ -249,7 +249,10 @@ export function startBridge(getBuiltin, bin, idleMs) {
     // instrument.Options.SitesApart); null when memtrace cannot
     // instrument it (it then runs as it is: a syntax error is thrown by
     // the engine), or undefined when the server is not usable.
-    instrument(name, strict, global, source) {
+    // kind: code given to the vm module ('vm': a script named name,
+    // 'vmfn': a function body, as a CommonJS module's), with its table in
+    // the code and the run's exclusions applied to its name.
+    instrument(name, strict, global, source, kind) {
       if (!usable) return undefined;
       const h = claim();
       if (h === undefined) {
@@ -257,7 +260,9 @@ export function startBridge(getBuiltin, bin, idleMs) {
         return undefined;
       }
       $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
-      const head = $apply(jsonStringify, $JSON, [{ id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true }]);
+      const head = $apply(jsonStringify, $JSON, [kind === 'vmfn' ? { id: 1, name, goal: 'commonjs', loader: 'js' }
+        : kind === 'vm' ? { id: 1, name, goal: 'script', loader: 'js', eval: true, global: true, file: true }
+          : { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true }]);
       // The source's bytes are transferred to the helper, not copied.
       const bytes = $apply(encode, enc, [source]);
       $apply(h.post, h.port, [{ head, bytes }, [bytes.buffer]]);

@@ -8,11 +8,11 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error, captureStackTrace, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
-import { hideShimFrames, hideFile } from './stacks.js';
+import { hideShimFrames, hideRealmFrames, hideFile } from './stacks.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -937,13 +937,20 @@ function install() {
   // function (2) made by script h, that its calls run no code (callStart
   // writes no CALL: its body is entered by next()).
   function markGen(fn, fe, h) {
-    const fp = getPrototypeOf(fn);
-    const gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
+    const gen = genKind(getPrototypeOf(fn));
     const k = fe - h.base;
     if (gen !== 0 && k > 0 && k < h.nSites + 2) {
       if (h.feGen === null) h.feGen = new Uint8Array(h.nSites + 2);
       h.feGen[k] = gen;
     }
+  }
+
+  // genKind tells a generator function (1) or an async generator function
+  // (2) by its prototype fp, also another realm's (installRealm).
+  const realmGen = new SafeMap();
+  function genKind(fp) {
+    return fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2
+      : realmGen.size === 0 ? 0 : realmGen.has(fp) ? realmGen.get(fp) : 0;
   }
 
   // createEarly gives its id to an instrumented function that reaches the
@@ -1003,8 +1010,7 @@ function install() {
         pid = newId();
         if (idOf(proto) === 0) setId(proto, pid);
         if (fe > 0) {
-          const fp = getPrototypeOf(fn);
-          gen = fp === GeneratorFunctionPrototype ? 1 : fp === AsyncGeneratorFunctionPrototype ? 2 : 0;
+          gen = genKind(getPrototypeOf(fn));
         }
       }
       setFunInfo(fn, fe > 0 ? fe : 0, g, h, 0);
@@ -1202,7 +1208,17 @@ function install() {
     if (kind === K_FUNCTION) val = makeFunction(f, args);
     else if (kind === K_GEN_RESUME) val = resume(f, base, args);
     else if (kind === K_ERROR && hook !== undefined) val = makeError(h, i, f, base, args, isNew, hook);
-    else if (!isNew) val = apply(f, base, args);
+    else if (kind === K_EVAL) {
+      // Eval code without a try statement (instrument.blockScoped) that
+      // throws is left here.
+      const n = openScripts.length;
+      try {
+        val = apply(f, base, args);
+      } catch (e) {
+        leaveScripts(n);
+        throw e;
+      }
+    } else if (!isNew) val = apply(f, base, args);
     else {
       try {
         val = construct(f, args);
@@ -1231,7 +1247,17 @@ function install() {
   // it, with the limit raised (the stack's filter, stacks.js, keeps the
   // limit's number of the program's frames): as the program's own call
   // would have captured it.
+  // errorRealm: the Error constructor of another realm's error
+  // constructors (installRealm), whose stackTraceLimit and capture count.
+  const errorRealm = new SafeWeakMap();
   function makeError(h, i, f, base, args, isNew, hook) {
+    const RE = errorRealm.get(f);
+    const $Error = RE === undefined ? $MainError : RE;
+    let captureStackTrace = RE === undefined ? mainCapture : undefined;
+    if (RE !== undefined) {
+      try { captureStackTrace = getOwnPropertyDescriptor(RE, 'captureStackTrace').value; } catch { captureStackTrace = undefined; }
+      if (typeof captureStackTrace !== 'function') captureStackTrace = undefined;
+    }
     const lim = $Error.stackTraceLimit;
     if (captureStackTrace === undefined || typeof lim !== 'number' || !(lim >= 0) || lim >= 1e4) {
       return isNew ? constructError(h, i, f, args) : apply(f, base, args);
@@ -3174,6 +3200,7 @@ function install() {
     h.seIid = seIid;
     h.src = evalSource; // run-time code: the string given to eval
     evalSource = undefined;
+    if (h.src === undefined && typeof file === 'string' && vmSources.has(file)) h.src = vmSources.get(file); // vm code
     openScripts.push(h);
     curSid = sid;
     logScriptEnter(base + seIid, sid, $String(file));
@@ -3262,9 +3289,14 @@ function install() {
   // the engine keeps while the code lives is shorter).
   let evalSites;
   const codeSites = new SafeMap(); // key -> the site table of a cached result given apart
-  function instrumentCode(s, name) {
+  // file: code given to the vm module (name 'vm': a script of its own,
+  // named file; 'vmfn': a function body, vm.compileFunction's, instrumented
+  // as a CommonJS module's), whose table stays in the code (the code may
+  // run long after it is instrumented, or never, so the next S may not be
+  // its) and whose original text S finds by its name (vmSource).
+  function instrumentCode(s, name, file) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
-    const key = name + '\0' + s;
+    const key = file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;
     let out = codeCache.get(key);
     let sites;
     if (out === undefined) {
@@ -3272,19 +3304,20 @@ function install() {
         let r;
         if (instrumenter !== undefined) {
           const strict = name === 'eval strict';
-          r = instrumenter(s, strict ? 'eval' : name === 'timer' ? 'evalIndirect' : name, strict, name === 'timer');
+          r = file !== undefined ? instrumenter(s, file, false, name === 'vm', name)
+            : instrumenter(s, strict ? 'eval' : name === 'timer' ? 'evalIndirect' : name, strict, name === 'timer');
         } else {
-          const strict = name === 'eval strict', global = name === 'timer';
-          const nm = strict ? 'eval' : global ? 'evalIndirect' : name;
+          const strict = name === 'eval strict', global = name === 'timer' || name === 'vm';
+          const nm = file !== undefined ? file : strict ? 'eval' : global ? 'evalIndirect' : name;
           if (bridge === undefined) {
             bridge = env.MEMTRACE_INSTRUMENTER !== 'spawn' && startBridge(getBuiltin, env.MEMTRACE_BIN, helperIdleMs(env)) || null;
           }
-          r = bridge !== null ? bridge.instrument(nm, strict, global, s) : undefined;
+          r = bridge !== null ? bridge.instrument(nm, strict, global, s, file !== undefined ? name : undefined) : undefined;
           if (r === null) {
             r = s;
           } else if (r === undefined) {
             // No helper thread, or its server failed: a process per string.
-            const args = ['instrument', '--eval'];
+            const args = name === 'vmfn' ? ['instrument', '--no-shim', '--goal', 'commonjs'] : ['instrument', '--eval'];
             if (strict) args[args.length] = '--strict-code';
             if (global) args[args.length] = '--global-code';
             args[args.length] = '--name';
@@ -3308,6 +3341,10 @@ function install() {
         out = s;
         sites = undefined;
       }
+      if (file !== undefined && sites !== undefined) {
+        out = s; // a table apart cannot be matched with its script
+        sites = undefined;
+      }
       cacheCode(key, out, sites);
     } else {
       sites = codeSites.get(key);
@@ -3315,7 +3352,7 @@ function install() {
       // of V8's eval cache (instrument.EvalNoCache), the same length, so
       // that code the program evaluates over and over is cached as it
       // would be uninstrumented.
-      if (out !== s) {
+      if (out !== s && file === undefined) {
         // "const NAME = " precedes it (NAME: the handle, a few characters)
         const p = apply(strIndexOf, out, ['= 0?0``:']);
         if (p > 6 && p < 24) {
@@ -3324,9 +3361,29 @@ function install() {
         }
       }
     }
+    if (file !== undefined) {
+      if (out !== s) vmSource(file, s);
+      return out;
+    }
     if (out !== s) evalSource = s;
     evalSites = sites;
     return out;
+  }
+  // vmSource records s as the original text of the next script S
+  // registers under the name file (the last 64 names are kept: a module
+  // loader compiles a module and runs it at once; code compiled and never
+  // run is forgotten).
+  const vmSources = new SafeMap();
+  const vmNames = [];
+  let vmPos = 0;
+  function vmSource(file, s) {
+    if (!vmSources.has(file)) {
+      const old = vmNames[vmPos];
+      if (old !== undefined) vmSources.delete(old);
+      vmNames[vmPos] = file;
+      vmPos = (vmPos + 1) & 63;
+    }
+    vmSources.set(file, s);
   }
   // sharedSites returns site table t, or an equal one that a script of
   // the last 8 strings instrumented has: strings that differ in names of
@@ -3405,6 +3462,230 @@ function install() {
     return g;
   }
 
+  // ---------------------------------------------------------------- vm (Node)
+
+  // Code given to Node's vm module is instrumented as it is compiled (§6,
+  // "The vm module"): new vm.Script, vm.runInThisContext, runInContext and
+  // runInNewContext as a script of its own named by its filename option
+  // (relative to the working directory when below it), keeping its
+  // completion value; vm.compileFunction's body as a CommonJS module's.
+  // That is how test runners load the program's modules (Jest compiles
+  // each with compileFunction in the test environment's context, Vitest
+  // runs each through runInThisContext). Code that runs in another context
+  // (another realm: its own global object and built-ins) finds the shim
+  // there: before it first runs, the context's global object gets __mt
+  // (its script handles and temporaries are made on that global object),
+  // its natives with models are marked, its error constructors make their
+  // errors as the main realm's do, its Error.prepareStackTrace leaves the
+  // shim's frames out and its Function.prototype.toString gives the
+  // original text. The context's eval and function constructors are left
+  // as they are: code they compile runs uninstrumented.
+  const vmMod = proc !== undefined && typeof proc.getBuiltinModule === 'function' && env.MEMTRACE_VM !== '0'
+    ? (() => { try { return apply(proc.getBuiltinModule, proc, ['vm']); } catch { return undefined; } })() : undefined;
+  // Only a shim of the realm the vm module belongs to patches it (a shim
+  // loaded into a context by a program that runs one per context, as the
+  // test262 runner does, leaves it alone).
+  if (vmMod !== undefined && vmMod !== null && typeof vmMod.runInContext === 'function' &&
+    getPrototypeOf(vmMod.runInContext) === FunctionPrototype) patchVm(vmMod);
+
+  function vmName(o) {
+    let f = 'evalmachine.<anonymous>';
+    try {
+      if (typeof o === 'string') f = o;
+      else if (o !== null && typeof o === 'object' && typeof o.filename === 'string') f = o.filename;
+    } catch { /* a throwing getter: Node reports it */ }
+    if (cwd !== '' && f.length > cwd.length + 1 && apply(strSlice, f, [0, cwd.length + 1]) === cwd + '/') f = apply(strSlice, f, [cwd.length + 1]);
+    return f;
+  }
+
+  function patchVm(vm) {
+    const OScript = vm.Script, oRunThis = vm.runInThisContext, oRunIn = vm.runInContext, oRunNew = vm.runInNewContext,
+      oCompile = vm.compileFunction, oCreate = vm.createContext;
+    if (typeof oRunIn !== 'function' || typeof oRunThis !== 'function' || typeof oCreate !== 'function') return;
+    // (Code instrumented already, an instrumented file a runner loads, is
+    // left as it is without a round trip to the instrumenter.)
+    const code = (c, o, kind) => typeof c === 'string' && (execFileSync !== undefined || instrumenter !== undefined) &&
+      apply(strIndexOf, c, ['__mt.S']) < 0 ? instrumentCode(c, kind, vmName(o)) : c;
+    const realms = new SafeWeakMap(); // contextified object -> its global object
+    // realm gets the context ctx ready for instrumented code (once).
+    function realm(ctx) {
+      if (ctx === null || typeof ctx !== 'object' || realms.has(ctx)) return;
+      let r;
+      try {
+        r = apply(oRunIn, vm, ['[globalThis, function* () {}, async function* () {}]', ctx]);
+      } catch {
+        return; // not a context: the program's call throws Node's error
+      }
+      realms.set(ctx, true);
+      if (isArray(r) && r.length === 3 && isObj(r[0]) && r[0] !== GLOBAL) installRealm(r[0], r[1], r[2]);
+    }
+    function defineFn(name, f, length) {
+      try {
+        defineProperty(f, 'name', { value: name, configurable: true });
+        defineProperty(f, 'length', { value: length, configurable: true });
+      } catch { /* ignore */ }
+      return f;
+    }
+    // run calls f, leaving the scripts an exception leaves open.
+    function run(f, self, args) {
+      const n = openScripts.length;
+      try {
+        return apply(f, self, args);
+      } catch (e) {
+        leaveScripts(n);
+        throw e;
+      }
+    }
+    const oThis = OScript.prototype.runInThisContext, oIn = OScript.prototype.runInContext;
+    const Script = class Script extends OScript {
+      constructor(c, o) {
+        super(code(c, o, 'vm'), o);
+      }
+      runInThisContext(o) {
+        return run(oThis, this, arguments);
+      }
+      runInContext(ctx, o) {
+        realm(ctx);
+        return run(oIn, this, arguments);
+      }
+    };
+    defineFn('runInThisContext', Script.prototype.runInThisContext, oThis.length);
+    defineFn('runInContext', Script.prototype.runInContext, oIn.length);
+    defineFn('Script', Script, OScript.length);
+    const runInThisContext = defineFn('runInThisContext', function (c, o) {
+      return run(oRunThis, this, [code(c, o, 'vm'), o]);
+    }, oRunThis.length);
+    const runInContext = defineFn('runInContext', function (c, ctx, o) {
+      realm(ctx);
+      return run(oRunIn, this, [code(c, o, 'vm'), ctx, o]);
+    }, oRunIn.length);
+    // Node's: a context made from contextObject with the options' context
+    // settings, then runInContext.
+    const runInNewContext = defineFn('runInNewContext', function (c, obj, o) {
+      let co;
+      if (o !== null && typeof o === 'object') {
+        co = {};
+        if (o.contextName !== undefined) co.name = o.contextName;
+        if (o.contextOrigin !== undefined) co.origin = o.contextOrigin;
+        if (o.contextCodeGeneration !== undefined) co.codeGeneration = o.contextCodeGeneration;
+        if (o.microtaskMode !== undefined) co.microtaskMode = o.microtaskMode;
+      }
+      if (typeof c !== 'string') return apply(oRunNew, this, arguments);
+      const ctx = apply(oCreate, vm, co === undefined ? [obj === undefined ? {} : obj] : [obj === undefined ? {} : obj, co]);
+      realm(ctx);
+      return run(oRunIn, vm, [code(c, o, 'vm'), ctx, o]);
+    }, typeof oRunNew === 'function' ? oRunNew.length : 3);
+    try {
+      vm.Script = Script;
+      vm.runInThisContext = runInThisContext;
+      vm.runInContext = runInContext;
+      if (typeof oRunNew === 'function') vm.runInNewContext = runInNewContext;
+      if (typeof oCompile === 'function') {
+        vm.compileFunction = defineFn('compileFunction', function (c, params, o) {
+          if (o !== null && typeof o === 'object') {
+            let pc;
+            try { pc = o.parsingContext; } catch { pc = undefined; }
+            if (pc !== undefined) realm(pc);
+          }
+          let body = code(c, o, 'vmfn');
+          // A parameter named as the body's handle would clash with it.
+          if (body !== c && isArray(params)) {
+            for (let k = 0; k < params.length; k++) {
+              if (typeof params[k] === 'string' && apply(strIndexOf, body, ['const ' + params[k] + ' = __mt.S(']) >= 0) body = c;
+            }
+          }
+          const fn = apply(oCompile, this, [body, params, o]);
+          // Its text is the native's with the original body.
+          if (body !== c && typeof fn === 'function') {
+            try {
+              const t = apply(fnToString, fn, []);
+              const at = apply(strIndexOf, t, [body]);
+              if (at >= 0) ctorText.set(fn, apply(strSlice, t, [0, at]) + c + apply(strSlice, t, [at + body.length]));
+            } catch { /* its own text */ }
+          }
+          return fn;
+        }, oCompile.length);
+      }
+      const m = apply(proc.getBuiltinModule, proc, ['module']);
+      if (m && typeof m.syncBuiltinESMExports === 'function') m.syncBuiltinESMExports();
+    } catch { /* a frozen vm module: its code runs uninstrumented */ }
+  }
+
+  // installRealm gives the realm whose global object is g (gen and agen:
+  // a generator function and an async generator function of it) what
+  // instrumented code needs (patchVm).
+  function installRealm(g, gen, agen) {
+    try {
+      if (getOwnPropertyDescriptor(g, '__mt') !== undefined) return;
+    } catch {
+      return;
+    }
+    const realmApi = {};
+    const ks = objectKeys(api);
+    for (let k = 0; k < ks.length; k++) realmApi[ks[k]] = api[ks[k]];
+    realmApi.Sg = function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
+      return globalScript(g, name, nt, nk, file, table, freeVars, seIid, srIid, modes);
+    };
+    try {
+      defineProperty(g, '__mt', { value: realmApi, writable: false, enumerable: false, configurable: false });
+    } catch {
+      return;
+    }
+    const get = (o, k) => {
+      try {
+        const d = o !== null && (typeof o === 'object' || typeof o === 'function') ? getOwnPropertyDescriptor(o, k) : undefined;
+        return d !== undefined ? d.value : undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    const proto = (C) => get(C, 'prototype');
+    const A = get(g, 'Array'), O = get(g, 'Object'), M = get(g, 'Map'), St = get(g, 'Set'), WM = get(g, 'WeakMap');
+    const WR = get(g, 'WeakRef'), FR = get(g, 'FinalizationRegistry'), P = get(g, 'Promise'), R = get(g, 'Reflect'), F = get(g, 'Function');
+    const marks = [
+      [get(proto(A), 'push'), K_PUSH], [get(proto(A), 'pop'), K_POP], [get(proto(A), 'shift'), K_SHIFT],
+      [get(proto(A), 'unshift'), K_UNSHIFT], [get(proto(A), 'splice'), K_SPLICE], [get(proto(A), 'concat'), K_CONCAT],
+      [get(O, 'defineProperty'), K_DEFINE_PROPERTY], [get(O, 'assign'), K_OBJECT_ASSIGN], [get(A, 'from'), K_ARRAY_FROM],
+      [M, K_MAP], [St, K_SET], [WM, K_WEAK_MAP],
+      [get(proto(M), 'set'), K_MAP_SET], [get(proto(M), 'delete'), K_MAP_DELETE], [get(proto(M), 'clear'), K_MAP_CLEAR],
+      [get(proto(St), 'add'), K_SET_ADD], [get(proto(St), 'delete'), K_SET_DELETE], [get(proto(St), 'clear'), K_SET_CLEAR],
+      [get(proto(WM), 'set'), K_WEAK_MAP_SET], [get(proto(WM), 'delete'), K_WEAK_MAP_DELETE],
+      [get(proto(WR), 'deref'), K_WEAK_REF_DEREF], [FR, K_FIN_REG], [get(proto(FR), 'register'), K_FIN_REGISTER],
+      [get(proto(FR), 'unregister'), K_FIN_UNREGISTER], [P, K_PROMISE], [get(proto(P), 'then'), K_THEN],
+      [get(proto(P), 'catch'), K_CATCH], [get(proto(P), 'finally'), K_FINALLY], [get(P, 'resolve'), K_PROMISE_RESOLVE],
+      [get(P, 'reject'), K_PROMISE_REJECT], [get(R, 'apply'), K_REFLECT_APPLY], [get(R, 'construct'), K_REFLECT_CONSTRUCT],
+      [get(proto(F), 'call'), K_CALL], [get(proto(F), 'apply'), K_APPLY],
+    ];
+    for (let k = 0; k < marks.length; k++) if (typeof marks[k][0] === 'function' && nativeKind(marks[k][0]) === 0) markNative(marks[k][0], marks[k][1]);
+    // Generators: their functions' prototypes tell them (markGen), their
+    // next, return and throw resume them.
+    if (typeof gen === 'function') {
+      const gfp = getPrototypeOf(gen);
+      realmGen.set(gfp, 1);
+      const gp = getPrototypeOf(proto(gen));
+      for (const n of ['next', 'return', 'throw']) if (typeof get(gp, n) === 'function') markNative(get(gp, n), K_GEN_RESUME);
+    }
+    if (typeof agen === 'function') realmGen.set(getPrototypeOf(agen), 2);
+    // Errors: made with the realm's stack capture (makeError).
+    const E = get(g, 'Error');
+    for (const n of ['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']) {
+      const C = get(g, n);
+      if (typeof C === 'function' && nativeKind(C) === 0) {
+        markNative(C, K_ERROR);
+        if (typeof E === 'function') errorRealm.set(C, E);
+      }
+    }
+    if (env.MEMTRACE_SHIM_FRAMES !== '1') hideRealmFrames(E);
+    // The original text of its functions.
+    try {
+      const FP = proto(F);
+      const d = getOwnPropertyDescriptor(FP, 'toString');
+      if (d !== undefined && typeof d.value === 'function' && d.value !== toString && d.configurable) {
+        defineProperty(FP, 'toString', { value: toString, writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
+      }
+    } catch { /* a frozen Function.prototype keeps its own */ }
+  }
+
   // ---------------------------------------------------------------- end
 
   function end() {
@@ -3422,6 +3703,14 @@ function install() {
 
   // closeScripts writes SCRIPT_EXIT for scripts an exception left open
   // (modules and classic scripts cannot wrap their bodies in finally).
+  // leaveScripts writes SCRIPT_EXIT for the scripts above the first n of
+  // openScripts that an exception left open (global code run by vm, which
+  // has no try statement when its top-level declarations must stay global:
+  // instrument.blockScoped).
+  function leaveScripts(n) {
+    for (let k = openScripts.length - 1; k >= n; k--) if (openScripts[k].open) openScripts[k].Sx();
+  }
+
   function closeScripts() {
     for (let k = openScripts.length - 1; k >= 0; k--) {
       const h = openScripts[k];
@@ -3509,15 +3798,19 @@ function install() {
   // them: functions of the first then log through the second's handle,
   // whose sites are the same.
   function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
+    return globalScript(GLOBAL, name, nt, nk, file, table, freeVars, seIid, srIid, modes);
+  }
+  // globalScript is Sg for the realm whose global object is g.
+  function globalScript(g, name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
     const h = S(file, table, freeVars, seIid, srIid, modes);
-    globalName(name, h, false);
-    for (let k = 1; k <= nt; k++) globalName(name + '_' + k, undefined, true);
-    for (let k = 1; k <= nk; k++) globalName(name + '_k' + k, undefined, true);
+    globalName(g, name, h, false);
+    for (let k = 1; k <= nt; k++) globalName(g, name + '_' + k, undefined, true);
+    for (let k = 1; k <= nk; k++) globalName(g, name + '_k' + k, undefined, true);
     return h;
   }
-  function globalName(name, value, writable) {
+  function globalName(g, name, value, writable) {
     try {
-      defineProperty(GLOBAL, name, { value, writable, enumerable: false, configurable: true });
+      defineProperty(g, name, { value, writable, enumerable: false, configurable: true });
     } catch { /* a frozen global object: the script's hooks will throw */ }
   }
 

@@ -50,40 +50,63 @@ export function hideShimFrames(E) {
   if (typeof file !== 'string' || file === '' || where(frames[1]) !== file || !(l1 > 0)) return false;
   const last = l0 > l1 ? l0 : l1;
 
-  function isShim(c) {
+  isShim = function (c) {
     try {
       const f = where(c);
       return f === file ? apply(getLineNumber, c, []) <= last : typeof f === 'string' && hiddenFiles.has(f);
     } catch {
       return false;
     }
-  }
-  // strip leaves the shim's frames out, and keeps at most
-  // Error.stackTraceLimit frames (an error made through a call hook is
-  // captured with a higher limit: index.js, errorMade).
-  function strip(trace) {
-    if (!isArray(trace)) return trace;
-    let n = 0;
-    for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
-    let lim = E.stackTraceLimit;
-    if (typeof lim !== 'number' || !(lim >= 0)) lim = Infinity;
-    if (n === 0 && trace.length <= lim) return trace;
-    const out = [];
-    for (let k = 0; k < trace.length && out.length < lim; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
-    return out;
-  }
+  };
+  guard(E, d.value, d.enumerable);
+  return true;
+}
 
+// isShim tells a frame of the shim's (hideShimFrames sets it).
+let isShim;
+
+// hideRealmFrames installs the filter on the Error constructor E of
+// another realm (a vm context whose code memtrace instruments): Node
+// formats an error of that realm through its own Error.prepareStackTrace
+// when the program sets one (a test runner's source-map support), and
+// through the main realm's otherwise (filtered already).
+export function hideRealmFrames(E) {
+  if (isShim === undefined || typeof E !== 'function') return false;
+  const d = getOwnPropertyDescriptor(E, 'prepareStackTrace');
+  if (d !== undefined && (!hasOwn(d, 'value') || !d.configurable || !d.writable)) return false;
+  guard(E, d !== undefined ? d.value : undefined, d !== undefined && d.enumerable);
+  return true;
+}
+
+// strip leaves the shim's frames out, and keeps at most
+// E.stackTraceLimit frames (an error made through a call hook is
+// captured with a higher limit: index.js, errorMade).
+function strip(E, trace) {
+  if (!isArray(trace)) return trace;
+  let n = 0;
+  for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
+  let lim = E.stackTraceLimit;
+  if (typeof lim !== 'number' || !(lim >= 0)) lim = Infinity;
+  if (n === 0 && trace.length <= lim) return trace;
+  const out = [];
+  for (let k = 0; k < trace.length && out.length < lim; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
+  return out;
+}
+
+// guard makes E.prepareStackTrace an accessor whose value, initially
+// initial, is given the frames without the shim's.
+function guard(E, initial, enumerable) {
   // The program sees the function it set (or Node's default) as a wrapper
   // of the same name and length, one per function, which an assignment
   // maps back: saving and restoring the property keeps working.
-  let current = d.value;
+  let current = initial;
   const wrapperOf = new SafeWeakMap();
   const wrapped = new SafeWeakMap();
   function wrap(f) {
     let w = wrapperOf.get(f);
     if (w === undefined) {
       w = function (error, trace) {
-        return apply(f, this, [error, strip(trace)]);
+        return apply(f, this, [error, strip(E, trace)]);
       };
       try {
         defineProperty(w, 'name', { value: f.name, configurable: true });
@@ -102,8 +125,7 @@ export function hideShimFrames(E) {
       const f = typeof v === 'function' ? wrapped.get(v) : undefined;
       current = f !== undefined ? f : v;
     },
-    enumerable: d.enumerable,
+    enumerable,
     configurable: true,
   });
-  return true;
 }

@@ -1,0 +1,174 @@
+package noderun_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
+	"github.com/memtrace/memtrace/noderun"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+	"github.com/memtrace/memtrace/trace"
+)
+
+// vmProgram uses Node's vm module as test runners and REPLs do: scripts
+// in this realm and in other contexts (completion values, top-level
+// declarations that later scripts see, an exception that leaves a
+// script), a Script run twice, and a module loader that compiles each
+// module's body with compileFunction in a context, as Jest does.
+const vmProgram = `'use strict';
+const vm = require('vm');
+const out = [];
+out.push(vm.runInThisContext('var a1 = {k: 1}; function f1(x) { return {x, k: a1.k}; } f1(2).x + a1.k', { filename: __dirname + '/one.js' }));
+vm.runInThisContext('function* gen1() { yield 1; } async function af1() { return 2; } let lex1 = {v: 3}; class K1 { m() { return lex1.v; } }', 'two.js');
+out.push(typeof gen1, typeof af1, vm.runInThisContext('[...gen1()].length + new K1().m() + lex1.v'));
+try { vm.runInThisContext('let lex1 = 1;'); } catch (e) { out.push(e.name); }
+try { vm.runInThisContext('class Thrower {} throw new RangeError("r" + 1)', 'three.js'); } catch (e) { out.push(e.name, e.message); }
+out.push(vm.runInThisContext('typeof Thrower'));
+const s = new vm.Script('(function (n) { const a = []; for (let i = 0; i < n; i++) a.push({i}); return a.length; })', { filename: 'four.js' });
+out.push(s.runInThisContext()(5), s.runInThisContext()(2), s instanceof vm.Script, vm.Script.name, vm.Script.length);
+const ctx = vm.createContext({ log: (x) => out.push(x) });
+vm.runInContext('var q = {z: 3}; log(q.z); function* g() { yield 1; yield 2; } log([...g()].length); let L = [1, 2].concat([3]); class C2 { get n() { return L.length; } }', ctx, { filename: 'five.js' });
+out.push(vm.runInContext('new C2().n + typeof g', ctx), Object.keys(ctx).join());
+const s2 = new vm.Script('L.push({}); L.length');
+out.push(s2.runInContext(ctx), s2.runInNewContext({ L: [9] }), vm.runInNewContext('x * 2', { x: 21 }, 'six.js'));
+const modules = {
+  'm1.js': 'const m2 = require("m2.js");\nexports.total = () => m2.items.map(i => i.v).reduce((a, b) => a + b, 0);',
+  'm2.js': 'exports.items = [{v: 1}, {v: 2}, {v: 3}];\nmodule.exports.make = function make() {\n  return new TypeError("from m2");\n};',
+};
+const cache = {};
+function req(name) {
+  if (cache[name]) return cache[name].exports;
+  const module = cache[name] = { exports: {} };
+  const fn = vm.compileFunction(modules[name], ['module', 'exports', 'require'], { filename: __dirname + '/' + name, parsingContext: ctx });
+  fn.call(module.exports, module, module.exports, req);
+  return module.exports;
+}
+out.push(req('m1.js').total(), String(vm.compileFunction('return a + 1', ['a'])));
+const err = req('m2.js').make();
+out.push(err instanceof TypeError, err instanceof vm.runInContext('TypeError', ctx), err.stack.split('\n').slice(0, 3).map(l => l.replace(/\(.*[\\/]/, '(').replace(/:\d+\)$/, ')')));
+vm.runInContext('Error.prepareStackTrace = (e, s) => s.map(c => (c.getFileName() || "?").replace(/.*[\\/]/, "") + ":" + c.getLineNumber()).join(" ")', ctx);
+out.push(vm.runInContext('function t3() { return new Error("e3").stack; }\nfunction t4() { return t3(); }\nt4()', ctx, { filename: 'seven.js' }));
+out.push(vm.runInContext('typeof Error.prepareStackTrace', ctx), String(vm.runInThisContext('(function named(a) { return a * 2; })')), vm.runInContext('String(g)', ctx));
+console.log(JSON.stringify(out, null, 1));
+`
+
+// TestVMModule: code given to Node's vm module runs instrumented (its
+// scripts are in the trace, named by their filename option) and behaves as
+// in plain node, under memtrace node and instrumented ahead of time (with
+// MEMTRACE_BIN): completion values, top-level declarations of generators,
+// async functions, let and class that later scripts see, stack traces
+// without the shim's frames in another context, function text, and a
+// trace that keeps every rule (an exception leaving a script closes it).
+// (Stack columns are the instrumented code's: docs/instrumentation.md §13.)
+func TestVMModule(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.js": vmProgram})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	for _, w := range []string{`"function",`, `"SyntaxError"`, `"RangeError",`, `"log,g,q"`, `"seven.js:1 seven.js:2 seven.js:3 node:vm:`,
+		`"function named(a) { return a * 2; }"`, `"function (a) {\nreturn a + 1\n}"`, `"function* g() { yield 1; yield 2; }"`} {
+		require.Contains(t, want, w)
+	}
+	// four.js runs twice: a script entered each time.
+	wantScripts := []string{"five.js", "four.js", "four.js", "m1.js", "m2.js", "main.js", "one.js", "seven.js", "six.js", "three.js", "two.js"}
+	check := func(t *testing.T, path string) {
+		data := checkTrace(t, path)
+		rep, err := trace.Check(bytes.NewReader(data), 10)
+		require.NoError(t, err)
+		require.Zero(t, rep.Warnings, "%v", rep.Findings)
+		var named []string
+		for _, n := range scriptNames(t, data) {
+			if !strings.HasPrefix(n, "evalmachine") {
+				named = append(named, n)
+			}
+		}
+		assert.Equal(t, wantScripts, named)
+		enters, exits := scriptBalance(data)
+		assert.Equal(t, enters, exits, "every script is left")
+	}
+
+	t.Run("node", func(t *testing.T) {
+		var stdout, stderr bytes.Buffer
+		out := filepath.Join(t.TempDir(), "out")
+		code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: out,
+			Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+		require.NoError(t, err)
+		require.Equal(t, 0, code, stderr.String())
+		require.Equal(t, want, stdout.String())
+		check(t, filepath.Join(out, "mem-trace"))
+	})
+
+	t.Run("ahead", func(t *testing.T) {
+		inst := filepath.Join(t.TempDir(), "inst")
+		cmd := exec.Command(memtracebin.Path(t), "instrument", dir, "-o", inst, "--no-cache", "-q")
+		b, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", b)
+		run := exec.Command("node", "main.js")
+		run.Dir = inst
+		run.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(inst, "mem-trace"), "MEMTRACE_BIN="+memtracebin.Path(t))
+		var stderr bytes.Buffer
+		run.Stderr = &stderr
+		got, err := run.Output()
+		require.NoError(t, err, "%s", stderr.String())
+		require.Equal(t, want, string(got))
+		check(t, filepath.Join(inst, "mem-trace"))
+	})
+}
+
+// scriptBalance counts a trace's SCRIPT_ENTER and SCRIPT_EXIT entries.
+func scriptBalance(data []byte) (enters, exits int) {
+	r := trace.NewReader(bytes.NewReader(data))
+	for {
+		e, err := r.Next()
+		if err != nil {
+			return
+		}
+		switch e.Kind {
+		case trace.ScriptEnter:
+			enters++
+		case trace.ScriptExit:
+			exits++
+		}
+	}
+}
+
+// TestEvalTopLevelDeclarations: generator and async function declarations
+// at the top level of eval code bind in the eval's variable scope, as in
+// plain node (a try statement around the code made them block-scoped, and
+// they were gone when the eval returned); such code that throws still
+// leaves its script.
+func TestEvalTopLevelDeclarations(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.js": `(0, eval)('function* gg() {} async function aa() {} class KK {} let LL = 1;');
+console.log(typeof gg, typeof aa, typeof KK, typeof LL);
+function f() { eval('function* g2() { yield 5; } async function a2() {}'); return [typeof g2, typeof a2, [...g2()][0]]; }
+console.log(f());
+try { (0, eval)('function* g3() { yield {}; } throw new Error("x")'); } catch (e) { console.log(e.message, typeof g3); }
+function k() { 'use strict'; return eval('function* g4() { yield 1; } [...g4()].length'); }
+console.log(k(), typeof g4);
+console.log((0, eval)('1; async function* ag() {} var zz;'), typeof ag);
+`})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "function function undefined undefined\n[ 'function', 'function', 5 ]\nx function\n1 undefined\n1 function\n", want)
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "out")
+	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: out,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, want, stdout.String())
+	data := checkTrace(t, filepath.Join(out, "mem-trace"))
+	enters, exits := scriptBalance(data)
+	assert.Equal(t, 6, enters)
+	assert.Equal(t, enters, exits, "every script is left")
+}
