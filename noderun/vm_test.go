@@ -66,7 +66,7 @@ console.log(JSON.stringify(out, null, 1));
 // async functions, let and class that later scripts see, stack traces
 // without the shim's frames in another context, function text, and a
 // trace that keeps every rule (an exception leaving a script closes it).
-// (Stack columns are the instrumented code's: docs/instrumentation.md §13.)
+// (Stack columns are the instrumented code's: docs/instrumentation.md §4, "Stack traces".)
 func TestVMModule(t *testing.T) {
 	needNode(t)
 	dir := t.TempDir()
