@@ -264,6 +264,11 @@ func (r *rewriter) readObject(e *js.Member) {
 		r.fill(h, r.hkc("G", i))
 	}
 	r.ins(e.Object.EndPos(), ")")
+	// The engine reports a named read at its name, or at the dot when the
+	// object is a call, as G's is.
+	if _, call := e.Object.(*js.Call); !call && !e.Computed && r.points != nil {
+		r.remaps = append(r.remaps, [2]int32{r.next(e.Object.EndPos()), e.Property.Pos()})
+	}
 }
 
 // selfThis reports whether o is this in a function whose frame knows its
@@ -410,6 +415,12 @@ func (r *rewriter) call(e *js.Call) {
 	r.exprs(e.Args)
 	i := r.site(e.Span)
 	r.fill(h, r.hk(arity("c", e.Args), i))
+	// The engine's position of a call: its callee when a name, else "(".
+	if _, ok := e.Callee.(*js.Ident); ok {
+		r.point(i, e.Callee.Pos())
+	} else {
+		r.point(i, lp)
+	}
 }
 
 // arityNames are the call hooks for 0..4 arguments without spread
@@ -484,6 +495,15 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	j := 0
 	if !priv {
 		j = r.site(m.Span)
+	}
+	// The engine's positions: the property name (a computed key: "(" for
+	// the call, "[" for the lookup).
+	if m.Computed {
+		r.point(i, lp)
+		r.point(j, r.next(m.Object.EndPos()))
+	} else {
+		r.point(i, m.Property.Pos())
+		r.point(j, m.Property.Pos())
 	}
 	if temp != "" {
 		base = temp
@@ -560,6 +580,7 @@ func (r *rewriter) taggedCall(e *js.TaggedTemplate) bool {
 	r.exprs(q.Exprs)
 	i := r.site(e.Span)
 	r.fill(h, r.hk("ct", i))
+	r.point(i, q.Start) // the template
 	r.fill(hq, ", "+r.h+".q")
 	r.ins(e.End, ")")
 	return true
@@ -594,6 +615,14 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 	j := 0
 	if !priv {
 		j = r.site(m.Span)
+	}
+	// The engine's positions: the template for the call, the property
+	// name ("[" before a computed key) for the lookup.
+	r.point(i, q.Start)
+	if m.Computed {
+		r.point(j, r.next(m.Object.EndPos()))
+	} else {
+		r.point(j, m.Property.Pos())
 	}
 	if temp != "" {
 		base = temp
@@ -715,6 +744,7 @@ func (r *rewriter) newExpr(e *js.New) {
 	}
 	i := r.site(e.Span)
 	r.fill(h, r.hk(arity("n", e.Args), i))
+	r.point(i, e.Start) // "new"
 }
 
 // del: delete o.p → H.D(i, o, "p", strict).
@@ -835,6 +865,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		r.keyArgs(m, val.Pos(), ", ")
 		r.expr(val)
 		i := r.site(e.Span)
+		r.point(i, r.next(m.EndPos())) // the operator
 		if r.selfThis(m.Object) {
 			r.fill(h, r.hk("Pt", i)+r.fn.self+", ")
 		} else {
@@ -845,6 +876,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	}
 	i := r.site(e.Span)
 	j := r.site(e.Span)
+	r.point(i, r.next(m.EndPos())) // the operator
 	t1 := r.allocTemp()
 	t2, key := "", ""
 	n := 1

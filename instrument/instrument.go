@@ -75,6 +75,9 @@ type Options struct {
 	// directly: the table then takes no room in the string the engine
 	// keeps for as long as the code lives (docs/instrumentation.md §6).
 	SitesApart bool
+	// PosMap: Result.PosMap gets the position map of the output
+	// (posmap.go), for stack traces.
+	PosMap bool
 	// KeepPrimitiveHooks keeps W at writes of names that can only hold
 	// primitives, and G at property reads of them (where neither logs
 	// anything): for differential tests of that rule.
@@ -115,6 +118,8 @@ type Result struct {
 	// SiteTable is, with Options.SitesApart, the site table's text
 	// (AppendSiteVLQ), which the prologue leaves out.
 	SiteTable []byte
+	// PosMap is, with Options.PosMap, the position map of Code (posmap.go).
+	PosMap []byte
 }
 
 // EvalNoCache opens the initializer of run-time code's handle: the
@@ -189,6 +194,9 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 	res = &Result{Code: code, Sites: r.siteList(), Handle: r.h, Alias: r.alias, At: int(r.at)}
 	if r.sitesApart() {
 		res.SiteTable = AppendSiteVLQ(nil, res.Sites)
+	}
+	if r.points != nil {
+		res.PosMap = r.posMap(code)
 	}
 	r.release(sb)
 	return res, nil

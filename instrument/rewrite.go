@@ -60,12 +60,19 @@ type freeEntry struct {
 }
 
 type rewriter struct {
-	src  []byte
-	prog *js.Program
-	info *scope.Info
-	opts Options
-	h    string // the script handle
-	uniq string // a name unique to this script, for its global temporaries
+	// points: local iid -> where the engine reports the operation its hook
+	// call stands for (Options.PosMap; posmap.go).
+	points map[int]int32
+	// remaps: source offsets the engine reports in the instrumented code
+	// where it reports others in the original (the dot of a named read
+	// whose object G wraps, for its name), in source order.
+	remaps [][2]int32
+	src    []byte
+	prog   *js.Program
+	info   *scope.Info
+	opts   Options
+	h      string // the script handle
+	uniq   string // a name unique to this script, for its global temporaries
 	// alias: in a classic script, a short name for the handle (no
 	// identifier of the script spells it) that each function at the top
 	// level binds in its body (const alias = handle), so that the hooks
@@ -164,6 +171,9 @@ func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options, s
 	r := &rewriter{src: src, prog: prog, info: info, opts: opts, h: h, uniq: uniq, alias: alias,
 		declFe: make(map[*js.FuncDecl]int), writtenNames: make(map[string]bool), varInit: make(map[string]bool),
 		labelStart: -1}
+	if opts.PosMap {
+		r.points = make(map[int]int32)
+	}
 	r.edits, r.buf, r.sites, r.spare = sb.edits[:0], sb.buf[:0], sb.sites[:0], sb.chunks
 	r.scratch, r.scratch2, r.hoist = sb.scratch, sb.scratch2, sb.hoist
 	sb.chunks = nil // r's now

@@ -125,7 +125,7 @@ class Client {
   }
 
   // instrument resolves to {code, sites} or {error}; req has name, goal,
-  // loader, path, eval, strict, global, sitesApart and file (see serverRequest);
+  // loader, path, eval, strict, global, sitesApart, file and posmap (see serverRequest);
   // sites is the site table of a sitesApart request.
   instrument(req, source) {
     if (this.failed === undefined && this.proc === undefined) {
@@ -138,7 +138,7 @@ class Client {
       if (this.pending.size === 0) this.ref(true);
       this.pending.set(id, { resolve });
       const head = JSON.stringify({ id, name: req.name, goal: req.goal, loader: req.loader || 'js', path: req.path || '',
-        eval: !!req.eval, strict: !!req.strict, global: !!req.global, sitesApart: !!req.sitesApart, file: !!req.file, len: src.length });
+        eval: !!req.eval, strict: !!req.strict, global: !!req.global, sitesApart: !!req.sitesApart, file: !!req.file, posmap: !!req.posmap, len: src.length });
       this.proc.stdin.write(head + '\n');
       this.proc.stdin.write(src);
     });

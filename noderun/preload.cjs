@@ -334,7 +334,50 @@ function instrument(source, filename, goal) {
     process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${error}\n`);
   }
   cache.set(key, out);
+  if (out !== source && loader === 'js') instrumented.set(filename, { goal, name, length: source.length, key });
   return out;
+}
+
+// Position maps for stack traces (docs/instrumentation.md §4): the
+// shim asks, when it formats a stack, for the map of a file a frame is in
+// (its name as the engine gives it: a path, or a file: URL for an ES
+// module). The file is read again and instrumented again by the server,
+// with the map instead of the code, if it is the text that was
+// instrumented (CommonJS: same length and hash; ES modules, instrumented
+// by the loader thread: as a module). Maps are kept per file.
+const instrumented = new Map(); // filename -> {goal, name, length, key}
+const posMaps = new Map(); // frame file name -> map text, or null
+function positionMap(file) {
+  if (typeof file !== 'string' || file === '') return undefined;
+  const known = posMaps.get(file);
+  if (known !== undefined) return known === null ? undefined : known;
+  posMaps.set(file, null);
+  let filename = file;
+  let rec = instrumented.get(file);
+  if (rec === undefined && file.startsWith('file://')) {
+    try { filename = require('node:url').fileURLToPath(file); } catch { return undefined; }
+    const ext = path.extname(filename).toLowerCase();
+    if (loaderOf(filename) !== 'js' || ext === '.cjs') return undefined;
+    rec = { goal: 'module', name: scriptName(filename) };
+  }
+  if (rec === undefined) return undefined;
+  let source;
+  try { source = fs.readFileSync(filename, 'utf8'); } catch { return undefined; }
+  if (source.charCodeAt(0) === 0xFEFF) source = source.slice(1);
+  if (rec.key !== undefined && (source.length !== rec.length || rec.goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex') !== rec.key)) {
+    // A CommonJS module's text as Node gave it (without a BOM, or changed
+    // by another loader): the map of what was instrumented.
+    return undefined;
+  }
+  const b = readyBridge();
+  if (!b) return undefined;
+  Atomics.store(b.f, 0, 0);
+  b.port.postMessage({ req: { name: rec.name, goal: rec.goal, loader: 'js', path: filename, posmap: true }, source });
+  const r = wait(b, 600000);
+  done(b);
+  if (r === undefined || r.error !== undefined || typeof r.code !== 'string') return undefined;
+  posMaps.set(file, r.code);
+  return r.code;
 }
 
 // Run-time code (eval, new Function: docs/instrumentation.md §6) goes to
@@ -343,7 +386,8 @@ function instrument(source, filename, goal) {
 // kind: code given to the vm module ('vm': a script of its own named
 // name, 'vmfn': a function body, instrumented as a CommonJS module's), with
 // its site table in the code and the run's exclusions applied to its name.
-function instrumentRunTimeCode(code, name, strict, global, kind) {
+// posmap: the position map of that code instead (vm code's stack frames).
+function instrumentRunTimeCode(code, name, strict, global, kind, posmap) {
   const b = readyBridge();
   if (b) {
     Atomics.store(b.f, 0, 0);
@@ -352,12 +396,14 @@ function instrumentRunTimeCode(code, name, strict, global, kind) {
     const req = kind === 'vmfn' ? { name, goal: 'commonjs', loader: 'js' }
       : kind === 'vm' ? { name, goal: 'script', eval: true, global: true, file: true }
         : { name, goal: 'script', eval: true, strict, global: global === true, sitesApart: true };
+    if (posmap === true) req.posmap = true;
     b.port.postMessage({ req, source: code });
     const r = wait(b, 600000);
     done(b);
     if (r === undefined || r.error !== undefined) return undefined;
     return typeof r.sites === 'string' ? { code: r.code, sites: r.sites } : r.code;
   }
+  if (posmap === true) return undefined;
   const args = kind === 'vmfn' ? ['instrument', '--no-shim', ...extraArgs, '--goal', 'commonjs'] : ['instrument', '--eval'];
   if (strict) args.push('--strict-code');
   if (global === true) args.push('--global-code');
@@ -370,6 +416,9 @@ function instrumentRunTimeCode(code, name, strict, global, kind) {
 }
 if (env.MEMTRACE_INSTRUMENTER !== 'spawn' && bin && globalThis.__mt && typeof globalThis.__mt.setInstrumenter === 'function') {
   globalThis.__mt.setInstrumenter(instrumentRunTimeCode);
+}
+if (bin && globalThis.__mt && typeof globalThis.__mt.setPositionMapper === 'function') {
+  globalThis.__mt.setPositionMapper(positionMap);
 }
 
 // CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own

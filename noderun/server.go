@@ -40,7 +40,11 @@ type serverRequest struct {
 	// File: run-time code named by a file (code given to Node's vm
 	// module), to which the run's exclusions apply.
 	File bool `json:"file,omitempty"`
-	Len  int  `json:"len"`
+	// PosMap: answer with the position map of the code this request
+	// would give (instrument.Options.PosMap), not the code: a stack trace
+	// being formatted needs it (docs/instrumentation.md §4).
+	PosMap bool `json:"posmap,omitempty"`
+	Len    int  `json:"len"`
 }
 
 // serverResponse is a response's header line; Len bytes of instrumented
@@ -124,20 +128,45 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 			out, sites, err = nil, nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
-	if req.Eval {
-		if req.File && len(opts.Exclude) > 0 && !excl.Match(req.Name) {
-			return src, nil, nil
-		}
-		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
-			Strict: req.Strict, GlobalCode: req.Eval && req.Global, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields,
-			SitesApart: req.SitesApart})
+	if req.PosMap {
+		// The map of the code, or of none when the code is given back as
+		// it is (an exclusion).
+		code, _, err := serveCode(req, src, excl, opts)
 		if err != nil {
 			return nil, nil, err
 		}
-		return res.Code, res.SiteTable, nil
+		if code.PosMap == nil {
+			return []byte("[]"), nil, nil
+		}
+		return code.PosMap, nil, nil
+	}
+	res, table, err := serveCode(req, src, excl, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if res.Code == nil {
+		return src, nil, nil
+	}
+	return res.Code, table, nil
+}
+
+// serveCode instruments one request; a Result without Code: the source
+// is given back as it is.
+func serveCode(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (*instrument.Result, []byte, error) {
+	if req.Eval {
+		if req.File && len(opts.Exclude) > 0 && !excl.Match(req.Name) {
+			return &instrument.Result{}, nil, nil
+		}
+		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: req.Name, Eval: true,
+			Strict: req.Strict, GlobalCode: req.Eval && req.Global, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields,
+			SitesApart: req.SitesApart, PosMap: req.PosMap})
+		if err != nil {
+			return nil, nil, err
+		}
+		return res, res.SiteTable, nil
 	}
 	if len(opts.Exclude) > 0 && !excl.Match(req.Name) {
-		return src, nil, nil
+		return &instrument.Result{}, nil, nil
 	}
 	var goal js.Goal
 	switch req.Goal {
@@ -163,9 +192,9 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 		_, tsconfig = instrument.FindTsconfig(req.Path)
 	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: req.Name, Loader: loader,
-		Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields})
+		Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, PosMap: req.PosMap && loader == instrument.JS})
 	if err != nil {
 		return nil, nil, err
 	}
-	return res.Code, nil, nil
+	return res, nil, nil
 }

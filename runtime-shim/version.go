@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "001bcf893a0e97a3"
+const Version = "2e6828c13943068d"

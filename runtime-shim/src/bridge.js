@@ -252,7 +252,8 @@ export function startBridge(getBuiltin, bin, idleMs) {
     // kind: code given to the vm module ('vm': a script named name,
     // 'vmfn': a function body, as a CommonJS module's), with its table in
     // the code and the run's exclusions applied to its name.
-    instrument(name, strict, global, source, kind) {
+    // posmap: the position map of that code instead (stack columns).
+    instrument(name, strict, global, source, kind, posmap) {
       if (!usable) return undefined;
       const h = claim();
       if (h === undefined) {
@@ -260,9 +261,11 @@ export function startBridge(getBuiltin, bin, idleMs) {
         return undefined;
       }
       $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
-      const head = $apply(jsonStringify, $JSON, [kind === 'vmfn' ? { id: 1, name, goal: 'commonjs', loader: 'js' }
+      const req = kind === 'vmfn' ? { id: 1, name, goal: 'commonjs', loader: 'js' }
         : kind === 'vm' ? { id: 1, name, goal: 'script', loader: 'js', eval: true, global: true, file: true }
-          : { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true }]);
+          : { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true };
+      if (posmap === true) req.posmap = true;
+      const head = $apply(jsonStringify, $JSON, [req]);
       // The source's bytes are transferred to the helper, not copied.
       const bytes = $apply(encode, enc, [source]);
       $apply(h.post, h.port, [{ head, bytes }, [bytes.buffer]]);

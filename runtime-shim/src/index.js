@@ -12,7 +12,8 @@ import {
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
-import { hideShimFrames, hideRealmFrames, hideFile } from './stacks.js';
+import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap } from './stacks.js';
+import { $JSON, jsonParseFn } from './natives.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -3488,15 +3489,79 @@ function install() {
   if (vmMod !== undefined && vmMod !== null && typeof vmMod.runInContext === 'function' &&
     getPrototypeOf(vmMod.runInContext) === FunctionPrototype) patchVm(vmMod);
 
-  function vmName(o) {
+  function vmFile(o) {
     let f = 'evalmachine.<anonymous>';
     try {
       if (typeof o === 'string') f = o;
       else if (o !== null && typeof o === 'object' && typeof o.filename === 'string') f = o.filename;
     } catch { /* a throwing getter: Node reports it */ }
+    return f;
+  }
+  function vmName(o) {
+    let f = vmFile(o);
     if (cwd !== '' && f.length > cwd.length + 1 && apply(strSlice, f, [0, cwd.length + 1]) === cwd + '/') f = apply(strSlice, f, [cwd.length + 1]);
     return f;
   }
+
+  // ---------------------------------------------------------------- stack columns
+
+  // posMapOf returns, for the instrumented script the engine names file
+  // in stack frames, a function from an instrumented line and column to
+  // the original [line, column] (instrument/posmap.go), or undefined: code given
+  // to vm (whose text the shim keeps by file name, vmCode) is mapped by the
+  // instrumenter, files by memtrace node's mapper (setPositionMapper),
+  // once each, when a stack with a frame in them is formatted.
+  const vmCode = new SafeMap(); // vm filename -> [kind, name, original text]
+  const posMaps = new SafeMap(); // file -> map function, or null
+  let positionMapper;
+  function posMapOf(file) {
+    const known = posMaps.get(file);
+    if (known !== undefined) return known === null ? undefined : known;
+    posMaps.set(file, null);
+    let text;
+    try {
+      const v = vmCode.get(file);
+      if (v !== undefined) {
+        const [kind, name, src] = v;
+        if (instrumenter !== undefined) text = instrumenter(src, name, false, kind === 'vm', kind, true);
+        else if (bridge) text = bridge.instrument(name, false, kind === 'vm', src, kind, true);
+        if (text !== null && typeof text === 'object') text = text.code;
+      } else if (positionMapper !== undefined) {
+        text = positionMapper(file);
+      }
+    } catch {
+      text = undefined;
+    }
+    if (typeof text !== 'string' || text === '[]') return undefined;
+    let m;
+    try { m = apply(jsonParseFn, $JSON, [text]); } catch { return undefined; }
+    if (!isArray(m)) return undefined;
+    // The entries of each line: [first, end) in m, five numbers each.
+    const lines = new SafeMap();
+    for (let k = 0; k + 4 < m.length; k += 5) {
+      const l = m[k];
+      const r = lines.get(l);
+      if (r === undefined) lines.set(l, [k, k + 5]);
+      else r[1] = k + 5;
+    }
+    // f gives the original line and column (a call's may be on a later
+    // line than its hook: "f(a)\n.m()" reports "m"'s line).
+    const f = (line, col) => {
+      const r = lines.get(line);
+      if (r === undefined) return [line, col];
+      let best = -1;
+      for (let k = r[0]; k < r[1]; k += 5) {
+        if (m[k + 1] <= col) best = k;
+        else break;
+      }
+      if (best < 0) return [line, col];
+      const c = m[best + 1], ol = m[best + 2], oc = m[best + 3], kind = m[best + 4];
+      return [ol, kind === 0 ? oc + (col - c) : oc];
+    };
+    posMaps.set(file, f);
+    return f;
+  }
+  setFrameMap(posMapOf);
 
   function patchVm(vm) {
     const OScript = vm.Script, oRunThis = vm.runInThisContext, oRunIn = vm.runInContext, oRunNew = vm.runInNewContext,
@@ -3504,8 +3569,19 @@ function install() {
     if (typeof oRunIn !== 'function' || typeof oRunThis !== 'function' || typeof oCreate !== 'function') return;
     // (Code instrumented already, an instrumented file a runner loads, is
     // left as it is without a round trip to the instrumenter.)
-    const code = (c, o, kind) => typeof c === 'string' && (execFileSync !== undefined || instrumenter !== undefined) &&
-      apply(strIndexOf, c, ['__mt.S']) < 0 ? instrumentCode(c, kind, vmName(o)) : c;
+    const code = (c, o, kind) => {
+      if (typeof c !== 'string' || execFileSync === undefined && instrumenter === undefined || apply(strIndexOf, c, ['__mt.S']) >= 0) return c;
+      const name = vmName(o);
+      const out = instrumentCode(c, kind, name);
+      // For its stack frames' columns (posMapOf): the engine names them
+      // by the filename option.
+      if (out !== c) {
+        const raw = vmFile(o);
+        vmCode.set(raw, [kind, name, c]);
+        posMaps.delete(raw);
+      }
+      return out;
+    };
     const realms = new SafeWeakMap(); // contextified object -> its global object
     // realm gets the context ctx ready for instrumented code (once).
     function realm(ctx) {
@@ -3827,6 +3903,12 @@ function install() {
     // of its own, a string timer's). memtrace node's preload sets it.
     setInstrumenter(f) {
       if (typeof f === 'function') instrumenter = f;
+    },
+    // setPositionMapper sets how the position map of an instrumented file
+    // is found: f(file) returns its text (instrument/posmap.go) or
+    // undefined (memtrace node's preload).
+    setPositionMapper(f) {
+      if (typeof f === 'function') positionMapper = f;
     },
     // hideFrames leaves every frame of the file name out of the stack
     // traces the program sees (memtrace node's preload, which wraps

@@ -49,6 +49,7 @@ function safe(Base, names) {
 export const SafeWeakMap = safe(WeakMap, ['get', 'set', 'has', 'delete']);
 export const SafeMap = safe(Map, ['get', 'set', 'has', 'delete']);
 export const SafeSet = safe(Set, ['has', 'add', 'delete']);
+export const SafeWeakSet = safe(WeakSet, ['has', 'add', 'delete']);
 
 // Natives with models (spec 3.6), captured by identity.
 const AP = Array.prototype;
@@ -112,6 +113,8 @@ export const N_GEN_NEXT = GP.next;
 export const N_GEN_RETURN = GP.return;
 export const N_GEN_THROW = GP.throw;
 export const strIndexOf = String.prototype.indexOf;
+export const $JSON = JSON;
+export const jsonParseFn = JSON.parse;
 export const strCharCodeAt = String.prototype.charCodeAt;
 export const strSlice = String.prototype.slice;
 export const strFromCodePoint = String.fromCodePoint;

@@ -7,7 +7,10 @@
 // frames out: the property becomes an accessor whose value, the program's
 // function or Node's default, is given the frames without the shim's.
 
-import { apply, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, SafeSet, SafeWeakMap } from './natives.js';
+import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, SafeSet, SafeWeakMap, SafeWeakSet, strSlice } from './natives.js';
+
+const strLastIndexOf = String.prototype.lastIndexOf;
+const objectCreate = Object.create;
 
 // Files all of whose frames are memtrace's (memtrace node's preload).
 const hiddenFiles = new SafeSet();
@@ -80,17 +83,91 @@ export function hideRealmFrames(E) {
 
 // strip leaves the shim's frames out, and keeps at most
 // E.stackTraceLimit frames (an error made through a call hook is
-// captured with a higher limit: index.js, errorMade).
+// captured with a higher limit: index.js, errorMade); frames in
+// instrumented code get the columns of the original (mapFrame).
 function strip(E, trace) {
   if (!isArray(trace)) return trace;
   let n = 0;
   for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
   let lim = E.stackTraceLimit;
   if (typeof lim !== 'number' || !(lim >= 0)) lim = Infinity;
-  if (n === 0 && trace.length <= lim) return trace;
-  const out = [];
-  for (let k = 0; k < trace.length && out.length < lim; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
+  let out = trace;
+  if (n !== 0 || trace.length > lim) {
+    out = [];
+    for (let k = 0; k < trace.length && out.length < lim; k++) if (!isShim(trace[k])) out[out.length] = trace[k];
+  }
+  if (frameMap === undefined) return out;
+  let copied = out !== trace;
+  for (let k = 0; k < out.length; k++) {
+    const m = mapFrame(out[k]);
+    if (m !== out[k]) {
+      if (!copied) {
+        out = apply(arraySlice, out, []);
+        copied = true;
+      }
+      out[k] = m;
+    }
+  }
   return out;
+}
+
+// frameMap(file) returns the column map of the instrumented script named
+// file (index.js, posMapOf), or undefined (setFrameMap).
+let frameMap;
+export function setFrameMap(f) {
+  frameMap = f;
+}
+let mapping = false;
+const mappedSites = new SafeWeakSet();
+// The methods of a CallSite, which a mapped frame forwards to it.
+const siteMethods = ['getThis', 'getTypeName', 'getFunction', 'getFunctionName', 'getMethodName', 'getFileName',
+  'getLineNumber', 'getColumnNumber', 'getEvalOrigin', 'isToplevel', 'isEval', 'isNative', 'isConstructor', 'isAsync',
+  'isPromiseAll', 'getPromiseIndex', 'getScriptNameOrSourceURL', 'getScriptHash', 'getEnclosingColumnNumber',
+  'getEnclosingLineNumber', 'getPosition', 'toString'];
+
+// mapFrame returns CallSite c, or when it is in instrumented code whose
+// map is known and its position is not the original's, an object with c's
+// methods whose getLineNumber, getColumnNumber and toString give the
+// original's.
+function mapFrame(c) {
+  // (A frame mapped already: a program's function that calls the one it
+  // replaced, which the shim wraps too, gets the frames a second time.)
+  if (mapping || mappedSites.has(c)) return c;
+  mapping = true;
+  try {
+    const file = c.getFileName();
+    if (typeof file !== 'string') return c;
+    const m = frameMap(file);
+    if (m === undefined) return c;
+    const line = c.getLineNumber(), col = c.getColumnNumber();
+    if (typeof line !== 'number' || typeof col !== 'number') return c;
+    const [toLine, to] = m(line, col);
+    if (to === col && toLine === line) return c;
+    // The methods are the prototype's, as a CallSite's are: code that
+    // copies a frame's methods from its prototype (source-map-support's
+    // cloneCallSite) finds them.
+    const w = {};
+    for (let k = 0; k < siteMethods.length; k++) {
+      const f = c[siteMethods[k]];
+      if (typeof f === 'function') w[siteMethods[k]] = function () { return apply(f, c, arguments); };
+    }
+    w.getColumnNumber = function getColumnNumber() { return to; };
+    w.getLineNumber = function getLineNumber() { return toLine; };
+    const toStr = c.toString;
+    w.toString = function toString() {
+      const t = apply(toStr, c, []);
+      const suffix = ':' + line + ':' + col;
+      const at = apply(strLastIndexOf, t, [suffix]);
+      return at < 0 ? t : apply(strSlice, t, [0, at]) + ':' + toLine + ':' + to + apply(strSlice, t, [at + suffix.length]);
+    };
+    const site = objectCreate(w);
+    mappedSites.add(site);
+    return site;
+  } catch {
+    return c;
+  } finally {
+    mapping = false;
+  }
 }
 
 // guard makes E.prepareStackTrace an accessor whose value, initially

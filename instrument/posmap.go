@@ -1,0 +1,205 @@
+package instrument
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+)
+
+// Position maps (Options.PosMap): where an instrumented script's stack
+// frames are, in the original. The hooks keep every line where it was,
+// but not columns: the engine reports a frame's column in the instrumented
+// text, often that of a hook call (the caller of a function called
+// through H.c1 is at "c1"). The map takes an instrumented line and column
+// to the column the engine would have reported for the original
+// (docs/instrumentation.md §4, "Stack traces").
+//
+// The map is a JSON array of numbers, five per entry, entries in order of
+// their instrumented position: line, column (the instrumented one, 1-based
+// UTF-16, as the engine counts), original line, original column, kind. An
+// entry holds from its column to the next entry's (on its line); lines
+// without entries are unchanged. Kinds:
+//
+//	0: original text from here on: original column + (column - entry's column)
+//	1: inserted text: the original position it was inserted at
+//	2: the name of a hook call that stands for an operation of the original
+//	   (a call, a new, a method lookup, a property store): at exactly this
+//	   column, where the engine reports that operation in the original (the
+//	   callee for f(), the property name for o.m(), "(" for o[k]() and
+//	   (f)(), "new", the assignment operator); the next column is kind 1
+const (
+	posRun    = 0
+	posInsert = 1
+	posPoint  = 2
+)
+
+// point records, for the hook call of local iid i, the source offset where
+// the engine reports the operation it stands for (Options.PosMap only).
+func (r *rewriter) point(i int, pos int32) {
+	if r.points != nil {
+		r.points[i] = pos
+	}
+}
+
+// lineCols gives the 1-based line and UTF-16 column of byte offsets of a
+// text, walking it forwards.
+type lineCols struct {
+	s         []byte
+	off       int
+	line, col int32
+}
+
+func (lc *lineCols) to(off int) {
+	s := lc.s
+	for lc.off < off {
+		c := s[lc.off]
+		switch {
+		case c == '\n':
+			lc.line, lc.col = lc.line+1, 1
+		case c == '\r':
+			if lc.off+1 < len(s) && s[lc.off+1] == '\n' {
+				lc.off++
+			}
+			lc.line, lc.col = lc.line+1, 1
+		case c == 0xE2 && lc.off+2 < len(s) && s[lc.off+1] == 0x80 && (s[lc.off+2] == 0xA8 || s[lc.off+2] == 0xA9):
+			lc.line, lc.col = lc.line+1, 1
+			lc.off += 2
+		case c < 0x80 || c >= 0xC0 && c < 0xF0:
+			lc.col++
+		case c >= 0xF0:
+			lc.col += 2 // a surrogate pair
+		}
+		lc.off++
+	}
+}
+
+// posMap builds the map of out (apply's output of src and edits).
+func (r *rewriter) posMap(out []byte) []byte {
+	src, buf := r.src, r.buf
+	o := &lineCols{s: src, line: 1, col: 1}
+	p := &lineCols{s: out, line: 1, col: 1}
+	b := make([]byte, 0, 64+len(r.edits)*24)
+	b = append(b, '[')
+	first := true
+	emit := func(l, c, ol, oc int32, kind int) {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = strconv.AppendInt(b, int64(l), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(c), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(ol), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(oc), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(kind), 10)
+	}
+	// at: the line and column of a source offset at or after o's (points
+	// lie in the text the edit replaces or after it).
+	at := &lineCols{s: src, line: 1, col: 1}
+	pointAt := func(pos int32) (int32, int32) {
+		if int(pos) < at.off {
+			at.off, at.line, at.col = 0, 1, 1
+		}
+		at.to(int(pos))
+		return at.line, at.col
+	}
+	remaps := r.remaps
+	slices.SortFunc(remaps, func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
+	// run maps the original text src[cur:end], unchanged in out, with the
+	// remapped offsets in it.
+	run := func(cur, end int32) {
+		emit(p.line, p.col, o.line, o.col, posRun)
+		for len(remaps) > 0 && remaps[0][0] < end {
+			x := remaps[0]
+			remaps = remaps[1:]
+			if x[0] < cur {
+				continue
+			}
+			n := int(x[0] - cur)
+			o.to(o.off + n)
+			p.to(p.off + n)
+			cur = x[0]
+			pl, pc := pointAt(x[1])
+			emit(p.line, p.col, pl, pc, posPoint)
+			emit(p.line, p.col+1, o.line, o.col+1, posRun)
+		}
+		n := int(end - cur)
+		o.to(o.off + n)
+		p.to(p.off + n)
+	}
+	cur := int32(0)
+	for i := range r.edits {
+		e := &r.edits[i]
+		if e.pos > cur {
+			run(cur, e.pos)
+		}
+		cur = e.pos
+		if e.n == 0 && e.end == e.pos {
+			continue
+		}
+		text := buf[e.off : e.off+e.n]
+		if e.n > 0 && p.off > 0 && identByte(out[p.off-1]) && identByte(text[0]) {
+			p.to(p.off + 1) // apply's space
+		}
+		emit(p.line, p.col, o.line, o.col, posInsert)
+		start := p.off
+		for k := 0; k+3 < len(text); k++ {
+			// "H.name(iid, " at k (after a byte that ends no name; H the
+			// handle or, in a classic script's functions, its alias)
+			if k > 0 && identByte(text[k-1]) {
+				continue
+			}
+			hl := 0
+			if hasAt(text, k, r.h) {
+				hl = len(r.h)
+			} else if r.alias != "" && hasAt(text, k, r.alias) {
+				hl = len(r.alias)
+			}
+			if hl == 0 || k+hl >= len(text) || text[k+hl] != '.' {
+				continue
+			}
+			n := k + hl + 1
+			j := n
+			for j < len(text) && identByte(text[j]) {
+				j++
+			}
+			if j == n || j >= len(text) || text[j] != '(' {
+				continue
+			}
+			d := j + 1
+			iid := 0
+			for d < len(text) && text[d] >= '0' && text[d] <= '9' {
+				iid = iid*10 + int(text[d]-'0')
+				d++
+			}
+			if d == j+1 || d >= len(text) || text[d] != ',' {
+				continue
+			}
+			pos, ok := r.points[iid]
+			if !ok {
+				continue
+			}
+			p.to(start + n)
+			pl, pc := pointAt(pos)
+			emit(p.line, p.col, pl, pc, posPoint)
+			emit(p.line, p.col+1, o.line, o.col, posInsert)
+		}
+		p.to(start + len(text))
+		o.to(int(e.end))
+		for k := int32(0); k < e.nl; k++ {
+			p.to(p.off + 1)
+		}
+		cur = e.end
+	}
+	if int(cur) < len(src) {
+		run(cur, int32(len(src)))
+	}
+	return append(b, ']')
+}
+
+func hasAt(b []byte, k int, s string) bool {
+	return k+len(s) <= len(b) && string(b[k:k+len(s)]) == s
+}

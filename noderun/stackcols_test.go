@@ -1,0 +1,93 @@
+package noderun_test
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
+	"github.com/memtrace/memtrace/noderun"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+)
+
+// stackColumnFiles print the positions of stack frames (caller and callee)
+// for the operations whose position the engine reports differently from
+// the start of the expression: calls by name, methods (also on a call's
+// result and across lines), computed and optional calls, new, getters and
+// setters, tagged templates, property reads that throw; in a CommonJS
+// module, an ES module, vm scripts and a function body compiled in a
+// context; with non-ASCII text before the call (columns count UTF-16 units)
+// and a program's prepareStackTrace that calls the one it replaced.
+var stackColumnFiles = map[string]string{
+	"main.js": `'use strict';
+const pos = () => { const l = new Error().stack.split('\n')[3]; return l.match(/:(\d+):(\d+)\)?$/).slice(1).join(':'); };
+const out = [];
+const o = { m() { return pos(); }, get g() { return pos(); }, set s(v) { out.push('set ' + pos()); }, k: { m() { return pos(); } } };
+function f() { return pos(); }
+function C() { this.c = pos(); }
+const ret = () => o;
+out.push('call ' + f());
+out.push('mcall ' + o.m());
+out.push('mcall-sp ' + o . m ());
+out.push('mcall-deep ' + o.k.m());
+out.push('mcall-ret ' + ret().m());
+out.push('mcall-lines ' + ret()
+  .m());
+out.push('ccall ' + o['m']());
+out.push('new ' + new C().c);
+out.push('new-noargs ' + (new C).c);
+out.push('getter ' + o.g);
+out.push('getter-ret ' + ret().g);
+o.s = 1;
+out.push('paren ' + (f)());
+out.push('tagged ' + f` + "`x`" + `);
+out.push('opt ' + o?.m());
+out.push('optc ' + f?.());
+out.push('callapply ' + f.call(null));
+out.push('spread ' + f(...[1]));
+out.push('super ' + new (class extends C { constructor() { super(); } })().c);
+out.push('ünïcødé ' + f() + ' ' + o.m());
+try { null.x; } catch (e) { out.push('nullprop ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+try { o.nope(); } catch (e) { out.push('notfn ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+try { throw new TypeError('t'); } catch (e) { out.push('throw ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+const prev = Error.prepareStackTrace;
+Error.prepareStackTrace = function (e, s) { return 'chained ' + s.slice(0, 2).map((c) => c.getLineNumber() + ':' + c.getColumnNumber()).join(' ') + ' ' + prev(e, s).split('\n')[1].trim(); };
+out.push({ m() { return new Error('c').stack; } }.m());
+Error.prepareStackTrace = prev;
+const vm = require('vm');
+out.push(vm.runInThisContext('const v1 = { m() { return new Error().stack.split("\\n")[2]; } };\nv1.m() + " " + [1].map(\n  () => new Error().stack.split("\\n")[1])[0]', { filename: __dirname + '/script.js' }).replace(/\(.*[\\/]/g, '('));
+const ctx = vm.createContext({});
+const body = vm.compileFunction('const w = { m() { return new Error().stack.split("\\n").slice(1, 3).join(" "); } };\nreturn w\n  .m();', [], { filename: __dirname + '/body.js', parsingContext: ctx });
+out.push(body().replace(/\(.*?[\\/]body/g, '(body'));
+console.log(out.join('\n'));
+import('./esm.mjs').then((m) => console.log(m.default));
+`,
+	"esm.mjs": `const pos = () => new Error().stack.split('\n').slice(2, 4).map(l => l.replace(/.*[\\/]/, '')).join(' | ');
+const o = { m() { return pos(); } };
+function f() { return pos(); }
+class K { constructor() { this.p = pos(); } }
+export default [o.m(), f(), [1].map(() => pos())[0], new K().p].join('\n');
+`,
+}
+
+// TestStackColumns: stack frames in instrumented code name the lines and
+// columns plain node names (position maps, instrument/posmap.go: the shim
+// asks for a script's map when it formats a frame in it), under memtrace
+// node: in CommonJS and ES modules and in code given to vm.
+func TestStackColumns(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, stackColumnFiles)
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Contains(t, want, "mcall-lines 14:4\n")
+	require.Contains(t, want, "chained ")
+	var stdout, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(t.TempDir(), "out"),
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, want, stdout.String())
+}
