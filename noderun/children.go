@@ -18,7 +18,11 @@ import (
 // heap), in DIR/children/<n>-<pid>/mem-trace, n counting the session's
 // node processes in the order they started.
 type Child struct {
-	Pid       int       `json:"pid"`
+	Pid int `json:"pid"`
+	// ThreadID is, for a worker thread of the program (a trace of its own
+	// in DIR/children/<n>-<pid>-t<threadId>), its threadId; Pid is then its
+	// process's, and ParentPid too.
+	ThreadID  int       `json:"threadId,omitempty"`
 	ParentPid int       `json:"parentPid"` // the traced process that started it
 	Argv      []string  `json:"argv"`      // process.argv
 	ExecArgv  []string  `json:"execArgv,omitempty"`
@@ -69,6 +73,7 @@ func collectChildren(dir string) []Child {
 		if data, err := os.ReadFile(filepath.Join(cdir, "process.json")); err == nil {
 			var p struct {
 				Pid       int      `json:"pid"`
+				ThreadID  int      `json:"threadId"`
 				ParentPid int      `json:"parentPid"`
 				Argv      []string `json:"argv"`
 				ExecArgv  []string `json:"execArgv"`
@@ -76,7 +81,7 @@ func collectChildren(dir string) []Child {
 				Start     string   `json:"start"`
 			}
 			if json.Unmarshal(data, &p) == nil {
-				c.Pid, c.ParentPid, c.Argv, c.ExecArgv, c.Cwd = p.Pid, p.ParentPid, p.Argv, p.ExecArgv, p.Cwd
+				c.Pid, c.ThreadID, c.ParentPid, c.Argv, c.ExecArgv, c.Cwd = p.Pid, p.ThreadID, p.ParentPid, p.Argv, p.ExecArgv, p.Cwd
 				c.Start, _ = time.Parse(time.RFC3339Nano, p.Start)
 			}
 		}
@@ -92,7 +97,11 @@ func collectChildren(dir string) []Child {
 				c.End, _ = time.Parse(time.RFC3339Nano, x.End)
 			}
 		}
-		if data, err := os.ReadFile(filepath.Join(base, ".exits", strconv.Itoa(c.Pid)+".json")); err == nil && c.Pid > 0 {
+		exitRecord := strconv.Itoa(c.Pid) + ".json"
+		if c.ThreadID > 0 {
+			exitRecord = strconv.Itoa(c.Pid) + "-t" + strconv.Itoa(c.ThreadID) + ".json"
+		}
+		if data, err := os.ReadFile(filepath.Join(base, ".exits", exitRecord)); err == nil && c.Pid > 0 {
 			var x struct {
 				Code   *int    `json:"code"`
 				Signal *string `json:"signal"`
@@ -111,7 +120,14 @@ func collectChildren(dir string) []Child {
 				}
 			}
 		}
-		c.Status, c.Reason, c.Bytes, c.Entries = traceState(filepath.Join(cdir, "mem-trace"), c.Signal)
+		killed := c.Signal
+		if c.ThreadID > 0 && !workerExited(cdir) && exited {
+			// Ended without its own exit (worker.terminate(), or its
+			// process's exit while it ran): its trace stops where it was
+			// last written.
+			killed = "termination"
+		}
+		c.Status, c.Reason, c.Bytes, c.Entries = traceState(filepath.Join(cdir, "mem-trace"), killed)
 		if st, err := os.ReadFile(filepath.Join(cdir, "status.json")); err == nil && c.Status == "complete" {
 			var v struct {
 				Stopped string `json:"stopped"`
@@ -120,8 +136,13 @@ func collectChildren(dir string) []Child {
 				c.Status, c.Reason = "incomplete", v.Stopped
 			}
 		}
+		if !exited && c.ThreadID > 0 {
+			// A worker without its own exit nor its thread's record: ended
+			// with its process.
+			c.Status, c.Reason, c.Bytes, c.Entries = traceState(filepath.Join(cdir, "mem-trace"), "the end of its process")
+		}
 		if !exited {
-			c.Running = processAlive(c.Pid)
+			c.Running = c.ThreadID == 0 && processAlive(c.Pid)
 			if c.Reason == "" {
 				c.Reason = reasonNoExit
 			}
@@ -175,4 +196,11 @@ func traceState(path, killed string) (status, reason string, bytes, entries int6
 		}
 	}
 	return status, reason, rep.Bytes, rep.Entries
+}
+
+// workerExited reports whether the worker thread whose directory is cdir
+// ran to its own exit (its preload wrote exit.json).
+func workerExited(cdir string) bool {
+	_, err := os.Stat(filepath.Join(cdir, "exit.json"))
+	return err == nil
 }

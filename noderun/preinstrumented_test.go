@@ -204,9 +204,12 @@ func TestMixedTree(t *testing.T) {
 	}
 }
 
-// TestWorkerThreads: the program's worker threads run uninstrumented
-// modules and modules instrumented ahead of time (CommonJS and ES), print
-// as under node, and leave the main thread's trace intact.
+// TestWorkerThreads: the program's worker threads run their modules
+// instrumented (CommonJS and ES, also modules instrumented ahead of time),
+// print as under node, and each writes a trace of its own, listed in
+// session.json's children with its threadId: complete when it ran to its
+// end, incomplete when terminated; a worker given SHARE_ENV runs untraced;
+// the main thread's trace stays intact.
 func TestWorkerThreads(t *testing.T) {
 	needNode(t)
 	bin := memtracebin.Path(t)
@@ -226,8 +229,14 @@ function run(file) {
 (async () => {
   for (const f of ['w.js', 'w.mjs', 'pw.js', 'pw.mjs']) await run(f);
   console.log('kept', kept.length);
+  const shared = new Worker(__dirname + '/w.js', { env: require('worker_threads').SHARE_ENV });
+  await new Promise((res) => shared.on('exit', res));
+  const t = new Worker(__dirname + '/loop.js');
+  await new Promise((res) => t.on('message', res));
+  console.log('terminated', await t.terminate());
 })();
 `,
+		"loop.js": "const { parentPort } = require('worker_threads');\nconst held = [];\nsetInterval(() => held.push({}), 5);\nparentPort.postMessage('up');\n",
 		"w.js":   "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }];\nparentPort.postMessage(a.length);\n",
 		"w.mjs":  "import { parentPort } from 'worker_threads';\nconst a = [{ x: 1 }];\nparentPort.postMessage(a.length);\n",
 		"pw.js":  "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }, { x: 3 }];\nparentPort.postMessage(a.length);\n",
@@ -235,7 +244,7 @@ function run(file) {
 	})
 	want, wantCode := plainRun(t, dir, "main.js")
 	require.Equal(t, 0, wantCode)
-	require.Equal(t, "w.js 2\nw.mjs 1\npw.js 3\npw.mjs 11\nkept 4\n", want)
+	require.Equal(t, "w.js 2\nw.mjs 1\npw.js 3\npw.mjs 11\nkept 4\nterminated 1\n", want)
 	instrumentAhead(t, bin, dir, "pw.js", bare)
 	instrumentAhead(t, bin, dir, "pw.mjs", prelude)
 	var out, stderr bytes.Buffer
@@ -247,6 +256,20 @@ function run(file) {
 	assert.Empty(t, stderr.String())
 	data := checkTrace(t, filepath.Join(dir, "out", "mem-trace"))
 	assert.Equal(t, []string{"main.js"}, scriptNames(t, data))
+	s := readSession(t, filepath.Join(dir, "out"))
+	require.Len(t, s.Children, 5, "%+v", s.Children)
+	for k, file := range []string{"w.js", "w.mjs", "pw.js", "pw.mjs"} {
+		c := s.Children[k]
+		assert.Positive(t, c.ThreadID)
+		assert.Equal(t, "complete", c.Status, c.Reason)
+		assert.Equal(t, 0, c.ExitCode)
+		assert.Contains(t, scriptNames(t, checkTrace(t, filepath.Join(dir, "out", c.Trace))), file)
+	}
+	last := s.Children[4]
+	assert.Positive(t, last.ThreadID)
+	assert.Equal(t, "incomplete", last.Status)
+	assert.Contains(t, last.Reason, "termination")
+	assert.Equal(t, 1, last.ExitCode)
 }
 
 // TestHelperLeaves: memtrace node's helper thread leaves after

@@ -11,13 +11,19 @@
 // CommonJS compiles synchronously). Instrumented sources are cached per
 // process by content.
 'use strict';
-// Only main threads are traced: Node's loader-hooks thread, memtrace's
-// helper thread and the program's worker threads inherit the preload, and
-// must not write to the process's trace. The program's worker threads run
-// their modules uninstrumented, but get a shim writing nowhere, so that
-// modules instrumented ahead of time run there too.
+// Main threads are traced, and the program's worker threads, each with a
+// trace of its own (a trace is one heap) as a child's: the Worker class
+// below gives them MEMTRACE_WORKER in their environment. Node's
+// loader-hooks thread and memtrace's helper threads inherit the preload
+// and must not be traced; a worker whose environment is the process's own
+// (SHARE_ENV), which cannot be told apart, runs its modules uninstrumented
+// with a shim writing nowhere, so that modules instrumented ahead of time
+// run there too.
 const wt = require('node:worker_threads');
-if (!wt.isMainThread && !process.env.MEMTRACE_HOOKS_THREAD && !(wt.workerData && wt.workerData.memtraceBridge)) {
+const helperThread = !wt.isMainThread && (process.env.MEMTRACE_HOOKS_THREAD ||
+  wt.workerData && (wt.workerData.memtraceBridge || wt.workerData.memtraceHelper));
+const programWorker = !wt.isMainThread && !helperThread && process.env.MEMTRACE_WORKER === '1';
+if (!wt.isMainThread && !helperThread && !programWorker) {
   const env = process.env; // a copy, unless the worker was given SHARE_ENV
   const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
   env.MEMTRACE_OUT = require('node:os').devNull;
@@ -25,7 +31,7 @@ if (!wt.isMainThread && !process.env.MEMTRACE_HOOKS_THREAD && !(wt.workerData &&
   require('./shim.js');
   [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
 }
-if (wt.isMainThread) {
+if (wt.isMainThread || programWorker) {
 const path = require('node:path');
 const fs = require('node:fs');
 const Module = require('node:module');
@@ -50,7 +56,7 @@ const self = __filename;
 // the shim reads MEMTRACE_OUT when it loads, below.
 const childrenDir = env.MEMTRACE_CHILDREN;
 let childDir;
-if (env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
+if (programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
   const parent = Number(env.MEMTRACE_PARENT);
   try {
     fs.mkdirSync(childrenDir, { recursive: true });
@@ -63,12 +69,13 @@ if (env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
         if (e.code === 'EEXIST') continue;
         throw e;
       }
-      childDir = path.join(childrenDir, n + '-' + process.pid);
+      childDir = path.join(childrenDir, n + '-' + process.pid + (programWorker ? '-t' + wt.threadId : ''));
       fs.mkdirSync(childDir);
     }
     fs.writeFileSync(path.join(childDir, 'process.json'), JSON.stringify({
-      pid: process.pid, parentPid: parent, ppid: process.ppid, argv: process.argv,
-      execArgv: process.execArgv.filter((a) => a !== env.MEMTRACE_STACK_ARG), cwd: process.cwd(), start: new Date().toISOString(),
+      pid: process.pid, parentPid: parent, ppid: process.ppid, threadId: programWorker ? wt.threadId : undefined,
+      argv: process.argv, execArgv: process.execArgv.filter((a) => a !== env.MEMTRACE_STACK_ARG), cwd: process.cwd(),
+      start: new Date().toISOString(),
     }) + '\n');
   } catch (e) {
     childDir = undefined;
@@ -201,6 +208,36 @@ for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
   Object.defineProperty(wrapped, 'length', { value: orig.length });
   childProcess[name] = wrapped;
 }
+// Worker threads: the program's get memtrace's variables, this preload in
+// NODE_OPTIONS and MEMTRACE_WORKER added to their environment (a copy:
+// never SHARE_ENV's),
+// so that their preload traces them (above); how each ends, as this thread
+// sees it, goes to DIR/children/.exits/<pid>-t<threadId>.json.
+const OrigWorker = wt.Worker;
+if (typeof OrigWorker === 'function') {
+  const Worker = class Worker extends OrigWorker {
+    constructor(filename, options) {
+      let o = options;
+      if (!(o !== null && typeof o === 'object' && o.env === wt.SHARE_ENV)) {
+        const base = o !== null && typeof o === 'object' && o.env !== null && typeof o.env === 'object' ? o.env : process.env;
+        // (Node reads a worker's NODE_OPTIONS from the env it is given.)
+        o = { ...o, env: { ...fixEnv(base), MEMTRACE_PARENT: String(process.pid), MEMTRACE_WORKER: '1' } };
+      }
+      super(filename, o);
+      const tid = this.threadId;
+      if (exitsDir && typeof tid === 'number') {
+        this.once('exit', (code) => {
+          try {
+            fs.mkdirSync(exitsDir, { recursive: true });
+            fs.writeFileSync(path.join(exitsDir, process.pid + '-t' + tid + '.json'), JSON.stringify({ code }) + '\n');
+          } catch { /* ignore */ }
+        });
+      }
+    }
+  };
+  Object.defineProperty(Worker, 'length', { value: OrigWorker.length });
+  wt.Worker = Worker;
+}
 if (typeof Module.syncBuiltinESMExports === 'function') Module.syncBuiltinESMExports();
 
 // ---------------------------------------------------------------- instrumenting
@@ -235,7 +272,8 @@ let bridge;
 function startBridge() {
   if (menv.MEMTRACE_INSTRUMENTER === 'spawn') return null;
   try {
-    const { Worker, MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
+    const { MessageChannel, receiveMessageOnPort } = require('node:worker_threads');
+    const Worker = OrigWorker;
     const { port1, port2 } = new MessageChannel();
     // f[0]: set by the helper when it answers; f[1]: 0 idle, 1 claimed for
     // a request, 2 left (the helper leaves when idle: bridge.cjs); f[2]:
@@ -472,7 +510,7 @@ if (typeof Module.register === 'function') {
 // pass it as MEMTRACE_NODE_OPTIONS; none: it had none).
 menv = {};
 for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
-for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS',
+for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_WORKER',
   'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS', 'MEMTRACE_STACK_ARG']) delete env[k];
 // The stack size memtrace node gives node for instrumented code (its
 // --stack-size, MEMTRACE_STACK_ARG) is no option of the program's.

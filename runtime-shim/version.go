@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "2e6828c13943068d"
+const Version = "c1b8d457c9499d73"

@@ -199,7 +199,7 @@ export function startBridge(getBuiltin, bin, idleMs) {
       const worker = new wt.Worker(src, {
         eval: true,
         execArgv: [],
-        workerData: { port: ch.port2, flag, bin, idleMs },
+        workerData: { port: ch.port2, flag, bin, idleMs, memtraceHelper: true },
         transferList: [ch.port2],
       });
       // Neither keeps the program alive.
