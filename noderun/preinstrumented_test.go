@@ -237,10 +237,10 @@ function run(file) {
 })();
 `,
 		"loop.js": "const { parentPort } = require('worker_threads');\nconst held = [];\nsetInterval(() => held.push({}), 5);\nparentPort.postMessage('up');\n",
-		"w.js":   "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }];\nparentPort.postMessage(a.length);\n",
-		"w.mjs":  "import { parentPort } from 'worker_threads';\nconst a = [{ x: 1 }];\nparentPort.postMessage(a.length);\n",
-		"pw.js":  "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }, { x: 3 }];\nparentPort.postMessage(a.length);\n",
-		"pw.mjs": "import { parentPort } from 'worker_threads';\nconst a = new Map([[1, {}]]);\nparentPort.postMessage(a.size + 10);\n",
+		"w.js":    "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }];\nparentPort.postMessage(a.length);\n",
+		"w.mjs":   "import { parentPort } from 'worker_threads';\nconst a = [{ x: 1 }];\nparentPort.postMessage(a.length);\n",
+		"pw.js":   "const { parentPort } = require('worker_threads');\nconst a = [{ x: 1 }, { x: 2 }, { x: 3 }];\nparentPort.postMessage(a.length);\n",
+		"pw.mjs":  "import { parentPort } from 'worker_threads';\nconst a = new Map([[1, {}]]);\nparentPort.postMessage(a.size + 10);\n",
 	})
 	want, wantCode := plainRun(t, dir, "main.js")
 	require.Equal(t, 0, wantCode)
