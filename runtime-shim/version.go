@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "c1b8d457c9499d73"
+const Version = "0f4689e351b55c0d"

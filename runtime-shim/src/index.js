@@ -1221,10 +1221,27 @@ function install() {
       }
     } else if (!isNew) val = apply(f, base, args);
     else {
+      // A subclass of an error constructor: the engine captures its stack
+      // in the native constructor, with the program's limit counting the
+      // shim's frames; raised, the filter keeps the program's limit of
+      // the program's frames (stacks.js).
+      const E = hook !== undefined && !proxy(f) && errorSub(f);
+      let lim, raised = false;
+      if (E) {
+        lim = E.stackTraceLimit;
+        if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
+          try {
+            E.stackTraceLimit = 4 * lim + 4;
+            raised = true;
+          } catch { /* read-only */ }
+        }
+      }
       try {
         val = construct(f, args);
       } catch (e) {
         throw newFailed(h, i, f, e);
+      } finally {
+        if (raised && E.stackTraceLimit === 4 * lim + 4) E.stackTraceLimit = lim;
       }
     }
     callPending = false;
@@ -1248,6 +1265,28 @@ function install() {
   // it, with the limit raised (the stack's filter, stacks.js, keeps the
   // limit's number of the program's frames): as the program's own call
   // would have captured it.
+  // errorSub returns, for a subclass f of an error constructor (class
+  // extends Error, or TypeError…: its constructor chain reaches one), the
+  // Error constructor of that realm; undefined for any other function.
+  const errorSubs = new SafeWeakMap(); // f -> Error constructor, or null
+  function errorSub(f) {
+    let r = errorSubs.get(f);
+    if (r !== undefined) return r === null ? undefined : r;
+    r = null;
+    let p = f;
+    for (let d = 0; d < 64; d++) {
+      if (proxy(p)) break;
+      p = getPrototypeOf(p);
+      if (typeof p !== 'function') break;
+      if (nativeKind(p) === K_ERROR) {
+        r = errorRealm.get(p);
+        if (r === undefined) r = $MainError;
+        break;
+      }
+    }
+    errorSubs.set(f, r);
+    return r === null ? undefined : r;
+  }
   // errorRealm: the Error constructor of another realm's error
   // constructors (installRealm), whose stackTraceLimit and capture count.
   const errorRealm = new SafeWeakMap();
@@ -1312,6 +1351,7 @@ function install() {
     if (callPending) return -1; // a call in a pending callee's parameter list
     const fv = fieldOf(f);
     if (fv < 0 || (fv > 0 && kindOf(fv) !== 0)) return -1;
+    if (isNew && !proxy(f) && getPrototypeOf(f) !== FunctionPrototype && errorSub(f) !== undefined) return -1; // invoke
     curSid = h.sid;
     const ci = h.base + i;
     if (debugFun !== '' && f.name === debugFun && n > 0 && isObj(a0)) log3(DEBUG, ci, idOrCreate(a0, ci));
