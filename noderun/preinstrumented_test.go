@@ -336,3 +336,43 @@ console.log(a.f(2).v, b.g(3).v, (0, eval)('({ w: 4 }).w'));
 	startB := slices.Index(lines, "start "+pb)
 	require.True(t, exitA >= 0 && exitA < startB && startB < bi && bi < ei, "the first server did not exit before the second started\n%s", logData)
 }
+
+// TestWorkerStack: a traced worker gets four times the stack it asks for
+// (instrumented calls need about four times as much: TestDeepRecursion),
+// and sees, as its creator does, the size it asked for in its
+// resourceLimits.
+func TestWorkerStack(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.js": `'use strict';
+const { Worker, isMainThread, parentPort, resourceLimits } = require('worker_threads');
+function rec(n) { return n === 0 ? 0 : 1 + rec(n - 1); }
+if (isMainThread) {
+  (async () => {
+    for (const opts of [{}, { resourceLimits: { stackSizeMb: 2 } }]) {
+      const w = new Worker(__filename, { ...opts, workerData: opts.resourceLimits ? 5000 : 20000 });
+      const m = await new Promise((res) => w.on('message', res));
+      console.log(m, w.resourceLimits.stackSizeMb);
+      await new Promise((res) => w.on('exit', res));
+    }
+  })();
+} else {
+  const n = require('worker_threads').workerData;
+  parentPort.postMessage(rec(n) + ' ' + resourceLimits.stackSizeMb);
+}
+`})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "20000 4 4\n5000 2 2\n", want)
+	var out, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, want, out.String())
+	s := readSession(t, filepath.Join(dir, "out"))
+	require.Len(t, s.Children, 2)
+	for _, c := range s.Children {
+		assert.Equal(t, "complete", c.Status, c.Reason)
+	}
+}

@@ -215,15 +215,24 @@ for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
 // sees it, goes to DIR/children/.exits/<pid>-t<threadId>.json.
 const OrigWorker = wt.Worker;
 if (typeof OrigWorker === 'function') {
+  // A traced worker's stack is four times the size asked (default 4 MB),
+  // as memtrace node raises the main thread's (instrumented calls need
+  // about four times the stack); resourceLimits report the size asked.
+  const stackAsked = new WeakMap();
   const Worker = class Worker extends OrigWorker {
     constructor(filename, options) {
       let o = options;
+      let asked;
       if (!(o !== null && typeof o === 'object' && o.env === wt.SHARE_ENV)) {
         const base = o !== null && typeof o === 'object' && o.env !== null && typeof o.env === 'object' ? o.env : process.env;
+        const rl = o !== null && typeof o === 'object' && o.resourceLimits !== null && typeof o.resourceLimits === 'object' ? o.resourceLimits : undefined;
+        asked = rl !== undefined && typeof rl.stackSizeMb === 'number' && rl.stackSizeMb > 0 ? rl.stackSizeMb : 4;
         // (Node reads a worker's NODE_OPTIONS from the env it is given.)
-        o = { ...o, env: { ...fixEnv(base), MEMTRACE_PARENT: String(process.pid), MEMTRACE_WORKER: '1' } };
+        o = { ...o, env: { ...fixEnv(base), MEMTRACE_PARENT: String(process.pid), MEMTRACE_WORKER: '1', MEMTRACE_WORKER_STACK: String(asked) },
+          resourceLimits: { ...rl, stackSizeMb: asked * 4 } };
       }
       super(filename, o);
+      if (asked !== undefined) stackAsked.set(this, asked);
       const tid = this.threadId;
       if (exitsDir && typeof tid === 'number') {
         this.once('exit', (code) => {
@@ -235,8 +244,23 @@ if (typeof OrigWorker === 'function') {
       }
     }
   };
+  const limits = Object.getOwnPropertyDescriptor(OrigWorker.prototype, 'resourceLimits');
+  if (limits && typeof limits.get === 'function') {
+    Object.defineProperty(Worker.prototype, 'resourceLimits', {
+      get() {
+        const r = limits.get.call(this);
+        if (stackAsked.has(this) && r && typeof r.stackSizeMb === 'number') r.stackSizeMb = stackAsked.get(this);
+        return r;
+      },
+      enumerable: limits.enumerable, configurable: true,
+    });
+  }
   Object.defineProperty(Worker, 'length', { value: OrigWorker.length });
   wt.Worker = Worker;
+  // This worker's own view of its limits: the size asked.
+  if (programWorker && env.MEMTRACE_WORKER_STACK && wt.resourceLimits && typeof wt.resourceLimits.stackSizeMb === 'number') {
+    try { wt.resourceLimits.stackSizeMb = Number(env.MEMTRACE_WORKER_STACK); } catch { /* frozen */ }
+  }
 }
 if (typeof Module.syncBuiltinESMExports === 'function') Module.syncBuiltinESMExports();
 
@@ -510,7 +534,7 @@ if (typeof Module.register === 'function') {
 // pass it as MEMTRACE_NODE_OPTIONS; none: it had none).
 menv = {};
 for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
-for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_WORKER',
+for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_WORKER', 'MEMTRACE_WORKER_STACK',
   'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS', 'MEMTRACE_STACK_ARG']) delete env[k];
 // The stack size memtrace node gives node for instrumented code (its
 // --stack-size, MEMTRACE_STACK_ARG) is no option of the program's.
