@@ -18,8 +18,10 @@ import (
 // result and across lines), computed and optional calls, new, getters and
 // setters, tagged templates, property reads that throw; in a CommonJS
 // module, an ES module, vm scripts and a function body compiled in a
-// context; with non-ASCII text before the call (columns count UTF-16 units)
-// and a program's prepareStackTrace that calls the one it replaced.
+// context, and run-time code (a function constructor's function, indirect
+// and direct eval: their eval origins too); with non-ASCII text before the
+// call (columns count UTF-16 units) and a program's prepareStackTrace that
+// calls the one it replaced.
 var stackColumnFiles = map[string]string{
 	"main.js": `'use strict';
 const pos = () => { const l = new Error().stack.split('\n')[3]; return l.match(/:(\d+):(\d+)\)?$/).slice(1).join(':'); };
@@ -61,6 +63,11 @@ out.push(vm.runInThisContext('const v1 = { m() { return new Error().stack.split(
 const ctx = vm.createContext({});
 const body = vm.compileFunction('const w = { m() { return new Error().stack.split("\\n").slice(1, 3).join(" "); } };\nreturn w\n  .m();', [], { filename: __dirname + '/body.js', parsingContext: ctx });
 out.push(body().replace(/\(.*?[\\/]body/g, '(body'));
+function makeTemplate() { return new Function('obj', 'let s = "";\ns += obj.a.b;\nreturn s;'); }
+try { makeTemplate()({}); } catch (e) { out.push(e.stack.split('\n').slice(1, 3).join(' ')); }
+out.push((0, eval)('function ev1() { return new Error().stack.split("\\n").slice(1, 3).join(" "); }\nev1()'));
+function de(x) { return eval('[x].map(() => new Error().stack.split("\\n").slice(1, 3).join(" "))[0]'); }
+out.push(de(1));
 console.log(out.join('\n'));
 import('./esm.mjs').then((m) => console.log(m.default));
 `,

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "0f4689e351b55c0d"
+const Version = "34ac1726cd6ccde4"

@@ -1173,7 +1173,11 @@ function install() {
     const fv = typeof f === 'function' ? fieldOf(f) : 0;
     const kind = fv < 0 ? -fv : fv > 0 ? kindOf(fv) : 0;
     if (kind === K_EVAL) {
-      if (typeof args[0] === 'string') args[0] = instrumentCode(args[0], 'evalIndirect');
+      if (typeof args[0] === 'string') {
+        const s0 = args[0];
+        args[0] = instrumentCode(s0, 'evalIndirect');
+        if (args[0] !== s0 && hook !== undefined) evalOrigin('evalIndirect\0' + s0, hook, false);
+      }
     } else if ((kind === K_SET_TIMEOUT || kind === K_SET_INTERVAL) && typeof args[0] === 'string' && timersTakeStrings) {
       args[0] = instrumentCode(args[0], 'timer');
     }
@@ -1206,7 +1210,7 @@ function install() {
       if (e !== undefined) throw e;
     }
     let val;
-    if (kind === K_FUNCTION) val = makeFunction(f, args);
+    if (kind === K_FUNCTION) val = makeFunction(f, args, hook);
     else if (kind === K_GEN_RESUME) val = resume(f, base, args);
     else if (kind === K_ERROR && hook !== undefined) val = makeError(h, i, f, base, args, isNew, hook);
     else if (kind === K_EVAL) {
@@ -3447,6 +3451,7 @@ function install() {
       for (let k = 0; k < codeRing.length; k++) {
         codeCache.delete(codeRing[k]);
         codeSites.delete(codeRing[k]);
+        codeInfo.delete(codeRing[k]);
       }
       codeRing.length = 0;
       codeRingPos = 0;
@@ -3458,6 +3463,7 @@ function install() {
       codeChars -= old.length + codeCache.get(old).length + (os !== undefined ? os.length : 0);
       codeCache.delete(old);
       codeSites.delete(old);
+      codeInfo.delete(old);
     }
     codeRing[codeRingPos] = key;
     codeRingPos = (codeRingPos + 1) % CODE_CACHE_ENTRIES;
@@ -3481,7 +3487,7 @@ function install() {
   // afterwards would leave V8 a function with slow, dictionary-mode
   // properties). Its toString is the native's text.
   const ctorText = new SafeWeakMap();
-  function makeFunction(C, args) {
+  function makeFunction(C, args, hook) {
     const strs = [];
     for (let k = 0; k < args.length; k++) strs[k] = `${args[k]}`;
     const fn = construct(C, strs);
@@ -3492,6 +3498,7 @@ function install() {
     const src = '({"anonymous": ' + apply(strSlice, text, [0, at]) + apply(strSlice, text, [at + 9]) + '}).anonymous';
     const code = instrumentCode(src, 'evalIndirect');
     if (code === src) return fn;
+    if (hook !== undefined) evalOrigin('evalIndirect\0' + src, hook, true);
     let g;
     try {
       g = apply(N_EVAL, undefined, [code]);
@@ -3545,6 +3552,93 @@ function install() {
 
   // ---------------------------------------------------------------- stack columns
 
+  // Frames in run-time code (indirect eval, the function constructors,
+  // and direct eval, whose strings the shim's cache holds: at most 256,
+  // none over 256K characters). The engine names such a frame's script by
+  // the hash of its text (CallSite getScriptHash: SHA-256 of its UTF-8),
+  // so the cached results are hashed, once each, when a stack with such a
+  // frame is first formatted. codeInfo keeps, per cache key, where the
+  // program made the code (the eval origin the engine would have given:
+  // "eval at f (file:line:col)", not the shim's) and whether a function
+  // constructor made it (whose functions' frames the engine names "eval").
+  const codeInfo = new SafeMap(); // cache key -> [origin, made by Function], [hash]
+  let sha256;
+  function evalOrigin(key, hook, fn) {
+    if (!codeCache.has(key) || mainCapture === undefined) return;
+    const E = $MainError;
+    const lim = E.stackTraceLimit;
+    let origin;
+    try {
+      const saved = E.prepareStackTrace;
+      E.stackTraceLimit = 1;
+      E.prepareStackTrace = (_, st) => st;
+      const o = {};
+      apply(mainCapture, E, [o, hook]);
+      const st = o.stack;
+      E.prepareStackTrace = saved;
+      if (isArray(st) && st.length > 0) {
+        const c = st[0];
+        const name = c.getFunctionName();
+        let where = c.getFileName();
+        if (typeof where !== 'string') where = c.isEval() ? c.getEvalOrigin() + ', <anonymous>' : '<anonymous>';
+        origin = 'eval at ' + (typeof name === 'string' && name !== '' ? name : '<anonymous>') + ' (' + where + ':' + c.getLineNumber() + ':' + c.getColumnNumber() + ')';
+      }
+    } catch {
+      origin = undefined;
+    } finally {
+      E.stackTraceLimit = lim;
+    }
+    const info = codeInfo.get(key);
+    codeInfo.set(key, [origin, fn, info !== undefined ? info[2] : undefined]);
+  }
+  // evalFrame returns, for a frame c in run-time code of the cache,
+  // [map, origin, made by Function] (map as posMapOf's), or undefined.
+  const evalMaps = new SafeMap(); // cache key -> map function, or null
+  function evalFrame(c) {
+    if (typeof c.getScriptHash !== 'function' || codeRing.length === 0) return undefined;
+    const hash = c.getScriptHash();
+    if (typeof hash !== 'string' || hash === '') return undefined;
+    if (sha256 === undefined) {
+      const crypto = getBuiltin !== undefined ? getBuiltin('crypto') : proc !== undefined && typeof proc.getBuiltinModule === 'function' ? apply(proc.getBuiltinModule, proc, ['crypto']) : undefined;
+      sha256 = crypto && typeof crypto.createHash === 'function' ? (t) => crypto.createHash('sha256').update(t).digest('hex') : null;
+    }
+    if (sha256 === null) return undefined;
+    let key;
+    for (let k = 0; k < codeRing.length && key === undefined; k++) {
+      const kk = codeRing[k];
+      const out = codeCache.get(kk);
+      if (out === undefined || out === apply(strSlice, kk, [apply(strIndexOf, kk, ['\0']) + 1])) continue;
+      let info = codeInfo.get(kk);
+      if (info === undefined) {
+        info = [undefined, false, undefined];
+        codeInfo.set(kk, info);
+      }
+      if (info[2] === undefined) info[2] = sha256(out);
+      if (info[2] === hash) key = kk;
+    }
+    if (key === undefined) return undefined;
+    const info = codeInfo.get(key);
+    let map = evalMaps.get(key);
+    if (map === undefined) {
+      evalMaps.set(key, null);
+      const at = apply(strIndexOf, key, ['\0']);
+      const name = apply(strSlice, key, [0, at]), src = apply(strSlice, key, [at + 1]);
+      const strict = name === 'eval strict', global = name === 'timer';
+      const nm = strict ? 'eval' : global ? 'evalIndirect' : name;
+      let text;
+      try {
+        if (instrumenter !== undefined) text = instrumenter(src, nm, strict, global, undefined, true);
+        else if (bridge) text = bridge.instrument(nm, strict, global, src, undefined, true);
+        if (text !== null && typeof text === 'object') text = text.code;
+      } catch {
+        text = undefined;
+      }
+      map = typeof text === 'string' ? decodePosMap(text) : undefined;
+      if (map !== undefined) evalMaps.set(key, map);
+    }
+    return [map === null ? undefined : map, info[0], info[1]];
+  }
+
   // posMapOf returns, for the instrumented script the engine names file
   // in stack frames, a function from an instrumented line and column to
   // the original [line, column] (instrument/posmap.go), or undefined: code given
@@ -3572,7 +3666,14 @@ function install() {
     } catch {
       text = undefined;
     }
-    if (typeof text !== 'string' || text === '[]') return undefined;
+    const f = typeof text === 'string' ? decodePosMap(text) : undefined;
+    if (f !== undefined) posMaps.set(file, f);
+    return f;
+  }
+  // decodePosMap returns the function of a map's text (posMapOf), or
+  // undefined.
+  function decodePosMap(text) {
+    if (text === '[]') return undefined;
     let m;
     try { m = apply(jsonParseFn, $JSON, [text]); } catch { return undefined; }
     if (!isArray(m)) return undefined;
@@ -3598,10 +3699,9 @@ function install() {
       const c = m[best + 1], ol = m[best + 2], oc = m[best + 3], kind = m[best + 4];
       return [ol, kind === 0 ? oc + (col - c) : oc];
     };
-    posMaps.set(file, f);
     return f;
   }
-  setFrameMap(posMapOf);
+  setFrameMap(posMapOf, evalFrame);
 
   function patchVm(vm) {
     const OScript = vm.Script, oRunThis = vm.runInThisContext, oRunIn = vm.runInContext, oRunNew = vm.runInNewContext,

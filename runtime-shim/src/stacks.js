@@ -7,7 +7,7 @@
 // frames out: the property becomes an accessor whose value, the program's
 // function or Node's default, is given the frames without the shim's.
 
-import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, SafeSet, SafeWeakMap, SafeWeakSet, strSlice } from './natives.js';
+import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, regExpExec, SafeSet, SafeWeakMap, SafeWeakSet, strIndexOf, strSlice } from './natives.js';
 
 const strLastIndexOf = String.prototype.lastIndexOf;
 const objectCreate = Object.create;
@@ -114,8 +114,24 @@ function strip(E, trace) {
 // frameMap(file) returns the column map of the instrumented script named
 // file (index.js, posMapOf), or undefined (setFrameMap).
 let frameMap;
-export function setFrameMap(f) {
+// evalFrame(c) returns, for a frame in run-time code the shim instrumented,
+// [map, origin, made by a function constructor] (index.js), or undefined.
+let evalFrame;
+export function setFrameMap(f, ef) {
   frameMap = f;
+  evalFrame = ef;
+}
+
+// mapOrigin maps the position at the end of an eval origin ("eval at f
+// (file:line:col)") through file's map.
+function mapOrigin(origin) {
+  const m = /^(.*\()([^()]*):(\d+):(\d+)(\))$/;
+  const r = apply(regExpExec, m, [origin]);
+  if (r === null) return origin;
+  const fm = frameMap(r[2]);
+  if (fm === undefined) return origin;
+  const [l, c] = fm(+r[3], +r[4]);
+  return r[1] + r[2] + ':' + l + ':' + c + r[5];
 }
 let mapping = false;
 const mappedSites = new SafeWeakSet();
@@ -136,13 +152,28 @@ function mapFrame(c) {
   mapping = true;
   try {
     const file = c.getFileName();
-    if (typeof file !== 'string') return c;
-    const m = frameMap(file);
-    if (m === undefined) return c;
+    let m, origin, evalFn = false;
+    if (typeof file === 'string') {
+      m = frameMap(file);
+    } else if (evalFrame !== undefined && c.isEval()) {
+      // Run-time code: its map, and where the program made it.
+      const ef = evalFrame(c);
+      if (ef !== undefined) {
+        m = ef[0];
+        origin = ef[1];
+        evalFn = ef[2];
+      }
+      const o = c.getEvalOrigin();
+      if (typeof o === 'string') {
+        const mapped = origin !== undefined ? origin : mapOrigin(o);
+        origin = mapped !== o ? mapped : undefined;
+      }
+    }
+    if (m === undefined && origin === undefined) return c;
     const line = c.getLineNumber(), col = c.getColumnNumber();
     if (typeof line !== 'number' || typeof col !== 'number') return c;
-    const [toLine, to] = m(line, col);
-    if (to === col && toLine === line) return c;
+    const [toLine, to] = m !== undefined ? m(line, col) : [line, col];
+    if (to === col && toLine === line && origin === undefined) return c;
     // The methods are the prototype's, as a CallSite's are: code that
     // copies a frame's methods from its prototype (source-map-support's
     // cloneCallSite) finds them.
@@ -153,12 +184,24 @@ function mapFrame(c) {
     }
     w.getColumnNumber = function getColumnNumber() { return to; };
     w.getLineNumber = function getLineNumber() { return toLine; };
+    // A function constructor's function: the engine names its frames
+    // "eval" (the shim's is named "anonymous" by the literal that makes it).
+    const fname = evalFn ? c.getFunctionName() : undefined;
+    if (fname === 'anonymous') w.getFunctionName = function getFunctionName() { return 'eval'; };
+    const evalOrigin = c.getEvalOrigin();
+    if (origin !== undefined) w.getEvalOrigin = function getEvalOrigin() { return origin; };
     const toStr = c.toString;
     w.toString = function toString() {
-      const t = apply(toStr, c, []);
+      let t = apply(toStr, c, []);
       const suffix = ':' + line + ':' + col;
       const at = apply(strLastIndexOf, t, [suffix]);
-      return at < 0 ? t : apply(strSlice, t, [0, at]) + ':' + toLine + ':' + to + apply(strSlice, t, [at + suffix.length]);
+      if (at >= 0) t = apply(strSlice, t, [0, at]) + ':' + toLine + ':' + to + apply(strSlice, t, [at + suffix.length]);
+      if (origin !== undefined && typeof evalOrigin === 'string') {
+        const k = apply(strIndexOf, t, [evalOrigin]);
+        if (k >= 0) t = apply(strSlice, t, [0, k]) + origin + apply(strSlice, t, [k + evalOrigin.length]);
+      }
+      if (fname === 'anonymous' && apply(strSlice, t, [0, 11]) === 'anonymous (') t = 'eval (' + apply(strSlice, t, [11]);
+      return t;
     };
     const site = objectCreate(w);
     mappedSites.add(site);
