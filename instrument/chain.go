@@ -219,7 +219,9 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 					default:
 						r.point(i, r.next(l.EndPos()))
 					}
-					if !l.Computed {
+					if _, onCall := l.Object.(*js.Call); onCall && !l.Optional {
+						r.point(j, r.next(l.Object.EndPos()))
+					} else if !l.Computed {
 						r.point(j, l.Property.Pos())
 					}
 					if _, priv := l.Property.(*js.PrivateName); priv {

@@ -497,11 +497,17 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		j = r.site(m.Span)
 	}
 	// The engine's positions: the property name (a computed key: "(" for
-	// the call, "[" for the lookup).
-	if m.Computed {
+	// the call, "[" for the lookup); a failed lookup on a call's result,
+	// the dot.
+	_, onCall := m.Object.(*js.Call)
+	switch {
+	case m.Computed:
 		r.point(i, lp)
 		r.point(j, r.next(m.Object.EndPos()))
-	} else {
+	case onCall:
+		r.point(i, m.Property.Pos())
+		r.point(j, r.next(m.Object.EndPos()))
+	default:
 		r.point(i, m.Property.Pos())
 		r.point(j, m.Property.Pos())
 	}

@@ -54,6 +54,9 @@ out.push('ünïcødé ' + f() + ' ' + o.m());
 try { null.x; } catch (e) { out.push('nullprop ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
 try { o.nope(); } catch (e) { out.push('notfn ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
 try { throw new TypeError('t'); } catch (e) { out.push('throw ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+const und = () => undefined;
+try { und().call(1); } catch (e) { out.push('load-on-call ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+try { o.k.nope.call(1); } catch (e) { out.push('load ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
 const prev = Error.prepareStackTrace;
 Error.prepareStackTrace = function (e, s) { return 'chained ' + s.slice(0, 2).map((c) => c.getLineNumber() + ':' + c.getColumnNumber()).join(' ') + ' ' + prev(e, s).split('\n')[1].trim(); };
 out.push({ m() { return new Error('c').stack; } }.m());
