@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "34ac1726cd6ccde4"
+const Version = "044272dd413b2522"

@@ -3690,12 +3690,16 @@ function install() {
     const f = (line, col) => {
       const r = lines.get(line);
       if (r === undefined) return [line, col];
-      let best = -1;
-      for (let k = r[0]; k < r[1]; k += 5) {
-        if (m[k + 1] <= col) best = k;
-        else break;
+      // The last entry of the line at or before col (binary search: a
+      // minified line has thousands).
+      let lo = 0, hi = (r[1] - r[0]) / 5;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (m[r[0] + 5 * mid + 1] <= col) lo = mid + 1;
+        else hi = mid;
       }
-      if (best < 0) return [line, col];
+      if (lo === 0) return [line, col];
+      const best = r[0] + 5 * (lo - 1);
       const c = m[best + 1], ol = m[best + 2], oc = m[best + 3], kind = m[best + 4];
       return [ol, kind === 0 ? oc + (col - c) : oc];
     };
