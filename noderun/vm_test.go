@@ -172,3 +172,31 @@ console.log((0, eval)('1; async function* ag() {} var zz;'), typeof ag);
 	assert.Equal(t, 6, enters)
 	assert.Equal(t, enters, exits, "every script is left")
 }
+
+// TestVMContextsLeftAlone: where no code is instrumented (a file
+// instrumented ahead of time, run by plain node without MEMTRACE_BIN, whose
+// vm code runs as it is), the shim leaves the program's contexts as they
+// are: no __mt on their global objects, their Error.prepareStackTrace
+// untouched.
+func TestVMContextsLeftAlone(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.js": `const vm = require('vm');
+const sandbox = { n: 2 };
+console.log(vm.runInNewContext('typeof __mt + " " + typeof Error.prepareStackTrace + " " + Object.getOwnPropertyNames(Error).includes("prepareStackTrace") + " " + n * 21', sandbox), Object.getOwnPropertyNames(sandbox).join());
+const ctx = vm.createContext({});
+console.log(new vm.Script('typeof __mt').runInContext(ctx), vm.compileFunction('return typeof __mt', [], { parsingContext: ctx })());
+`})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "undefined undefined false 42 n\nundefined undefined\n", want)
+	inst := filepath.Join(t.TempDir(), "inst")
+	b, err := exec.Command(memtracebin.Path(t), "instrument", dir, "-o", inst, "--no-cache", "-q").CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	run := exec.Command("node", "main.js")
+	run.Dir = inst
+	run.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(inst, "mem-trace"))
+	got, err := run.CombinedOutput()
+	require.NoError(t, err, "%s", got)
+	require.Equal(t, want, string(got))
+}

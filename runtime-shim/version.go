@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "044272dd413b2522"
+const Version = "f91ff8978688db9f"

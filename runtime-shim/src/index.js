@@ -13,7 +13,7 @@ import {
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap } from './stacks.js';
-import { $JSON, jsonParseFn } from './natives.js';
+import { $JSON, jsonParseFn, SafeWeakSet } from './natives.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -3757,15 +3757,21 @@ function install() {
       }
     }
     const oThis = OScript.prototype.runInThisContext, oIn = OScript.prototype.runInContext;
+    // A context is got ready only for instrumented code (instrumented here,
+    // or ahead of time: a test runner loading an instrumented project).
+    const isInstr = (x) => typeof x === 'string' && apply(strIndexOf, x, ['__mt.S']) >= 0;
+    const instrScripts = new SafeWeakSet();
     const Script = class Script extends OScript {
       constructor(c, o) {
-        super(code(c, o, 'vm'), o);
+        const out = code(c, o, 'vm');
+        super(out, o);
+        if (isInstr(out)) instrScripts.add(this);
       }
       runInThisContext(o) {
         return run(oThis, this, arguments);
       }
       runInContext(ctx, o) {
-        realm(ctx);
+        if (instrScripts.has(this)) realm(ctx);
         return run(oIn, this, arguments);
       }
     };
@@ -3776,8 +3782,9 @@ function install() {
       return run(oRunThis, this, [code(c, o, 'vm'), o]);
     }, oRunThis.length);
     const runInContext = defineFn('runInContext', function (c, ctx, o) {
-      realm(ctx);
-      return run(oRunIn, this, [code(c, o, 'vm'), ctx, o]);
+      const out = code(c, o, 'vm');
+      if (isInstr(out)) realm(ctx);
+      return run(oRunIn, this, [out, ctx, o]);
     }, oRunIn.length);
     // Node's: a context made from contextObject with the options' context
     // settings, then runInContext.
@@ -3792,8 +3799,9 @@ function install() {
       }
       if (typeof c !== 'string') return apply(oRunNew, this, arguments);
       const ctx = apply(oCreate, vm, co === undefined ? [obj === undefined ? {} : obj] : [obj === undefined ? {} : obj, co]);
-      realm(ctx);
-      return run(oRunIn, vm, [code(c, o, 'vm'), ctx, o]);
+      const out = code(c, o, 'vm');
+      if (isInstr(out)) realm(ctx);
+      return run(oRunIn, vm, [out, ctx, o]);
     }, typeof oRunNew === 'function' ? oRunNew.length : 3);
     try {
       vm.Script = Script;
@@ -3802,17 +3810,17 @@ function install() {
       if (typeof oRunNew === 'function') vm.runInNewContext = runInNewContext;
       if (typeof oCompile === 'function') {
         vm.compileFunction = defineFn('compileFunction', function (c, params, o) {
-          if (o !== null && typeof o === 'object') {
-            let pc;
-            try { pc = o.parsingContext; } catch { pc = undefined; }
-            if (pc !== undefined) realm(pc);
-          }
           let body = code(c, o, 'vmfn');
           // A parameter named as the body's handle would clash with it.
           if (body !== c && isArray(params)) {
             for (let k = 0; k < params.length; k++) {
               if (typeof params[k] === 'string' && apply(strIndexOf, body, ['const ' + params[k] + ' = __mt.S(']) >= 0) body = c;
             }
+          }
+          if (o !== null && typeof o === 'object' && isInstr(body)) {
+            let pc;
+            try { pc = o.parsingContext; } catch { pc = undefined; }
+            if (pc !== undefined) realm(pc);
           }
           const fn = apply(oCompile, this, [body, params, o]);
           // Its text is the native's with the original body.
