@@ -351,14 +351,16 @@ if (isMainThread) {
   (async () => {
     for (const opts of [{}, { resourceLimits: { stackSizeMb: 2 } }]) {
       const w = new Worker(__filename, { ...opts, workerData: opts.resourceLimits ? 5000 : 20000 });
-      const m = await new Promise((res) => w.on('message', res));
-      console.log(m, w.resourceLimits.stackSizeMb);
+      const m = await new Promise((res) => w.once('message', res));
+      console.log(m, w.resourceLimits.stackSizeMb); // read while the worker waits
+      w.postMessage('bye');
       await new Promise((res) => w.on('exit', res));
     }
   })();
 } else {
   const n = require('worker_threads').workerData;
   parentPort.postMessage(rec(n) + ' ' + resourceLimits.stackSizeMb);
+  parentPort.once('message', () => parentPort.close());
 }
 `})
 	want, code := plainRun(t, dir, "main.js")
