@@ -3586,7 +3586,7 @@ function install() {
     } catch {
       origin = undefined;
     } finally {
-      E.stackTraceLimit = lim;
+      try { E.stackTraceLimit = lim; } catch { /* read-only: never changed */ }
     }
     const info = codeInfo.get(key);
     codeInfo.set(key, [origin, fn, info !== undefined ? info[2] : undefined]);
