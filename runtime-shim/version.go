@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "1c97d7fede4d4d25"
+const Version = "fe06a561751f746a"

@@ -13,7 +13,7 @@ import {
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap } from './stacks.js';
-import { $JSON, jsonParseFn, SafeWeakSet } from './natives.js';
+import { SafeWeakSet } from './natives.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -3673,10 +3673,22 @@ function install() {
   // decodePosMap returns the function of a map's text (posMapOf), or
   // undefined.
   function decodePosMap(text) {
-    if (text === '[]') return undefined;
-    let m;
-    try { m = apply(jsonParseFn, $JSON, [text]); } catch { return undefined; }
-    if (!isArray(m)) return undefined;
+    if (text === '[]' || text.length < 2 || text[0] !== '[') return undefined;
+    // The numbers into an Int32Array (a large file's map has millions: as
+    // a JSON array of doubles, eight bytes each).
+    let n = 1;
+    for (let k = 1; k < text.length; k++) if (callWith(strCharCodeAt, text, k) === 44) n++;
+    const m = new Int32Array(n);
+    let j = 0, v = 0;
+    for (let k = 1; k < text.length; k++) {
+      const c = callWith(strCharCodeAt, text, k);
+      if (c >= 48 && c <= 57) v = v * 10 + (c - 48);
+      else if (c === 44 || c === 93) {
+        m[j++] = v;
+        v = 0;
+      } else return undefined;
+    }
+    if (j !== n) return undefined;
     // The entries of each line: [first, end) in m, five numbers each.
     const lines = new SafeMap();
     for (let k = 0; k + 4 < m.length; k += 5) {
