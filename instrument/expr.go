@@ -869,6 +869,9 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		h := r.holeRep(e.Start, m.Object.Pos())
 		r.expr(m.Object)
 		r.keyArgs(m, val.Pos(), ", ")
+		if r.points != nil {
+			r.inferName(m, val)
+		}
 		r.expr(val)
 		i := r.site(e.Span)
 		r.point(i, r.next(m.EndPos())) // the operator
@@ -991,4 +994,51 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 		}
 	}
 	r.releaseTemps(n)
+}
+
+// inferName records, for a function literal without a name stored by a
+// member assignment ("o.m = function () {}"), the name V8 infers for it
+// from the target ("o.m"; "Foo.prototype.m" is "Foo.m", "this.m" is "m"):
+// the name stack frames of the function show, which the hooks around the
+// literal hide from V8 (Options.PosMap; posmap.go).
+func (r *rewriter) inferName(m *js.Member, val js.Expr) {
+	// (V8 infers no name through parentheses.)
+	switch f := val.(type) {
+	case *js.FuncExpr:
+		if f.Name != nil {
+			return
+		}
+	case *js.Arrow:
+	default:
+		return
+	}
+	var parts []string
+	var cur js.Expr = m
+	for {
+		switch x := cur.(type) {
+		case *js.Member:
+			id, ok := x.Property.(*js.Ident)
+			if x.Computed || !ok {
+				return
+			}
+			if id.Name != "prototype" {
+				parts = append(parts, id.Name)
+			}
+			cur = x.Object
+			continue
+		case *js.Ident:
+			parts = append(parts, x.Name)
+		case *js.This:
+		default:
+			return
+		}
+		break
+	}
+	if len(parts) == 0 {
+		return
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	r.names = append(r.names, inferred{val.Pos(), strings.Join(parts, ".")})
 }

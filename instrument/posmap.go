@@ -14,7 +14,9 @@ import (
 // to the column the engine would have reported for the original
 // (docs/instrumentation.md §4, "Stack traces").
 //
-// The map is a JSON array of numbers, five per entry, entries in order of
+// The map is a JSON array of numbers (then, on a second line, a JSON
+// array of the names V8 infers for function literals the hooks wrap: name,
+// original line and column of the literal, for each), five per entry, entries in order of
 // their instrumented position: line, column (the instrumented one, 1-based
 // UTF-16, as the engine counts), original line, original column, kind. An
 // entry holds from its column to the next entry's (on its line); lines
@@ -197,7 +199,31 @@ func (r *rewriter) posMap(out []byte) []byte {
 	if int(cur) < len(src) {
 		run(cur, int32(len(src)))
 	}
-	return append(b, ']')
+	b = append(b, ']')
+	// The inferred names: a second line, ["name", line, column, ...] at
+	// the literals' original positions.
+	if len(r.names) > 0 {
+		b = append(b, '\n', '[')
+		for i, n := range r.names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			l, c := pointAt(n.pos)
+			b = appendQuote(b, n.name)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(l), 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(c), 10)
+		}
+		b = append(b, ']')
+	}
+	return b
+}
+
+// inferred is a name V8 infers for the function literal at pos.
+type inferred struct {
+	pos  int32
+	name string
 }
 
 func hasAt(b []byte, k int, s string) bool {

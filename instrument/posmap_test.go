@@ -53,7 +53,20 @@ func TestPosMap(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, string(plain.Code), string(res.Code), "the map changes the code")
 			var m []int
-			require.NoError(t, json.Unmarshal(res.PosMap, &m))
+			nums, names, _ := strings.Cut(string(res.PosMap), "\n")
+			require.NoError(t, json.Unmarshal([]byte(nums), &m))
+			if names != "" {
+				// name, line, column of a function literal of the original
+				var ns []any
+				require.NoError(t, json.Unmarshal([]byte(names), &ns))
+				require.Zero(t, len(ns)%3)
+				for k := 0; k < len(ns); k += 3 {
+					l, c := int(ns[k+1].(float64)), int(ns[k+2].(float64))
+					at := string(utf16.Decode(utf16Lines(string(src))[l-1][c-1:]))
+					require.True(t, strings.HasPrefix(at, "function") || strings.HasPrefix(at, "(") || strings.HasPrefix(at, "async") ||
+						strings.ContainsAny(at[:1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$"), "name %v at %q", ns[k], at[:min(len(at), 20)])
+				}
+			}
 			require.Zero(t, len(m)%5)
 			orig, inst := utf16Lines(string(src)), utf16Lines(string(res.Code))
 			points, runs := 0, 0

@@ -67,6 +67,9 @@ type rewriter struct {
 	// where it reports others in the original (the dot of a named read
 	// whose object G wraps, for its name), in source order.
 	remaps [][2]int32
+	// names: the names V8 infers for function literals that hooks wrap
+	// (inferName), in source order.
+	names []inferred
 	src    []byte
 	prog   *js.Program
 	info   *scope.Info

@@ -20,8 +20,9 @@ import (
 // module, an ES module, vm scripts and a function body compiled in a
 // context, and run-time code (a function constructor's function, indirect
 // and direct eval: their eval origins too); with non-ASCII text before the
-// call (columns count UTF-16 units) and a program's prepareStackTrace that
-// calls the one it replaced.
+// call (columns count UTF-16 units), a program's prepareStackTrace that
+// calls the one it replaced, and the names V8 infers for anonymous
+// functions stored by member assignments ("at o.m", "at new C.make").
 var stackColumnFiles = map[string]string{
 	"main.js": `'use strict';
 const pos = () => { const l = new Error().stack.split('\n')[3]; return l.match(/:(\d+):(\d+)\)?$/).slice(1).join(':'); };
@@ -66,6 +67,16 @@ out.push(vm.runInThisContext('const v1 = { m() { return new Error().stack.split(
 const ctx = vm.createContext({});
 const body = vm.compileFunction('const w = { m() { return new Error().stack.split("\\n").slice(1, 3).join(" "); } };\nreturn w\n  .m();', [], { filename: __dirname + '/body.js', parsingContext: ctx });
 out.push(body().replace(/\(.*?[\\/]body/g, '(body'));
+const where = () => new Error().stack.split('\n')[2].trim().split(' (')[0];
+const n = { k: {} };
+n.b = () => where();
+n.k.c = function () { return where(); };
+module.exports.d = function () { return where(); };
+function Foo() {} Foo.prototype.e = function () { return where(); }; Foo.f = function () { return where(); };
+n.g = (function () { return where(); });
+const bound = n.k.c.bind(n);
+const Cls = {}; Cls.make = function () { this.v = where(); };
+out.push([n.b(), n.k.c(), module.exports.d(), new Foo().e(), Foo.f(), n.g(), bound(), new Cls.make().v, [0].map(n.b)[0]].join(' | '));
 function makeTemplate() { return new Function('obj', 'let s = "";\ns += obj.a.b;\nreturn s;'); }
 try { makeTemplate()({}); } catch (e) { out.push(e.stack.split('\n').slice(1, 3).join(' ')); }
 out.push((0, eval)('function ev1() { return new Error().stack.split("\\n").slice(1, 3).join(" "); }\nev1()'));

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "fe06a561751f746a"
+const Version = "c2499cbf70d4c4f5"

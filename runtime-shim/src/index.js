@@ -13,7 +13,7 @@ import {
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap } from './stacks.js';
-import { SafeWeakSet } from './natives.js';
+import { SafeWeakSet, $JSON, jsonParse } from './natives.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -3674,13 +3674,25 @@ function install() {
   // undefined.
   function decodePosMap(text) {
     if (text === '[]' || text.length < 2 || text[0] !== '[') return undefined;
+    // A second line: the names V8 infers for function literals the hooks
+    // wrap (instrument.inferName), by their original line and column.
+    const nl = apply(strIndexOf, text, ['\n']);
+    let names;
+    if (nl >= 0) {
+      try {
+        const a = apply(jsonParse, $JSON, [apply(strSlice, text, [nl + 1])]);
+        names = new SafeMap();
+        for (let k = 0; k + 2 < a.length; k += 3) names.set(a[k + 1] * 1048576 + a[k + 2], a[k]);
+      } catch { names = undefined; }
+    }
+    const end = nl >= 0 ? nl : text.length;
     // The numbers into an Int32Array (a large file's map has millions: as
     // a JSON array of doubles, eight bytes each).
     let n = 1;
-    for (let k = 1; k < text.length; k++) if (callWith(strCharCodeAt, text, k) === 44) n++;
+    for (let k = 1; k < end; k++) if (callWith(strCharCodeAt, text, k) === 44) n++;
     const m = new Int32Array(n);
     let j = 0, v = 0;
-    for (let k = 1; k < text.length; k++) {
+    for (let k = 1; k < end; k++) {
       const c = callWith(strCharCodeAt, text, k);
       if (c >= 48 && c <= 57) v = v * 10 + (c - 48);
       else if (c === 44 || c === 93) {
@@ -3715,6 +3727,9 @@ function install() {
       const c = m[best + 1], ol = m[best + 2], oc = m[best + 3], kind = m[best + 4];
       return [ol, kind === 0 ? oc + (col - c) : oc];
     };
+    // inferredName(line, col): the name of the literal that begins there
+    // (original position), or undefined.
+    f.inferredName = (line, col) => names !== undefined ? names.get(line * 1048576 + col) : undefined;
     return f;
   }
   setFrameMap(posMapOf, evalFrame);

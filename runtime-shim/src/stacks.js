@@ -173,7 +173,19 @@ function mapFrame(c) {
     const line = c.getLineNumber(), col = c.getColumnNumber();
     if (typeof line !== 'number' || typeof col !== 'number') return c;
     const [toLine, to] = m !== undefined ? m(line, col) : [line, col];
-    if (to === col && toLine === line && origin === undefined) return c;
+    // The name V8 infers for a function stored by "o.m = function () {}",
+    // which the hook around the literal hid: found by where the frame's
+    // function begins.
+    let inferred;
+    const fnName = c.getFunctionName();
+    if (m !== undefined && m.inferredName !== undefined && (fnName === null || fnName === '') && typeof c.getEnclosingLineNumber === 'function') {
+      const el = c.getEnclosingLineNumber(), ec = c.getEnclosingColumnNumber();
+      if (typeof el === 'number' && typeof ec === 'number') {
+        const [ol, oc] = m(el, ec);
+        inferred = m.inferredName(ol, oc);
+      }
+    }
+    if (to === col && toLine === line && origin === undefined && inferred === undefined) return c;
     // The methods are the prototype's, as a CallSite's are: code that
     // copies a frame's methods from its prototype (source-map-support's
     // cloneCallSite) finds them.
@@ -201,8 +213,22 @@ function mapFrame(c) {
         if (k >= 0) t = apply(strSlice, t, [0, k]) + origin + apply(strSlice, t, [k + evalOrigin.length]);
       }
       if (fname === 'anonymous' && apply(strSlice, t, [0, 11]) === 'anonymous (') t = 'eval (' + apply(strSlice, t, [11]);
+      if (inferred !== undefined) t = namedAs(c, inferred, method, t);
       return t;
     };
+    let method;
+    if (inferred !== undefined) {
+      // V8 finds a method's name through the function's name: the
+      // inferred name's last part (the receiver, which would tell, is
+      // hidden below the shim's strict frames).
+      method = c.getMethodName();
+      if ((method === null || method === '') && !c.isToplevel() && !c.isConstructor()) {
+        const dot = apply(strLastIndexOf, inferred, ['.']);
+        method = apply(strSlice, inferred, [dot + 1]);
+      }
+      w.getFunctionName = function getFunctionName() { return inferred; };
+      w.getMethodName = function getMethodName() { return method; };
+    }
     const site = objectCreate(w);
     mappedSites.add(site);
     return site;
@@ -248,4 +274,25 @@ function guard(E, initial, enumerable) {
     enumerable,
     configurable: true,
   });
+}
+
+// namedAs rewrites CallSite c's text t (the part before its location) as
+// V8 writes a frame whose function is named name (inferred: "o.m"):
+// top-level name, "new name", or for a method call name qualified by the
+// receiver's type unless the name has a dot or starts with the type, then
+// " [as method]" where the method's name differs from the name's end.
+function namedAs(c, name, method, t) {
+  // "location" alone (an anonymous function called at top level), or
+  // "head (location)".
+  const loc = apply(strIndexOf, t, [' (']);
+  if (loc < 0 || t[t.length - 1] !== ')') return c.isToplevel() && !c.isConstructor() ? name + ' (' + t + ')' : t;
+  let head;
+  if (c.isToplevel()) head = name;
+  else if (c.isConstructor()) head = 'new ' + name;
+  else {
+    const type = c.getTypeName();
+    head = typeof type === 'string' && type !== '' && apply(strIndexOf, name, ['.']) < 0 && apply(strIndexOf, name, [type]) !== 0 ? type + '.' + name : name;
+    if (typeof method === 'string' && method !== '' && name !== method && apply(strSlice, name, [name.length - method.length - 1]) !== '.' + method) head += ' [as ' + method + ']';
+  }
+  return head + apply(strSlice, t, [loc]);
 }
