@@ -70,12 +70,12 @@ type rewriter struct {
 	// names: the names V8 infers for function literals that hooks wrap
 	// (inferName), in source order.
 	names []inferred
-	src    []byte
-	prog   *js.Program
-	info   *scope.Info
-	opts   Options
-	h      string // the script handle
-	uniq   string // a name unique to this script, for its global temporaries
+	src   []byte
+	prog  *js.Program
+	info  *scope.Info
+	opts  Options
+	h     string // the script handle
+	uniq  string // a name unique to this script, for its global temporaries
 	// alias: in a classic script, a short name for the handle (no
 	// identifier of the script spells it) that each function at the top
 	// level binds in its body (const alias = handle), so that the hooks
