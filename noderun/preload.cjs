@@ -446,7 +446,8 @@ function positionMap(file) {
 // the same instrumenter, through the shim's setInstrumenter; the shim
 // caches the results. Undefined: run the code as it is.
 // kind: code given to the vm module ('vm': a script of its own named
-// name, 'vmfn': a function body, instrumented as a CommonJS module's), with
+// name, 'vmfn': a function body, instrumented as a CommonJS module's,
+// 'vmmod': a vm.SourceTextModule's, an ES module's), with
 // its site table in the code and the run's exclusions applied to its name.
 // posmap: the position map of that code instead (vm code's stack frames).
 function instrumentRunTimeCode(code, name, strict, global, kind, posmap) {
@@ -456,6 +457,7 @@ function instrumentRunTimeCode(code, name, strict, global, kind, posmap) {
     // The site table comes apart from the code (the shim hands it to S):
     // the string the engine keeps while the code lives is shorter.
     const req = kind === 'vmfn' ? { name, goal: 'commonjs', loader: 'js' }
+      : kind === 'vmmod' ? { name, goal: 'module', loader: 'js' }
       : kind === 'vm' ? { name, goal: 'script', eval: true, global: true, file: true }
         : { name, goal: 'script', eval: true, strict, global: global === true, sitesApart: true };
     if (posmap === true) req.posmap = true;
@@ -466,7 +468,8 @@ function instrumentRunTimeCode(code, name, strict, global, kind, posmap) {
     return typeof r.sites === 'string' ? { code: r.code, sites: r.sites } : r.code;
   }
   if (posmap === true) return undefined;
-  const args = kind === 'vmfn' ? ['instrument', '--no-shim', ...extraArgs, '--goal', 'commonjs'] : ['instrument', '--eval'];
+  const args = kind === 'vmfn' ? ['instrument', '--no-shim', ...extraArgs, '--goal', 'commonjs']
+    : kind === 'vmmod' ? ['instrument', '--no-shim', ...extraArgs, '--goal', 'module'] : ['instrument', '--eval'];
   if (strict) args.push('--strict-code');
   if (global === true) args.push('--global-code');
   args.push('--name', name, '-');

@@ -200,3 +200,34 @@ console.log(new vm.Script('typeof __mt').runInContext(ctx), vm.compileFunction('
 	require.NoError(t, err, "%s", got)
 	require.Equal(t, want, string(got))
 }
+
+// TestVMSourceTextModule: a vm.SourceTextModule's text (node
+// --experimental-vm-modules: Jest's ES module mode) runs instrumented as an
+// ES module named by its identifier, in its context, with its stack frames
+// at the original's positions, as under plain node.
+func TestVMSourceTextModule(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"main.mjs": `import vm from 'node:vm';
+const ctx = vm.createContext({ out: [] });
+const dep = new vm.SourceTextModule('export const items = [{ v: 1 }, { v: 2 }];\nexport function sum(a) { return a.reduce((s, x) => s + x.v, 0); }', { identifier: 'dep.mjs', context: ctx });
+const main = new vm.SourceTextModule('import { items, sum } from "dep";\nout.push(sum(items));\nexport function* gen() { yield new Error("in module").stack.split("\\n")[1]; }\nout.push([...gen()][0]);', { identifier: 'main-mod.mjs', context: ctx });
+await main.link(async () => dep);
+await main.evaluate();
+console.log(ctx.out.join('\n'), main.namespace.gen.name);
+`})
+	plain := exec.Command("node", "--experimental-vm-modules", "--no-warnings", "main.mjs")
+	plain.Dir = dir
+	want, err := plain.Output()
+	require.NoError(t, err)
+	require.Equal(t, "3\n    at gen (main-mod.mjs:3:32) gen\n", string(want))
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "out")
+	code, err := noderun.Run(noderun.Options{Script: "main.mjs", OutDir: out, NodeArgs: []string{"--experimental-vm-modules", "--no-warnings"},
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, string(want), stdout.String())
+	data := checkTrace(t, filepath.Join(out, "mem-trace"))
+	assert.Equal(t, []string{"dep.mjs", "main-mod.mjs", "main.mjs"}, scriptNames(t, data))
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "c2499cbf70d4c4f5"
+const Version = "73730803591ac9ef"

@@ -262,6 +262,7 @@ export function startBridge(getBuiltin, bin, idleMs) {
       }
       $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
       const req = kind === 'vmfn' ? { id: 1, name, goal: 'commonjs', loader: 'js' }
+        : kind === 'vmmod' ? { id: 1, name, goal: 'module', loader: 'js' }
         : kind === 'vm' ? { id: 1, name, goal: 'script', loader: 'js', eval: true, global: true, file: true }
           : { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true };
       if (posmap === true) req.posmap = true;

@@ -3336,7 +3336,7 @@ function install() {
   const codeSites = new SafeMap(); // key -> the site table of a cached result given apart
   // file: code given to the vm module (name 'vm': a script of its own,
   // named file; 'vmfn': a function body, vm.compileFunction's, instrumented
-  // as a CommonJS module's), whose table stays in the code (the code may
+  // as a CommonJS module's; 'vmmod': a vm.SourceTextModule's, an ES module), whose table stays in the code (the code may
   // run long after it is instrumented, or never, so the next S may not be
   // its) and whose original text S finds by its name (vmSource).
   function instrumentCode(s, name, file) {
@@ -3362,7 +3362,8 @@ function install() {
             r = s;
           } else if (r === undefined) {
             // No helper thread, or its server failed: a process per string.
-            const args = name === 'vmfn' ? ['instrument', '--no-shim', '--goal', 'commonjs'] : ['instrument', '--eval'];
+            const args = name === 'vmfn' ? ['instrument', '--no-shim', '--goal', 'commonjs']
+              : name === 'vmmod' ? ['instrument', '--no-shim', '--goal', 'module'] : ['instrument', '--eval'];
             if (strict) args[args.length] = '--strict-code';
             if (global) args[args.length] = '--global-code';
             args[args.length] = '--name';
@@ -3860,6 +3861,28 @@ function install() {
           }
           return fn;
         }, oCompile.length);
+      }
+      // vm.SourceTextModule (node --experimental-vm-modules: Jest's ES
+      // module mode): its text instrumented as an ES module named by its
+      // identifier option.
+      const OSTM = vm.SourceTextModule;
+      if (typeof OSTM === 'function') {
+        const SourceTextModule = class SourceTextModule extends OSTM {
+          constructor(c, o) {
+            let out = c;
+            if (typeof c === 'string' && o !== null && typeof o === 'object' && typeof o.identifier === 'string') {
+              out = code(c, { filename: o.identifier }, 'vmmod');
+              if (isInstr(out)) {
+                let ctx;
+                try { ctx = o.context; } catch { ctx = undefined; }
+                if (ctx !== undefined) realm(ctx);
+              }
+            }
+            super(out, o);
+          }
+        };
+        defineFn('SourceTextModule', SourceTextModule, OSTM.length);
+        vm.SourceTextModule = SourceTextModule;
       }
       const m = apply(proc.getBuiltinModule, proc, ['module']);
       if (m && typeof m.syncBuiltinESMExports === 'function') m.syncBuiltinESMExports();
