@@ -396,7 +396,7 @@ function instrument(source, filename, goal) {
     process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${error}\n`);
   }
   cache.set(key, out);
-  if (out !== source && loader === 'js') instrumented.set(filename, { goal, name, length: source.length, key });
+  if (out !== source) instrumented.set(filename, { goal, name, loader, length: source.length, key });
   return out;
 }
 
@@ -419,8 +419,8 @@ function positionMap(file) {
   if (rec === undefined && file.startsWith('file://')) {
     try { filename = require('node:url').fileURLToPath(file); } catch { return undefined; }
     const ext = path.extname(filename).toLowerCase();
-    if (loaderOf(filename) !== 'js' || ext === '.cjs') return undefined;
-    rec = { goal: 'module', name: scriptName(filename) };
+    if (ext === '.cjs' || ext === '.cts') return undefined;
+    rec = { goal: 'module', name: scriptName(filename), loader: loaderOf(filename) };
   }
   if (rec === undefined) return undefined;
   let source;
@@ -434,7 +434,7 @@ function positionMap(file) {
   const b = readyBridge();
   if (!b) return undefined;
   Atomics.store(b.f, 0, 0);
-  b.port.postMessage({ req: { name: rec.name, goal: rec.goal, loader: 'js', path: filename, posmap: true }, source });
+  b.port.postMessage({ req: { name: rec.name, goal: rec.goal, loader: rec.loader || 'js', path: filename, posmap: true }, source });
   const r = wait(b, 600000);
   done(b);
   if (r === undefined || r.error !== undefined || typeof r.code !== 'string') return undefined;

@@ -192,7 +192,7 @@ func serveCode(req serverRequest, src []byte, excl *glob.List, opts ServerOption
 		_, tsconfig = instrument.FindTsconfig(req.Path)
 	}
 	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: req.Name, Loader: loader,
-		Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, PosMap: req.PosMap && loader == instrument.JS})
+		Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, PosMap: req.PosMap})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -3,6 +3,8 @@ package noderun_test
 import (
 	"bytes"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -111,4 +113,40 @@ func TestStackColumns(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, 0, code, stderr.String())
 	require.Equal(t, want, stdout.String())
+}
+
+// TestStackColumnsTypeScript: frames in TypeScript run by memtrace node
+// (esbuild's output, instrumented) name the TypeScript source's lines and
+// columns, where type syntax esbuild removed shifts them (as node's own
+// type stripping gives them): the position map composed with esbuild's
+// source map. CommonJS (.ts) and an ES module (.mts).
+func TestStackColumnsTypeScript(t *testing.T) {
+	needNode(t)
+	src := `interface Pt { x: number; y: number }
+class Shape {
+  constructor(public pts: Pt[], private label: string = 'shape') {}
+  area(): number { return this.pts.reduce((a: number, p: Pt) => a + p.x * p.y, 0); }
+  where(): string { return new Error('w').stack!.split('\n')[1].trim(); }
+}
+function fail(n: number): never { throw new RangeError(` + "`bad ${n as number}`" + `); }
+const s: Shape = new Shape([{ x: 1, y: 2 }, { x: 3, y: 4 }]);
+console.log(s.area(), s.where());
+try { fail(3); } catch (e) { console.log((e as Error).stack!.split('\n').slice(0, 3).join(' | ')); }
+`
+	for _, name := range []string{"app.ts", "app.mts"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{name: src})
+			var stdout, stderr bytes.Buffer
+			code, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(t.TempDir(), "out"),
+				Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+			require.NoError(t, err)
+			require.Equal(t, 0, code, stderr.String())
+			out := stdout.String()
+			require.Contains(t, out, name+":5:28)\n")                   // new Error, after "(): string"
+			require.Contains(t, out, name+":7:41) | ")                  // new RangeError, after "(n: number): never"
+			require.Regexp(t, regexp.QuoteMeta(name)+`:10:7\)?\n`, out) // fail(3)
+			require.True(t, strings.HasPrefix(out, "14 at Shape.where ("), out)
+		})
+	}
 }
