@@ -211,18 +211,20 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 					hook := r.hk(arity("m", call.Args), i)
 					// The engine's positions: "(" of an optional call
 					// ("?.("), else the name, or "(" after a computed key.
-					switch {
-					case call.Optional:
-						r.point(i, r.next(r.next(l.EndPos())+2))
-					case !l.Computed:
-						r.point(i, l.Property.Pos())
-					default:
-						r.point(i, r.next(l.EndPos()))
-					}
-					if _, onCall := l.Object.(*js.Call); onCall && !l.Optional {
-						r.point(j, r.next(l.Object.EndPos()))
-					} else if !l.Computed {
-						r.point(j, l.Property.Pos())
+					if r.points != nil {
+						switch {
+						case call.Optional:
+							r.point(i, r.next(r.next(l.EndPos())+2))
+						case !l.Computed:
+							r.point(i, l.Property.Pos())
+						default:
+							r.point(i, r.next(l.EndPos()))
+						}
+						if _, onCall := l.Object.(*js.Call); onCall && !l.Optional {
+							r.point(j, r.next(l.Object.EndPos()))
+						} else if !l.Computed {
+							r.point(j, l.Property.Pos())
+						}
 					}
 					if _, priv := l.Property.(*js.PrivateName); priv {
 						// No hook reads a private name: the base's use
@@ -281,13 +283,15 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 				v = []chainPiece{text(test(v))}
 			}
 			i := r.site(l.Span)
-			switch _, name := l.Callee.(*js.Ident); {
-			case l.Optional:
-				r.point(i, r.next(r.next(l.Callee.EndPos())+2))
-			case name:
-				r.point(i, l.Callee.Pos())
-			default:
-				r.point(i, r.next(l.Callee.EndPos()))
+			if r.points != nil {
+				switch _, name := l.Callee.(*js.Ident); {
+				case l.Optional:
+					r.point(i, r.next(r.next(l.Callee.EndPos())+2))
+				case name:
+					r.point(i, l.Callee.Pos())
+				default:
+					r.point(i, r.next(l.Callee.EndPos()))
+				}
 			}
 			out := append([]chainPiece{text(r.hk(arity("c", l.Args), i))}, v...)
 			v = args(l, out)

@@ -499,17 +499,19 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	// The engine's positions: the property name (a computed key: "(" for
 	// the call, "[" for the lookup); a failed lookup on a call's result,
 	// the dot.
-	_, onCall := m.Object.(*js.Call)
-	switch {
-	case m.Computed:
-		r.point(i, lp)
-		r.point(j, r.next(m.Object.EndPos()))
-	case onCall:
-		r.point(i, m.Property.Pos())
-		r.point(j, r.next(m.Object.EndPos()))
-	default:
-		r.point(i, m.Property.Pos())
-		r.point(j, m.Property.Pos())
+	if r.points != nil {
+		_, onCall := m.Object.(*js.Call)
+		switch {
+		case m.Computed:
+			r.point(i, lp)
+			r.point(j, r.next(m.Object.EndPos()))
+		case onCall:
+			r.point(i, m.Property.Pos())
+			r.point(j, r.next(m.Object.EndPos()))
+		default:
+			r.point(i, m.Property.Pos())
+			r.point(j, m.Property.Pos())
+		}
 	}
 	if temp != "" {
 		base = temp
@@ -624,11 +626,13 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 	}
 	// The engine's positions: the template for the call, the property
 	// name ("[" before a computed key) for the lookup.
-	r.point(i, q.Start)
-	if m.Computed {
-		r.point(j, r.next(m.Object.EndPos()))
-	} else {
-		r.point(j, m.Property.Pos())
+	if r.points != nil {
+		r.point(i, q.Start)
+		if m.Computed {
+			r.point(j, r.next(m.Object.EndPos()))
+		} else {
+			r.point(j, m.Property.Pos())
+		}
 	}
 	if temp != "" {
 		base = temp
@@ -874,7 +878,9 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		}
 		r.expr(val)
 		i := r.site(e.Span)
-		r.point(i, r.next(m.EndPos())) // the operator
+		if r.points != nil {
+			r.point(i, r.next(m.EndPos())) // the operator
+		}
 		if r.selfThis(m.Object) {
 			r.fill(h, r.hk("Pt", i)+r.fn.self+", ")
 		} else {
@@ -885,7 +891,9 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	}
 	i := r.site(e.Span)
 	j := r.site(e.Span)
-	r.point(i, r.next(m.EndPos())) // the operator
+	if r.points != nil {
+		r.point(i, r.next(m.EndPos())) // the operator
+	}
 	t1 := r.allocTemp()
 	t2, key := "", ""
 	n := 1

@@ -120,6 +120,7 @@ type Result struct {
 	SiteTable []byte
 	// PosMap is, with Options.PosMap, the position map of Code (posmap.go).
 	PosMap []byte
+	posMap *posMapData
 }
 
 // EvalNoCache opens the initializer of run-time code's handle: the
@@ -196,7 +197,8 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 		res.SiteTable = AppendSiteVLQ(nil, res.Sites)
 	}
 	if r.points != nil {
-		res.PosMap = r.posMap(code)
+		res.posMap = r.posMap(code)
+		res.PosMap = res.posMap.encode()
 	}
 	r.release(sb)
 	return res, nil

@@ -76,27 +76,13 @@ func (lc *lineCols) to(off int) {
 }
 
 // posMap builds the map of out (apply's output of src and edits).
-func (r *rewriter) posMap(out []byte) []byte {
+func (r *rewriter) posMap(out []byte) *posMapData {
 	src, buf := r.src, r.buf
 	o := &lineCols{s: src, line: 1, col: 1}
 	p := &lineCols{s: out, line: 1, col: 1}
-	b := make([]byte, 0, 64+len(r.edits)*24)
-	b = append(b, '[')
-	first := true
-	emit := func(l, c, ol, oc int32, kind int) {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = strconv.AppendInt(b, int64(l), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(c), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(ol), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(oc), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(kind), 10)
+	d := &posMapData{entries: make([]int32, 0, len(r.edits)*5)}
+	emit := func(l, c, ol, oc int32, kind int32) {
+		d.entries = append(d.entries, l, c, ol, oc, kind)
 	}
 	// at: the line and column of a source offset at or after o's (points
 	// lie in the text the edit replaces or after it).
@@ -199,21 +185,48 @@ func (r *rewriter) posMap(out []byte) []byte {
 	if int(cur) < len(src) {
 		run(cur, int32(len(src)))
 	}
+	for _, n := range r.names {
+		l, c := pointAt(n.pos)
+		d.names = append(d.names, namedAt{n.name, l, c})
+	}
+	return d
+}
+
+// posMapData is a position map: entries, five numbers each (line, column,
+// original line, original column, kind), and the inferred names at their
+// literals' original lines and columns.
+type posMapData struct {
+	entries []int32
+	names   []namedAt
+}
+
+type namedAt struct {
+	name      string
+	line, col int32
+}
+
+// encode renders the map as the text the shim reads (above).
+func (d *posMapData) encode() []byte {
+	b := make([]byte, 0, 2+len(d.entries)*4)
+	b = append(b, '[')
+	for i, v := range d.entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(v), 10)
+	}
 	b = append(b, ']')
-	// The inferred names: a second line, ["name", line, column, ...] at
-	// the literals' original positions.
-	if len(r.names) > 0 {
+	if len(d.names) > 0 {
 		b = append(b, '\n', '[')
-		for i, n := range r.names {
+		for i, n := range d.names {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			l, c := pointAt(n.pos)
 			b = appendQuote(b, n.name)
 			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(l), 10)
+			b = strconv.AppendInt(b, int64(n.line), 10)
 			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(c), 10)
+			b = strconv.AppendInt(b, int64(n.col), 10)
 		}
 		b = append(b, ']')
 	}

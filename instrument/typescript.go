@@ -2,12 +2,10 @@ package instrument
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -135,8 +133,9 @@ func instrumentTransformed(src []byte, opts Options) (*Result, error) {
 	if res.Unchanged {
 		return &Result{Code: src, Unchanged: true}, nil
 	}
-	if res.PosMap != nil {
-		res.PosMap = m.composePosMap(res.PosMap)
+	if res.posMap != nil {
+		res.posMap = m.composePosMap(res.posMap)
+		res.PosMap = res.posMap.encode()
 	}
 	res.JS = code
 	return res, nil
@@ -607,69 +606,40 @@ func blankPrefix(line []byte, col int32) bool {
 // source map segment begins in it, each piece running from where its
 // segment maps (type syntax removed between them shifts the source's
 // columns); inferred names move with their literals.
-func (m *siteMapper) composePosMap(pm []byte) []byte {
-	nums, names, _ := strings.Cut(string(pm), "\n")
-	var in []int
-	if json.Unmarshal([]byte(nums), &in) != nil || len(in)%5 != 0 {
-		return nil
-	}
-	toSrc := func(line, col int) (int, int) {
-		o, _, ok := m.mapOffset(offset(m.gt, line, col-1))
+func (m *siteMapper) composePosMap(d *posMapData) *posMapData {
+	toSrc := func(line, col int32) (int32, int32) {
+		o, _, ok := m.mapOffset(offset(m.gt, int(line), int(col)-1))
 		if !ok {
 			return line, col
 		}
 		l, c := m.ot.Position(o)
-		return l, c + 1
+		return int32(l), int32(c + 1)
 	}
-	var out []int
-	for k := 0; k < len(in); k += 5 {
+	in := d.entries
+	out := &posMapData{entries: make([]int32, 0, len(in)+len(in)/2)}
+	for k := 0; k+4 < len(in); k += 5 {
 		line, col, ol, oc, kind := in[k], in[k+1], in[k+2], in[k+3], in[k+4]
-		if kind != posRun {
-			sl, sc := toSrc(ol, oc)
-			out = append(out, line, col, sl, sc, kind)
+		sl, sc := toSrc(ol, oc)
+		out.entries = append(out.entries, line, col, sl, sc, kind)
+		if kind != posRun || int(ol-1) >= len(m.sm.lines) {
 			continue
 		}
-		end := -1 // the run's end column (instrumented), -1: the line's end
+		end := int32(-1) // the run's end column (instrumented), -1: the line's end
 		if k+5 < len(in) && in[k+5] == line {
 			end = in[k+6]
 		}
-		sl, sc := toSrc(ol, oc)
-		out = append(out, line, col, sl, sc, posRun)
-		if ol-1 < len(m.sm.lines) {
-			for _, s := range m.sm.lines[ol-1] {
-				g := int(s.genCol) + 1 // 1-based output column
-				if g <= oc || end >= 0 && col+(g-oc) >= end {
-					continue
-				}
-				sl, sc := toSrc(ol, g)
-				out = append(out, line, col+(g-oc), sl, sc, posRun)
+		for _, s := range m.sm.lines[ol-1] {
+			g := s.genCol + 1 // 1-based output column
+			if g <= oc || end >= 0 && col+(g-oc) >= end {
+				continue
 			}
+			sl, sc := toSrc(ol, g)
+			out.entries = append(out.entries, line, col+(g-oc), sl, sc, posRun)
 		}
 	}
-	b := make([]byte, 0, len(out)*4+2)
-	b = append(b, '[')
-	for i, v := range out {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, int64(v), 10)
+	for _, n := range d.names {
+		l, c := toSrc(n.line, n.col)
+		out.names = append(out.names, namedAt{n.name, l, c})
 	}
-	b = append(b, ']')
-	if names != "" {
-		var ns []any
-		if json.Unmarshal([]byte(names), &ns) == nil && len(ns)%3 == 0 {
-			for k := 0; k < len(ns); k += 3 {
-				l, lok := ns[k+1].(float64)
-				c, cok := ns[k+2].(float64)
-				if lok && cok {
-					sl, sc := toSrc(int(l), int(c))
-					ns[k+1], ns[k+2] = sl, sc
-				}
-			}
-			if nb, err := json.Marshal(ns); err == nil {
-				b = append(append(b, '\n'), nb...)
-			}
-		}
-	}
-	return b
+	return out
 }

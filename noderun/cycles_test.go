@@ -1,18 +1,11 @@
 package noderun_test
 
 import (
-	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/memtrace/memtrace/internal/memtracebin"
-	"github.com/memtrace/memtrace/noderun"
-	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
-	"github.com/memtrace/memtrace/trace"
 )
 
 // cycleModules: ES modules in import cycles. Node evaluates a module's
@@ -72,35 +65,13 @@ func TestModuleCycles(t *testing.T) {
 	require.NoError(t, err, "%s", want)
 	require.Contains(t, string(want), "b runs 6,10,9,default b,0,2")
 
-	// checkTrace (trace check, the lifetime engine's report), and no
-	// warning either: no activation left open (a generator's call entered).
-	clean := func(path string) {
-		t.Helper()
-		rep, err := trace.Check(bytes.NewReader(checkTrace(t, path)), 10)
-		require.NoError(t, err)
-		require.Zero(t, rep.Warnings, "%v", rep.Findings)
-	}
-
-	// memtrace node: every module instrumented as it loads.
-	var stdout, stderr bytes.Buffer
-	out := filepath.Join(t.TempDir(), "out")
-	code, err := noderun.Run(noderun.Options{Script: "main.mjs", OutDir: out,
-		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	require.Equal(t, string(want), stdout.String()+stderr.String())
-	clean(filepath.Join(out, "mem-trace"))
-
-	// Instrumented ahead of time, run by plain node.
-	inst := filepath.Join(t.TempDir(), "inst")
-	cmd := exec.Command(memtracebin.Path(t), "instrument", dir, "-o", inst, "--no-cache", "-q")
-	b, err := cmd.CombinedOutput()
-	require.NoError(t, err, "%s", b)
-	run := exec.Command("node", "main.mjs")
-	run.Dir = inst
-	run.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(inst, "mem-trace"))
-	got, err := run.CombinedOutput()
-	require.NoError(t, err, "%s", got)
-	require.Equal(t, string(want), string(got))
-	clean(filepath.Join(inst, "mem-trace"))
+	// memtrace node: every module instrumented as it loads; then
+	// instrumented ahead of time, run by plain node. Clean traces: no
+	// activation left open (a generator's call entered).
+	got, errOut, out := memtraceNode(t, dir, "main.mjs", nil)
+	require.Equal(t, string(want), got+errOut)
+	cleanTrace(t, filepath.Join(out, "mem-trace"))
+	got, errOut, tr := runAhead(t, dir, "main.mjs")
+	require.Equal(t, string(want), got+errOut)
+	cleanTrace(t, tr)
 }

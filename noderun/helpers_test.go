@@ -44,3 +44,48 @@ func runDifferential(t *testing.T, name, prog string) ([]byte, *trace.Report) {
 	require.True(t, rep.OK(), "%v", rep.Findings)
 	return data, rep
 }
+
+// memtraceNode runs script in dir under memtrace node (with node's own
+// options nodeArgs and the environment additions env), requires exit
+// status 0, and returns its standard output and error and its trace
+// directory.
+func memtraceNode(t *testing.T, dir, script string, env []string, nodeArgs ...string) (string, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(t.TempDir(), "out")
+	code, err := noderun.Run(noderun.Options{Script: script, OutDir: out, NodeArgs: nodeArgs, Env: env,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	return stdout.String(), stderr.String(), out
+}
+
+// runAhead instruments the tree dir ahead of time (memtrace instrument
+// DIR) and runs script of the copy with plain node, its trace going to the
+// copy's mem-trace (env: more variables); it requires success and returns
+// the standard output and error and the trace's path.
+func runAhead(t *testing.T, dir, script string, env ...string) (string, string, string) {
+	t.Helper()
+	inst := filepath.Join(t.TempDir(), "inst")
+	b, err := exec.Command(memtracebin.Path(t), "instrument", dir, "-o", inst, "--no-cache", "-q").CombinedOutput()
+	require.NoError(t, err, "%s", b)
+	run := exec.Command("node", script)
+	run.Dir = inst
+	run.Env = append(append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(inst, "mem-trace")), env...)
+	var stderr bytes.Buffer
+	run.Stderr = &stderr
+	got, err := run.Output()
+	require.NoError(t, err, "%s", stderr.String())
+	return string(got), stderr.String(), filepath.Join(inst, "mem-trace")
+}
+
+// cleanTrace is checkTrace (every rule, the lifetime engine reads it)
+// with no warning either (no activation left open).
+func cleanTrace(t *testing.T, path string) []byte {
+	t.Helper()
+	data := checkTrace(t, path)
+	rep, err := trace.Check(bytes.NewReader(data), 10)
+	require.NoError(t, err)
+	require.Zero(t, rep.Warnings, "%v", rep.Findings)
+	return data
+}

@@ -366,13 +366,9 @@ if (isMainThread) {
 	want, code := plainRun(t, dir, "main.js")
 	require.Equal(t, 0, code)
 	require.Equal(t, "20000 4 4\n5000 2 2\n", want)
-	var out, stderr bytes.Buffer
-	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
-		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr})
-	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	require.Equal(t, want, out.String())
-	s := readSession(t, filepath.Join(dir, "out"))
+	got, _, out := memtraceNode(t, dir, "main.js", nil)
+	require.Equal(t, want, got)
+	s := readSession(t, out)
 	require.Len(t, s.Children, 2)
 	for _, c := range s.Children {
 		assert.Equal(t, "complete", c.Status, c.Reason)

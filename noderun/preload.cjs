@@ -210,9 +210,9 @@ for (const name of ['spawnSync', 'execSync', 'execFileSync']) {
 }
 // Worker threads: the program's get memtrace's variables, this preload in
 // NODE_OPTIONS and MEMTRACE_WORKER added to their environment (a copy:
-// never SHARE_ENV's),
-// so that their preload traces them (above); how each ends, as this thread
-// sees it, goes to DIR/children/.exits/<pid>-t<threadId>.json.
+// never SHARE_ENV's), so that their preload traces them (above); how each
+// ends, as this thread sees it, goes to
+// DIR/children/.exits/<pid>-t<threadId>.json.
 const OrigWorker = wt.Worker;
 if (typeof OrigWorker === 'function') {
   // A traced worker's stack is four times the size asked (default 4 MB),
@@ -356,11 +356,16 @@ function wait(b, ms) {
   }
 }
 
+// cacheKey names what instrument was given: goal, file and text.
+function cacheKey(goal, filename, source) {
+  return goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex');
+}
+
 // instrument returns the instrumented source, or the original source with a
 // warning on standard error if memtrace cannot instrument it.
 function instrument(source, filename, goal) {
   if (isInstrumented(source)) return source;
-  const key = goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex');
+  const key = cacheKey(goal, filename, source);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const name = scriptName(filename);
@@ -407,7 +412,7 @@ function instrument(source, filename, goal) {
 // with the map instead of the code, if it is the text that was
 // instrumented (CommonJS: same length and hash; ES modules, instrumented
 // by the loader thread: as a module). Maps are kept per file.
-const instrumented = new Map(); // filename -> {goal, name, length, key}
+const instrumented = new Map(); // filename -> {goal, name, loader, length, key}
 const posMaps = new Map(); // frame file name -> map text, or null
 function positionMap(file) {
   if (typeof file !== 'string' || file === '') return undefined;
@@ -426,7 +431,7 @@ function positionMap(file) {
   let source;
   try { source = fs.readFileSync(filename, 'utf8'); } catch { return undefined; }
   if (source.charCodeAt(0) === 0xFEFF) source = source.slice(1);
-  if (rec.key !== undefined && (source.length !== rec.length || rec.goal + '\0' + filename + '\0' + crypto.createHash('sha256').update(source).digest('hex') !== rec.key)) {
+  if (rec.key !== undefined && (source.length !== rec.length || cacheKey(rec.goal, filename, source) !== rec.key)) {
     // A CommonJS module's text as Node gave it (without a BOM, or changed
     // by another loader): the map of what was instrumented.
     return undefined;

@@ -118,3 +118,58 @@ func TestServeBadRequest(t *testing.T) {
 	assert.Error(t, Serve(strings.NewReader(`{"id":1,"len":10}`+"\nshort"), &out, ServerOptions{}))
 	assert.NoError(t, Serve(strings.NewReader(""), &out, ServerOptions{}))
 }
+
+// TestServeVMAndPosMap: code given to vm comes as eval requests named by
+// its file (file: the run's exclusions apply to the name) or as CommonJS
+// and module bodies; a posmap request is answered with the position map
+// of the code the same request without it gives (the source's own for an
+// excluded name: "[]"), TypeScript's composed with esbuild's source map,
+// and a syntax error as for the code.
+func TestServeVMAndPosMap(t *testing.T) {
+	req := func(r serverRequest, src string) string {
+		r.Len = len(src)
+		h, err := json.Marshal(r)
+		require.NoError(t, err)
+		return string(h) + "\n" + src
+	}
+	script := "let kept = { a: [1] };\nfunction* g() { yield kept; }\n"
+	body := "const o = { f() { return new Error('x'); } };\nreturn o.f();\n"
+	ts := "function add(a: number, b: number): number { return a + b; }\nexport const s: number = add(1, 2);\n"
+	var in strings.Builder
+	in.WriteString(req(serverRequest{ID: 1, Name: "app/v.js", Goal: "script", Eval: true, Global: true, File: true}, script))
+	in.WriteString(req(serverRequest{ID: 2, Name: "vendor/v.js", Goal: "script", Eval: true, Global: true, File: true}, script))
+	in.WriteString(req(serverRequest{ID: 3, Name: "app/b.js", Goal: "commonjs"}, body))
+	in.WriteString(req(serverRequest{ID: 4, Name: "app/b.js", Goal: "commonjs", PosMap: true}, body))
+	in.WriteString(req(serverRequest{ID: 5, Name: "vendor/b.js", Goal: "commonjs", PosMap: true}, body))
+	in.WriteString(req(serverRequest{ID: 6, Name: "app/v.js", Goal: "script", Eval: true, Global: true, File: true, PosMap: true}, script))
+	in.WriteString(req(serverRequest{ID: 7, Name: "app/t.ts", Goal: "module", Loader: "ts", PosMap: true}, ts))
+	in.WriteString(req(serverRequest{ID: 8, Name: "app/bad.js", Goal: "commonjs", PosMap: true}, "var = ;"))
+	var out bytes.Buffer
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{Exclude: []string{"vendor"}}))
+	got := readAnswers(t, out.Bytes())
+	require.Len(t, got, 8)
+
+	vmOpts := instrument.Options{Goal: js.Script, File: "app/v.js", Eval: true, GlobalCode: true}
+	want, err := instrument.Instrument([]byte(script), vmOpts)
+	require.NoError(t, err)
+	assert.Equal(t, answer{code: string(want.Code)}, got[1])
+	assert.Equal(t, answer{code: script}, got[2], "an excluded vm file runs as it is")
+	cjs, err := instrument.Instrument([]byte(body), instrument.Options{Goal: js.CommonJS, File: "app/b.js", PosMap: true})
+	require.NoError(t, err)
+	assert.Equal(t, answer{code: string(cjs.Code)}, got[3])
+	assert.Equal(t, answer{code: string(cjs.PosMap)}, got[4])
+	// o.f() on line 2: its hook's name maps to "f" (2:10), kind 2.
+	assert.Contains(t, got[4].code, ",2,10,2,")
+	assert.Equal(t, answer{code: "[]"}, got[5])
+	vmOpts.PosMap = true
+	wantMap, err := instrument.Instrument([]byte(script), vmOpts)
+	require.NoError(t, err)
+	assert.Equal(t, answer{code: string(wantMap.PosMap)}, got[6])
+	tsMap, err := instrument.Instrument([]byte(ts), instrument.Options{Goal: js.Module, File: "app/t.ts", Loader: instrument.TS, PosMap: true})
+	require.NoError(t, err)
+	assert.Equal(t, answer{code: string(tsMap.PosMap)}, got[7])
+	// add(1, 2) is at 2:26 in the source, later in esbuild's output (the
+	// types removed): the call's hook maps to the source's column.
+	assert.Contains(t, got[7].code, ",2,26,2", got[7].code)
+	assert.Contains(t, got[8].err, "app/bad.js:1:5")
+}

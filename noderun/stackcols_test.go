@@ -1,17 +1,11 @@
 package noderun_test
 
 import (
-	"bytes"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/memtrace/memtrace/internal/memtracebin"
-	"github.com/memtrace/memtrace/noderun"
-	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
 // stackColumnFiles print the positions of stack frames (caller and callee)
@@ -107,12 +101,8 @@ func TestStackColumns(t *testing.T) {
 	require.Equal(t, 0, code)
 	require.Contains(t, want, "mcall-lines 14:4\n")
 	require.Contains(t, want, "chained ")
-	var stdout, stderr bytes.Buffer
-	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(t.TempDir(), "out"),
-		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	require.Equal(t, want, stdout.String())
+	got, _, _ := memtraceNode(t, dir, "main.js", nil)
+	require.Equal(t, want, got)
 }
 
 // TestStackColumnsTypeScript: frames in TypeScript run by memtrace node
@@ -137,12 +127,7 @@ try { fail(3); } catch (e) { console.log((e as Error).stack!.split('\n').slice(0
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeFiles(t, dir, map[string]string{name: src})
-			var stdout, stderr bytes.Buffer
-			code, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(t.TempDir(), "out"),
-				Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-			require.NoError(t, err)
-			require.Equal(t, 0, code, stderr.String())
-			out := stdout.String()
+			out, _, _ := memtraceNode(t, dir, name, nil)
 			require.Contains(t, out, name+":5:28)\n")                   // new Error, after "(): string"
 			require.Contains(t, out, name+":7:41) | ")                  // new RangeError, after "(n: number): never"
 			require.Regexp(t, regexp.QuoteMeta(name)+`:10:7\)?\n`, out) // fail(3)

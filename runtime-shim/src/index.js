@@ -8,12 +8,11 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap } from './stacks.js';
-import { SafeWeakSet, $JSON, jsonParse } from './natives.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -1259,16 +1258,6 @@ function install() {
     return val;
   }
 
-  // makeError: an error constructor called through the call hook hook.
-  // The engine captures an error's stack when it is made, here inside the
-  // hook: its top frame, where Node points when it prints an uncaught
-  // error or an unhandled rejection (the source line and caret), was the
-  // shim's line (tens of KB of minified text), and the shim's frames took
-  // places of Error.stackTraceLimit's. The error is made with the limit at
-  // 0 and its stack captured once, without the hook and the frames above
-  // it, with the limit raised (the stack's filter, stacks.js, keeps the
-  // limit's number of the program's frames): as the program's own call
-  // would have captured it.
   // errorSub returns, for a subclass f of an error constructor (class
   // extends Error, or TypeError…: its constructor chain reaches one), the
   // Error constructor of that realm; undefined for any other function.
@@ -1294,6 +1283,16 @@ function install() {
   // errorRealm: the Error constructor of another realm's error
   // constructors (installRealm), whose stackTraceLimit and capture count.
   const errorRealm = new SafeWeakMap();
+  // makeError: an error constructor called through the call hook hook.
+  // The engine captures an error's stack when it is made, here inside the
+  // hook: its top frame, where Node points when it prints an uncaught
+  // error or an unhandled rejection (the source line and caret), was the
+  // shim's line (tens of KB of minified text), and the shim's frames took
+  // places of Error.stackTraceLimit's. The error is made with the limit at
+  // 0 and its stack captured once, without the hook and the frames above
+  // it, with the limit raised (the stack's filter, stacks.js, keeps the
+  // limit's number of the program's frames): as the program's own call
+  // would have captured it.
   function makeError(h, i, f, base, args, isNew, hook) {
     const RE = errorRealm.get(f);
     const $Error = RE === undefined ? $MainError : RE;
@@ -3245,7 +3244,10 @@ function install() {
     h.seIid = seIid;
     h.src = evalSource; // run-time code: the string given to eval
     evalSource = undefined;
-    if (h.src === undefined && typeof file === 'string' && vmSources.has(file)) h.src = vmSources.get(file); // vm code
+    if (h.src === undefined && typeof file === 'string' && vmCode.size !== 0) { // vm code
+      const v = vmCode.get(file);
+      if (v !== undefined) h.src = v[1];
+    }
     openScripts.push(h);
     curSid = sid;
     logScriptEnter(base + seIid, sid, $String(file));
@@ -3336,9 +3338,10 @@ function install() {
   const codeSites = new SafeMap(); // key -> the site table of a cached result given apart
   // file: code given to the vm module (name 'vm': a script of its own,
   // named file; 'vmfn': a function body, vm.compileFunction's, instrumented
-  // as a CommonJS module's; 'vmmod': a vm.SourceTextModule's, an ES module), whose table stays in the code (the code may
-  // run long after it is instrumented, or never, so the next S may not be
-  // its) and whose original text S finds by its name (vmSource).
+  // as a CommonJS module's; 'vmmod': a vm.SourceTextModule's, an ES
+  // module), whose table stays in the code (the code may run long after it
+  // is instrumented, or never, so the next S may not be its) and whose
+  // original text S finds by its name (vmCode).
   function instrumentCode(s, name, file) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
     const key = file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;
@@ -3408,28 +3411,37 @@ function install() {
       }
     }
     if (file !== undefined) {
-      if (out !== s) vmSource(file, s);
+      if (out !== s) vmSource(file, name, s);
       return out;
     }
     if (out !== s) evalSource = s;
     evalSites = sites;
     return out;
   }
-  // vmSource records s as the original text of the next script S
-  // registers under the name file (the last 64 names are kept: a module
-  // loader compiles a module and runs it at once; code compiled and never
-  // run is forgotten).
-  const vmSources = new SafeMap();
+  // vmCode keeps code given to the vm module by the name it runs under
+  // (vmName): [kind, its original text, whether other text ran under that
+  // name too, its position map (posMapOf)]. S takes a script's original
+  // text from it (a module loader compiles a module and runs it at once);
+  // a stack's frames in it are mapped unless the name is ambiguous (code
+  // without a filename option is all evalmachine.<anonymous>). The last
+  // 1024 names are kept.
+  const vmCode = new SafeMap();
   const vmNames = [];
   let vmPos = 0;
-  function vmSource(file, s) {
-    if (!vmSources.has(file)) {
+  function vmSource(file, kind, s) {
+    const v = vmCode.get(file);
+    if (v === undefined) {
       const old = vmNames[vmPos];
-      if (old !== undefined) vmSources.delete(old);
+      if (old !== undefined) vmCode.delete(old);
       vmNames[vmPos] = file;
-      vmPos = (vmPos + 1) & 63;
+      vmPos = (vmPos + 1) & 1023;
+      vmCode.set(file, [kind, s, false, undefined]);
+    } else if (v[1] !== s || v[0] !== kind) {
+      v[0] = kind;
+      v[1] = s;
+      v[2] = true;
+      v[3] = undefined;
     }
-    vmSources.set(file, s);
   }
   // sharedSites returns site table t, or an equal one that a script of
   // the last 8 strings instrumented has: strings that differ in names of
@@ -3537,18 +3549,18 @@ function install() {
   if (vmMod !== undefined && vmMod !== null && typeof vmMod.runInContext === 'function' &&
     getPrototypeOf(vmMod.runInContext) === FunctionPrototype) patchVm(vmMod);
 
-  function vmFile(o) {
+  // vmName is the name vm code runs under in the trace: its filename
+  // option, relative to the working directory when below it.
+  function vmName(o) {
     let f = 'evalmachine.<anonymous>';
     try {
       if (typeof o === 'string') f = o;
       else if (o !== null && typeof o === 'object' && typeof o.filename === 'string') f = o.filename;
     } catch { /* a throwing getter: Node reports it */ }
-    return f;
+    return relName(f);
   }
-  function vmName(o) {
-    let f = vmFile(o);
-    if (cwd !== '' && f.length > cwd.length + 1 && apply(strSlice, f, [0, cwd.length + 1]) === cwd + '/') f = apply(strSlice, f, [cwd.length + 1]);
-    return f;
+  function relName(f) {
+    return cwd !== '' && f.length > cwd.length + 1 && apply(strSlice, f, [0, cwd.length + 1]) === cwd + '/' ? apply(strSlice, f, [cwd.length + 1]) : f;
   }
 
   // ---------------------------------------------------------------- stack columns
@@ -3562,7 +3574,7 @@ function install() {
   // program made the code (the eval origin the engine would have given:
   // "eval at f (file:line:col)", not the shim's) and whether a function
   // constructor made it (whose functions' frames the engine names "eval").
-  const codeInfo = new SafeMap(); // cache key -> [origin, made by Function], [hash]
+  const codeInfo = new SafeMap(); // cache key -> [origin, made by Function, hash, position map]
   let sha256;
   function evalOrigin(key, hook, fn) {
     if (!codeCache.has(key) || mainCapture === undefined) return;
@@ -3590,11 +3602,10 @@ function install() {
       try { E.stackTraceLimit = lim; } catch { /* read-only: never changed */ }
     }
     const info = codeInfo.get(key);
-    codeInfo.set(key, [origin, fn, info !== undefined ? info[2] : undefined]);
+    codeInfo.set(key, [origin, fn, info !== undefined ? info[2] : undefined, info !== undefined ? info[3] : undefined]);
   }
   // evalFrame returns, for a frame c in run-time code of the cache,
   // [map, origin, made by Function] (map as posMapOf's), or undefined.
-  const evalMaps = new SafeMap(); // cache key -> map function, or null
   function evalFrame(c) {
     if (typeof c.getScriptHash !== 'function' || codeRing.length === 0) return undefined;
     const hash = c.getScriptHash();
@@ -3611,7 +3622,7 @@ function install() {
       if (out === undefined || out === apply(strSlice, kk, [apply(strIndexOf, kk, ['\0']) + 1])) continue;
       let info = codeInfo.get(kk);
       if (info === undefined) {
-        info = [undefined, false, undefined];
+        info = [undefined, false, undefined, undefined];
         codeInfo.set(kk, info);
       }
       if (info[2] === undefined) info[2] = sha256(out);
@@ -3619,62 +3630,60 @@ function install() {
     }
     if (key === undefined) return undefined;
     const info = codeInfo.get(key);
-    let map = evalMaps.get(key);
-    if (map === undefined) {
-      evalMaps.set(key, null);
+    if (info[3] === undefined) {
       const at = apply(strIndexOf, key, ['\0']);
       const name = apply(strSlice, key, [0, at]), src = apply(strSlice, key, [at + 1]);
       const strict = name === 'eval strict', global = name === 'timer';
-      const nm = strict ? 'eval' : global ? 'evalIndirect' : name;
-      let text;
-      try {
-        if (instrumenter !== undefined) text = instrumenter(src, nm, strict, global, undefined, true);
-        else if (bridge) text = bridge.instrument(nm, strict, global, src, undefined, true);
-        if (text !== null && typeof text === 'object') text = text.code;
-      } catch {
-        text = undefined;
-      }
-      map = typeof text === 'string' ? decodePosMap(text) : undefined;
-      if (map !== undefined) evalMaps.set(key, map);
+      info[3] = decodePosMap(posMapText(src, strict ? 'eval' : global ? 'evalIndirect' : name, strict, global, undefined)) || null;
     }
-    return [map === null ? undefined : map, info[0], info[1]];
+    return [info[3] === null ? undefined : info[3], info[0], info[1]];
   }
 
   // posMapOf returns, for the instrumented script the engine names file
   // in stack frames, a function from an instrumented line and column to
-  // the original [line, column] (instrument/posmap.go), or undefined: code given
-  // to vm (whose text the shim keeps by file name, vmCode) is mapped by the
-  // instrumenter, files by memtrace node's mapper (setPositionMapper),
-  // once each, when a stack with a frame in them is formatted.
-  const vmCode = new SafeMap(); // vm filename -> [kind, name, original text]
+  // the original [line, column] (instrument/posmap.go), or undefined: code
+  // given to vm (vmCode) is mapped by the instrumenter, files by memtrace
+  // node's mapper (setPositionMapper), once each, when a stack with a frame
+  // in them is formatted.
   const posMaps = new SafeMap(); // file -> map function, or null
   let positionMapper;
   function posMapOf(file) {
+    const v = vmCode.size !== 0 ? vmCode.get(relName(file)) : undefined;
+    if (v !== undefined) {
+      if (v[2]) return undefined; // more than one text under the name
+      if (v[3] === undefined) v[3] = decodePosMap(posMapText(v[1], relName(file), false, v[0] === 'vm', v[0])) || null;
+      return v[3] === null ? undefined : v[3];
+    }
     const known = posMaps.get(file);
     if (known !== undefined) return known === null ? undefined : known;
     posMaps.set(file, null);
     let text;
     try {
-      const v = vmCode.get(file);
-      if (v !== undefined) {
-        const [kind, name, src] = v;
-        if (instrumenter !== undefined) text = instrumenter(src, name, false, kind === 'vm', kind, true);
-        else if (bridge) text = bridge.instrument(name, false, kind === 'vm', src, kind, true);
-        if (text !== null && typeof text === 'object') text = text.code;
-      } else if (positionMapper !== undefined) {
-        text = positionMapper(file);
-      }
+      if (positionMapper !== undefined) text = positionMapper(file);
     } catch {
       text = undefined;
     }
-    const f = typeof text === 'string' ? decodePosMap(text) : undefined;
+    const f = decodePosMap(text);
     if (f !== undefined) posMaps.set(file, f);
     return f;
+  }
+  // posMapText asks the instrumenter for the position map of run-time or
+  // vm code src as instrumentCode had it instrumented (kind: vm's).
+  function posMapText(src, name, strict, global, kind) {
+    let text;
+    try {
+      if (instrumenter !== undefined) text = instrumenter(src, name, strict, global, kind, true);
+      else if (bridge) text = bridge.instrument(name, strict, global, src, kind, true);
+    } catch {
+      return undefined;
+    }
+    if (text !== null && typeof text === 'object') text = text.code;
+    return typeof text === 'string' ? text : undefined;
   }
   // decodePosMap returns the function of a map's text (posMapOf), or
   // undefined.
   function decodePosMap(text) {
-    if (text === '[]' || text.length < 2 || text[0] !== '[') return undefined;
+    if (typeof text !== 'string' || text === '[]' || text.length < 2 || text[0] !== '[') return undefined;
     // A second line: the names V8 infers for function literals the hooks
     // wrap (instrument.inferName), by their original line and column.
     const nl = apply(strIndexOf, text, ['\n']);
@@ -3741,20 +3750,10 @@ function install() {
     if (typeof oRunIn !== 'function' || typeof oRunThis !== 'function' || typeof oCreate !== 'function') return;
     // (Code instrumented already, an instrumented file a runner loads, is
     // left as it is without a round trip to the instrumenter.)
-    const code = (c, o, kind) => {
-      if (typeof c !== 'string' || execFileSync === undefined && instrumenter === undefined || apply(strIndexOf, c, ['__mt.S']) >= 0) return c;
-      const name = vmName(o);
-      const out = instrumentCode(c, kind, name);
-      // For its stack frames' columns (posMapOf): the engine names them
-      // by the filename option.
-      if (out !== c) {
-        const raw = vmFile(o);
-        vmCode.set(raw, [kind, name, c]);
-        posMaps.delete(raw);
-      }
-      return out;
-    };
-    const realms = new SafeWeakMap(); // contextified object -> its global object
+    const isInstr = (x) => typeof x === 'string' && apply(strIndexOf, x, ['__mt.S']) >= 0;
+    const code = (c, o, kind) => typeof c === 'string' && (execFileSync !== undefined || instrumenter !== undefined) && !isInstr(c)
+      ? instrumentCode(c, kind, vmName(o)) : c;
+    const realms = new SafeWeakSet(); // contexts got ready
     // realm gets the context ctx ready for instrumented code (once).
     function realm(ctx) {
       if (ctx === null || typeof ctx !== 'object' || realms.has(ctx)) return;
@@ -3764,7 +3763,7 @@ function install() {
       } catch {
         return; // not a context: the program's call throws Node's error
       }
-      realms.set(ctx, true);
+      realms.add(ctx);
       if (isArray(r) && r.length === 3 && isObj(r[0]) && r[0] !== GLOBAL) installRealm(r[0], r[1], r[2]);
     }
     function defineFn(name, f, length) {
@@ -3787,7 +3786,6 @@ function install() {
     const oThis = OScript.prototype.runInThisContext, oIn = OScript.prototype.runInContext;
     // A context is got ready only for instrumented code (instrumented here,
     // or ahead of time: a test runner loading an instrumented project).
-    const isInstr = (x) => typeof x === 'string' && apply(strIndexOf, x, ['__mt.S']) >= 0;
     const instrScripts = new SafeWeakSet();
     const Script = class Script extends OScript {
       constructor(c, o) {
@@ -3979,15 +3977,16 @@ function install() {
     if (bridge) bridge.close();
   }
 
-  // closeScripts writes SCRIPT_EXIT for scripts an exception left open
-  // (modules and classic scripts cannot wrap their bodies in finally).
   // leaveScripts writes SCRIPT_EXIT for the scripts above the first n of
-  // openScripts that an exception left open (global code run by vm, which
-  // has no try statement when its top-level declarations must stay global:
+  // openScripts that an exception left open (eval and vm code without a
+  // try statement, whose top-level declarations must stay where they are:
   // instrument.blockScoped).
   function leaveScripts(n) {
     for (let k = openScripts.length - 1; k >= n; k--) if (openScripts[k].open) openScripts[k].Sx();
   }
+
+  // closeScripts writes SCRIPT_EXIT for scripts an exception left open
+  // (modules and classic scripts cannot wrap their bodies in finally).
 
   function closeScripts() {
     for (let k = openScripts.length - 1; k >= 0; k--) {
