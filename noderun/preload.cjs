@@ -292,6 +292,29 @@ function loaderOf(filename) {
 // start, each module is instrumented by a `memtrace instrument`
 // process of its own (as is every module with
 // MEMTRACE_INSTRUMENTER=spawn).
+// ownThread runs start, which starts a thread of memtrace's own (the
+// helper, the ES module hooks thread), without the process.nextTick
+// callbacks Node queues for a new Worker: the 'worker' event on process
+// (the program never sees memtrace's threads) and the resumption of the
+// pipes of its stdout and stderr, which run as microtasks instead. A tick
+// still queued when the main module's code ends makes Node run the
+// program's promise reactions from processTicksAndRejections, whose frame
+// then ends their stacks (plain node runs them from its native checkpoint).
+function ownThread(start) {
+  const saved = process.nextTick;
+  const later = [];
+  try {
+    process.nextTick = function nextTick(fn, ...args) { later.push([fn, args]); };
+    return start();
+  } finally {
+    process.nextTick = saved;
+    for (const [fn, args] of later) {
+      if (args.length === 0 && Function.prototype.toString.call(fn).includes("'worker'")) continue;
+      queueMicrotask(() => fn(...args));
+    }
+  }
+}
+
 let bridge;
 function startBridge() {
   if (menv.MEMTRACE_INSTRUMENTER === 'spawn') return null;
@@ -304,10 +327,10 @@ function startBridge() {
     // set once a helper that left has seen its server exit.
     const flag = new SharedArrayBuffer(12);
     const f = new Int32Array(flag);
-    const w = new Worker(path.join(__dirname, 'bridge.cjs'), {
+    const w = ownThread(() => new Worker(path.join(__dirname, 'bridge.cjs'), {
       workerData: { memtraceBridge: { port: port2, flag, bin, args: extraArgs, idleMs: helperIdleMs() } },
       transferList: [port2], execArgv: [], stdout: false, stderr: false,
-    });
+    }));
     w.unref();
     port1.unref();
     return { port: port1, f, receive: receiveMessageOnPort, ready: false };
@@ -527,9 +550,9 @@ if (tsExts.includes(path.extname(process.argv[1] || '').toLowerCase())) register
 if (typeof Module.register === 'function') {
   env.MEMTRACE_HOOKS_THREAD = '1';
   try {
-    Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
+    ownThread(() => Module.register(require('node:url').pathToFileURL(path.join(__dirname, 'loader.mjs')).href, {
       data: { bin },
-    });
+    }));
   } finally {
     delete env.MEMTRACE_HOOKS_THREAD;
   }

@@ -249,3 +249,37 @@ else {
 func TestDeepRecursionChildren(t *testing.T) {
 	runDifferential(t, "deepchildren.js", deepChildrenProgram)
 }
+
+// TestOwnThreadsUnseen: the threads memtrace starts in the program's
+// process (the helper that instruments modules and eval code, the ES
+// module hooks thread) queue no process.nextTick of their own, so that
+// the program's promise reactions run from Node's native checkpoint after
+// the main module, as under plain node (before: their stacks ended in
+// process.processTicksAndRejections, which node:test's failure reports
+// showed), and its process 'worker' listeners see its own workers only.
+func TestOwnThreadsUnseen(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.js": `const { Worker } = require('node:worker_threads');
+const out = []; // printed at the end: a write to a pipe queues a tick
+process.on('worker', () => out.push('worker event'));
+const dep = require('./dep.js');
+function frames(tag) { out.push(tag + ': ' + new Error().stack.split('\n').slice(2).filter((l) => !l.includes('main.js')).map((l) => l.trim()).join(' | ')); }
+Promise.resolve().then(() => frames('reaction'));
+(async () => { await null; frames('await'); })();
+out.push(eval('dep.n + 1'));
+import('./esm.mjs').then((m) => frames('import ' + m.v));
+setTimeout(() => { new Worker('0', { eval: true }).unref(); setTimeout(() => console.log(out.join('\n')), 20); }, 30);
+`,
+		"dep.js":  "exports.n = 41;\n",
+		"esm.mjs": "export const v = [1, 2].map((x) => x * 2).join();\n",
+	})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "42\nreaction: \nawait: \nimport 2,4: \nworker event\n", want)
+	got, _, _ := memtraceNode(t, dir, "main.js", nil)
+	require.Equal(t, want, got, "memtrace node")
+	got, _, _ = runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
+	require.Equal(t, want, got, "instrumented ahead of time, eval code through the shim's helper")
+}

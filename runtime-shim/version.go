@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9dbdd161a8ac8f10"
+const Version = "11e795dd8adde1ca"

@@ -25,6 +25,31 @@ const $TextEncoder = typeof TextEncoder === 'function' ? TextEncoder : undefined
 const $TextDecoder = typeof TextDecoder === 'function' ? TextDecoder : undefined;
 const encode = $TextEncoder !== undefined ? $TextEncoder.prototype.encode : undefined;
 const decode = $TextDecoder !== undefined ? $TextDecoder.prototype.decode : undefined;
+const $queueMicrotask = globalThis.queueMicrotask;
+const arraySlice = Array.prototype.slice;
+const strIndexOf = String.prototype.indexOf;
+
+// ownThread runs start, which starts the helper thread, without the
+// process.nextTick callbacks Node queues for a new Worker (as
+// noderun/preload.cjs does for its threads): the 'worker' event on
+// process (the program never sees the helper), and the resumption of the
+// pipes of its stdout and stderr, which run as microtasks instead (a tick
+// queued while the program runs would change the stacks of its promise
+// reactions: processTicksAndRejections below them).
+function ownThread(proc, start) {
+  const saved = proc.nextTick;
+  const later = [];
+  proc.nextTick = function nextTick(...a) { later[later.length] = a; };
+  try {
+    return start();
+  } finally {
+    proc.nextTick = saved;
+    for (let k = 0; k < later.length; k++) {
+      const a = later[k];
+      if (a.length > 1 || $apply(strIndexOf, $apply(fnToString, a[0], []), ["'worker'"]) < 0) $queueMicrotask(() => $apply(a[0], undefined, $apply(arraySlice, a, [1])));
+    }
+  }
+}
 
 // helper is the helper thread's program: its source text is the worker's
 // script, so it refers to nothing outside itself. It starts the server on
@@ -183,6 +208,7 @@ export function startBridge(getBuiltin, bin, idleMs) {
   }
   if (!wt || typeof wt.Worker !== 'function' || typeof wt.receiveMessageOnPort !== 'function') return undefined;
   const receive = wt.receiveMessageOnPort;
+  const proc = getBuiltin('process');
   const src = '(' + $apply(fnToString, helper, []) + ')()';
 
   // start returns a helper, {port, post, f, worker}, ready to answer, or
@@ -196,12 +222,12 @@ export function startBridge(getBuiltin, bin, idleMs) {
     try {
       const ch = new wt.MessageChannel();
       const port = ch.port1;
-      const worker = new wt.Worker(src, {
+      const worker = ownThread(proc, () => new wt.Worker(src, {
         eval: true,
         execArgv: [],
         workerData: { port: ch.port2, flag, bin, idleMs, memtraceHelper: true },
         transferList: [ch.port2],
-      });
+      }));
       // Neither keeps the program alive.
       worker.unref();
       if (typeof port.unref === 'function') port.unref();
