@@ -162,6 +162,12 @@ func (r *rewriter) expr(e js.Expr) {
 			r.expr(e.Arg)
 		}
 	case *js.ImportCall:
+		if e.Phase == "" && r.opts.Eval && !r.opts.GlobalCode {
+			// Eval and function-constructor code: import() resolves
+			// against the script that made the code, through its handle
+			// (H.im, docs/instrumentation.md §6).
+			r.rep(e.Start, e.Start+6, r.h+".im")
+		}
 		r.expr(e.Source)
 		if e.Options != nil {
 			r.expr(e.Options)

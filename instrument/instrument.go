@@ -139,6 +139,14 @@ type Result struct {
 // (docs/instrumentation.md §6).
 const EvalNoCache = "0?0``:"
 
+// ImportTrampoline is the last argument of a file's __mt.S or __mt.Sg: an
+// import() of the file's own, which the engine resolves against the file.
+// Run-time code (eval, the function constructor) is compiled by the shim,
+// whose import() would resolve against the shim's file; the code's import()
+// calls are instrumented as H.im(…), which calls the trampoline of the
+// script that made the code (docs/instrumentation.md §6).
+const ImportTrampoline = "(s, o) => import(s, o)"
+
 // Prefix is the reserved name prefix of the instrumentation.
 const Prefix = "__mt$"
 

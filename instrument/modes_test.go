@@ -42,7 +42,7 @@ func TestAllUsesHooks(t *testing.T) {
 				if !strings.Contains(out, tt.want) {
 					t.Errorf("got %s\nwant it to contain %s", out, tt.want)
 				}
-				if !strings.Contains(out, ", {allUses: true}); ") {
+				if !strings.Contains(out, ", {allUses: true}, "+ImportTrampoline+"); ") {
 					t.Errorf("the prologue does not pass the mode: %s", out)
 				}
 			}
@@ -52,7 +52,45 @@ func TestAllUsesHooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(res.Code), `, {debugFun: "jalangiRC", allPutFields: true}); `) {
+	if !strings.Contains(string(res.Code), `, {debugFun: "jalangiRC", allPutFields: true}, `+ImportTrampoline+`); `) {
 		t.Errorf("the prologue does not pass the modes: %s", res.Code)
+	}
+}
+
+// TestImportInRunTimeCode: a file passes its own import() to the shim (the
+// prologue's last argument); eval code's import() calls go through its
+// handle (H.im), which resolves against the script that made the code;
+// global code (string timers, the vm module's scripts) keeps its own.
+func TestImportInRunTimeCode(t *testing.T) {
+	src := []byte("import('./a.mjs'); import /* c */ (b, { with: { type: 'json' } }); x.import(1);")
+	for _, tc := range []struct {
+		name  string
+		opts  Options
+		im    int // H.im calls
+		tramp bool
+	}{
+		{"file", Options{Goal: js.Script, File: "t.js"}, 0, true},
+		{"module", Options{Goal: js.Module, File: "t.mjs"}, 0, true},
+		{"commonjs", Options{Goal: js.CommonJS, File: "t.cjs"}, 0, true},
+		{"eval", Options{Goal: js.Script, File: "eval", Eval: true}, 2, false},
+		{"global code", Options{Goal: js.Script, File: "evalIndirect", Eval: true, GlobalCode: true}, 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := Instrument(src, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := string(res.Code)
+			if got := strings.Count(out, ".im(") + strings.Count(out, ".im /* c */ ("); got != tc.im {
+				t.Errorf("%d H.im calls, want %d: %s", got, tc.im, out)
+			}
+			if got := strings.Contains(out, ImportTrampoline); got != tc.tramp {
+				t.Errorf("trampoline %v, want %v: %s", got, tc.tramp, out)
+			}
+			again, err := Instrument(res.Code, tc.opts)
+			if err != nil || string(again.Code) != out {
+				t.Errorf("not idempotent: %v", err)
+			}
+		})
 	}
 }

@@ -686,7 +686,17 @@ func (r *rewriter) program(p *js.Program) {
 	b = strconv.AppendInt(b, int64(se), 10)
 	b = append(b, ", "...)
 	b = strconv.AppendInt(b, int64(sr), 10)
-	if o := r.modes(); o != "" {
+	o := r.modes()
+	if !r.opts.Eval {
+		// The file's own import(), which resolves against the file: run-time
+		// code the file makes calls it for its import() (the shim compiles
+		// that code, so the engine would resolve against the shim's file).
+		if o == "" {
+			o = "0"
+		}
+		o += ", " + ImportTrampoline
+	}
+	if o != "" {
 		b = append(b, ", "...)
 		b = append(b, o...)
 	}

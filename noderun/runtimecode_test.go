@@ -110,3 +110,52 @@ func TestRunTimeCodeServer(t *testing.T) {
 	require.NotNil(t, traces["server"])
 	assert.True(t, bytes.Equal(traces["server"], traces["spawn"]), "the traces differ between the server and a process per string")
 }
+
+// TestRunTimeCodeImport: import() in code made by eval or a function
+// constructor resolves against the script that made the code, as under
+// plain node, for relative and bare specifiers and with import attributes
+// (the idiom `new Function('m', 'return import(m)')` keeps a dynamic
+// import through TypeScript's CommonJS output: prettier's CLI starts so).
+// Before, the shim compiled that code, and the engine resolved its
+// import() against the shim's file (ERR_MODULE_NOT_FOUND under memtrace
+// node; the project root's target ahead of time).
+func TestRunTimeCodeImport(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"main.js": `const lib = require('./sub/lib.cjs');
+const out = [];
+const all = [
+  lib.viaFunction('./target.mjs'),
+  lib.nested('./target.mjs'),
+  lib.direct(),
+  lib.bare(),
+  lib.json(),
+  (0, eval)('import("./sub/target.mjs")'),
+  eval('import("./sub/target.mjs")'),
+];
+Promise.all(all).then((ms) => console.log(ms.map((m) => m.where || m.default.where).join(' ')));
+`,
+		"sub/lib.cjs": `const dynamicImport = new Function('m', 'return import(m)');
+exports.viaFunction = (m) => dynamicImport(m);
+exports.nested = (m) => new Function('return new Function("m", "return import(m)")')()(m);
+exports.direct = () => eval('import("./target.mjs")');
+exports.bare = () => new Function('return import("pkg")')();
+exports.json = () => (0, eval)('import("./data.json", { with: { type: "json" } })');
+`,
+		"sub/target.mjs":                    "export const where = 'sub';\n",
+		"target.mjs":                        "export const where = 'root';\n",
+		"sub/data.json":                     `{"where": "json"}` + "\n",
+		"sub/node_modules/pkg/package.json": `{"name": "pkg", "exports": {"import": "./esm.mjs", "require": "./cjs.js"}}` + "\n",
+		"sub/node_modules/pkg/esm.mjs":      "export const where = 'pkg-esm';\n",
+		"sub/node_modules/pkg/cjs.js":       "exports.where = 'pkg-cjs';\n",
+	})
+	want, code := plainRun(t, dir, "main.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "sub sub sub pkg-esm json sub sub\n", want)
+	got, stderr, out := memtraceNode(t, dir, "main.js", nil)
+	require.Equal(t, want, got, stderr)
+	cleanTrace(t, filepath.Join(out, "mem-trace"))
+	got, stderr, _ = runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
+	require.Equal(t, want, got, stderr)
+}

@@ -269,8 +269,10 @@ function frames(tag) { out.push(tag + ': ' + new Error().stack.split('\n').slice
 Promise.resolve().then(() => frames('reaction'));
 (async () => { await null; frames('await'); })();
 out.push(eval('dep.n + 1'));
-import('./esm.mjs').then((m) => frames('import ' + m.v));
-setTimeout(() => { new Worker('0', { eval: true }).unref(); setTimeout(() => console.log(out.join('\n')), 20); }, 30);
+import('./esm.mjs').then((m) => {
+  frames('import ' + m.v);
+  setTimeout(() => { new Worker('0', { eval: true }).unref(); setTimeout(() => console.log(out.join('\n')), 20); }, 0);
+});
 `,
 		"dep.js":  "exports.n = 41;\n",
 		"esm.mjs": "export const v = [1, 2].map((x) => x * 2).join();\n",

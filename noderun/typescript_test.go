@@ -57,8 +57,11 @@ export class Queue<T> {
 `,
 }
 
+// writeFiles writes files (paths relative to dir, directories made as
+// needed).
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	for name, text := range files {
+		require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644))
 	}
 }

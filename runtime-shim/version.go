@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "11e795dd8adde1ca"
+const Version = "f2d2d3a79051ed32"

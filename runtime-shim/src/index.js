@@ -1174,11 +1174,11 @@ function install() {
     if (kind === K_EVAL) {
       if (typeof args[0] === 'string') {
         const s0 = args[0];
-        args[0] = instrumentCode(s0, 'evalIndirect');
+        args[0] = instrumentCode(s0, 'evalIndirect', undefined, h);
         if (args[0] !== s0 && hook !== undefined) evalOrigin('evalIndirect\0' + s0, hook, false);
       }
     } else if ((kind === K_SET_TIMEOUT || kind === K_SET_INTERVAL) && typeof args[0] === 'string' && timersTakeStrings) {
-      args[0] = instrumentCode(args[0], 'timer');
+      args[0] = instrumentCode(args[0], 'timer', undefined, h);
     }
     if (kind === K_SPLICE) {
       spliceOldLen = isObj(base) ? base.length : undefined;
@@ -1209,7 +1209,7 @@ function install() {
       if (e !== undefined) throw e;
     }
     let val;
-    if (kind === K_FUNCTION) val = makeFunction(f, args, hook);
+    if (kind === K_FUNCTION) val = makeFunction(f, args, hook, h);
     else if (kind === K_GEN_RESUME) val = resume(f, base, args);
     else if (kind === K_ERROR && hook !== undefined) val = makeError(h, i, f, base, args, isNew, hook);
     else if (kind === K_EVAL) {
@@ -2179,6 +2179,8 @@ function install() {
       this.sites = null; // the site table as the prologue gave it (siteTable decodes it)
       this.seIid = 0;
       this.src = undefined; // run-time code's original text
+      this.from = undefined; // run-time code: the handle of the script that made it
+      this.imp = undefined; // a file's import() (S's last argument)
       this.text = undefined; // the original text once looked for (null: unknown)
       this.lineStarts = null;
     }
@@ -3035,7 +3037,21 @@ function install() {
 
     // E: direct eval's argument, instrumented as a nested script.
     E(i, s, strict) {
-      return instrumentCode(s, strict ? 'eval strict' : 'eval');
+      return instrumentCode(s, strict ? 'eval strict' : 'eval', undefined, this);
+    }
+    // im: import() in run-time code (instrumented as H.im(…)), which the
+    // engine resolves against the script whose code made it (called eval
+    // or the function constructor): that script's import() (a file's, S's
+    // last argument; run-time code's made by run-time code: its maker's),
+    // since the code is compiled by the shim, whose own import() would
+    // resolve it against the shim's file.
+    im(s, o) {
+      let h = this;
+      while (h.imp === undefined && h.from !== undefined) h = h.from;
+      if (h.imp !== undefined) return h.imp(s, o);
+      // No maker with an import() of its own: the shim's, as before.
+      if (shimImport === undefined) shimImport = apply(N_EVAL, undefined, ['(s, o) => import(s, o)']);
+      return shimImport(s, o);
     }
   }
 
@@ -3221,7 +3237,7 @@ function install() {
   }
 
   // S registers a script: SCRIPT_ENTER, its SOURCE_MAPPINGs, its FREE_VARS.
-  function S(file, table, freeVars, seIid, srIid, modes) {
+  function S(file, table, freeVars, seIid, srIid, modes, imp) {
     if (modes) configure(modes);
     // 0: run-time code whose table instrumentCode was given apart.
     if (table === 0) table = evalSites !== undefined ? evalSites : '';
@@ -3244,6 +3260,9 @@ function install() {
     h.seIid = seIid;
     h.src = evalSource; // run-time code: the string given to eval
     evalSource = undefined;
+    h.from = evalFrom;
+    evalFrom = undefined;
+    h.imp = imp;
     if (h.src === undefined && typeof file === 'string' && vmCode.size !== 0) { // vm code
       const v = vmCode.get(file);
       if (v !== undefined) h.src = v[1];
@@ -3330,6 +3349,8 @@ function install() {
   let codeRingPos = 0;
   let codeChars = 0;
   let evalSource; // the original text of the script that S registers next
+  let evalFrom; // the handle of the script whose code made it
+  let shimImport; // im's import() when the code's makers have none
   // evalSites: the site table of the script S registers next, when its
   // code leaves the table out (S's table is then 0: the helper thread's
   // and memtrace node's instrumenters give it apart, so that the string
@@ -3342,7 +3363,7 @@ function install() {
   // module), whose table stays in the code (the code may run long after it
   // is instrumented, or never, so the next S may not be its) and whose
   // original text S finds by its name (vmCode).
-  function instrumentCode(s, name, file) {
+  function instrumentCode(s, name, file, from) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
     const key = file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;
     let out = codeCache.get(key);
@@ -3414,7 +3435,10 @@ function install() {
       if (out !== s) vmSource(file, name, s);
       return out;
     }
-    if (out !== s) evalSource = s;
+    if (out !== s) {
+      evalSource = s;
+      evalFrom = from;
+    }
     evalSites = sites;
     return out;
   }
@@ -3500,7 +3524,7 @@ function install() {
   // afterwards would leave V8 a function with slow, dictionary-mode
   // properties). Its toString is the native's text.
   const ctorText = new SafeWeakMap();
-  function makeFunction(C, args, hook) {
+  function makeFunction(C, args, hook, from) {
     const strs = [];
     for (let k = 0; k < args.length; k++) strs[k] = `${args[k]}`;
     const fn = construct(C, strs);
@@ -3509,7 +3533,7 @@ function install() {
     const at = apply(strIndexOf, text, ['anonymous(']);
     if (at < 0) return fn;
     const src = '({"anonymous": ' + apply(strSlice, text, [0, at]) + apply(strSlice, text, [at + 9]) + '}).anonymous';
-    const code = instrumentCode(src, 'evalIndirect');
+    const code = instrumentCode(src, 'evalIndirect', undefined, from);
     if (code === src) return fn;
     if (hook !== undefined) evalOrigin('evalIndirect\0' + src, hook, true);
     let g;
@@ -3899,8 +3923,8 @@ function install() {
     const realmApi = {};
     const ks = objectKeys(api);
     for (let k = 0; k < ks.length; k++) realmApi[ks[k]] = api[ks[k]];
-    realmApi.Sg = function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
-      return globalScript(g, name, nt, nk, file, table, freeVars, seIid, srIid, modes);
+    realmApi.Sg = function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes, imp) {
+      return globalScript(g, name, nt, nk, file, table, freeVars, seIid, srIid, modes, imp);
     };
     try {
       defineProperty(g, '__mt', { value: realmApi, writable: false, enumerable: false, configurable: false });
@@ -4074,12 +4098,12 @@ function install() {
   // global object (Object.keys(window), for-in). A second run redefines
   // them: functions of the first then log through the second's handle,
   // whose sites are the same.
-  function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
-    return globalScript(GLOBAL, name, nt, nk, file, table, freeVars, seIid, srIid, modes);
+  function Sg(name, nt, nk, file, table, freeVars, seIid, srIid, modes, imp) {
+    return globalScript(GLOBAL, name, nt, nk, file, table, freeVars, seIid, srIid, modes, imp);
   }
   // globalScript is Sg for the realm whose global object is g.
-  function globalScript(g, name, nt, nk, file, table, freeVars, seIid, srIid, modes) {
-    const h = S(file, table, freeVars, seIid, srIid, modes);
+  function globalScript(g, name, nt, nk, file, table, freeVars, seIid, srIid, modes, imp) {
+    const h = S(file, table, freeVars, seIid, srIid, modes, imp);
     globalName(g, name, h, false);
     for (let k = 1; k <= nt; k++) globalName(g, name + '_' + k, undefined, true);
     for (let k = 1; k <= nk; k++) globalName(g, name + '_k' + k, undefined, true);
