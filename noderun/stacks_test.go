@@ -98,6 +98,9 @@ const cases = [
   () => new o.m(), () => new o.arrow(), () => new o.arrow, () => new foo(), () => new (o.m)(), () => new C().method.x(),
   () => new new C().method(), () => (0, o.m)(), () => (o.m)(), () => o.zz(1, 2), () => foo()(), () => o.m(1)(2),
   () => arr.at(0)(), () => o.a['b'](), () => o.g(), () => o /* c */ .m(), () => Math.max.call.x(),
+  // call's receiver not callable: the engine names the program's callee.
+  () => Function.prototype.call.call(1), () => Function.prototype.call.call.call(o), () => Math.max.call.call(null),
+  () => Function.prototype.apply.call(o.m, null, []), () => Reflect.apply(o.m, null, []),
   function () { return this.x(); }.bind({}),
   // Computed keys and callees with operators, literals and templates (V8
   // prints operators in parentheses and folds arithmetic on numbers).

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f2d2d3a79051ed32"
+const Version = "5b1c07c4364f3b11"

@@ -1153,6 +1153,12 @@ function install() {
         if (rk === K_CALL && typeof base === 'function') {
           return invoke(h, i, base, args[0], apply(arraySlice, args, [1]), false, hook);
         }
+        if (rk === K_CALL) {
+          // call's receiver is not callable (Function.prototype.call.call(1)):
+          // the engine's message names the program's callee as written.
+          const e = notCallable(h, ci, false);
+          if (e !== undefined) throw e;
+        }
         if (rk === K_APPLY && typeof base === 'function') {
           const a = args[1];
           return invoke(h, i, base, args[0], a === undefined || a === null ? [] : a, false, hook);
