@@ -288,3 +288,41 @@ import('./esm.mjs').then((m) => {
 	got, _, _ = runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
 	require.Equal(t, want, got, "instrumented ahead of time, eval code through the shim's helper")
 }
+
+// timerFramesProgram prints the frames of setTimeout callbacks, which Node
+// calls as timer._onTimeout(): V8 names them Timeout._onTimeout (or
+// Timeout.named [as _onTimeout]), also when the stack is formatted after
+// the callback has returned. The shim wraps each callback (its trace
+// records the timer's hold on the function), and the callback's frame was
+// Timeout.<anonymous>.
+const timerFramesProgram = `const out = [];
+const frame = (e) => e.stack.split('\n')[1].trim().replace(/ \(.*/, '').replace(__dirname, '.');
+const later = (f, ...a) => new Promise((res) => setTimeout((...b) => res(f(...b)), 1, ...a));
+(async () => {
+  out.push(await new Promise((res) => setTimeout(() => res(frame(new Error())), 1)));
+  out.push(await new Promise((res) => setTimeout(function () { res(frame(new Error())); }, 1)));
+  out.push(await new Promise((res) => setTimeout(function named() { res(frame(new Error())); }, 1)));
+  out.push(await new Promise((res) => setTimeout((x, y) => res(frame(new Error()) + x + y), 1, 'a', 'b')));
+  const e = await new Promise((res) => setTimeout(() => res(new Error('formatted later')), 1));
+  out.push(frame(e));
+  const o = { m() { return frame(new Error()); } };
+  out.push(await new Promise((res) => setTimeout(function () { res(o.m()); }, 1)));
+  out.push(await later((v) => frame(new Error()) + v, '!'));
+  console.log(out.join('\n'));
+})();
+`
+
+// TestTimerCallbackFrames: setTimeout callbacks' frames are named as
+// without the shim's wrapper.
+func TestTimerCallbackFrames(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"timers.js": timerFramesProgram})
+	want, code := plainRun(t, dir, "timers.js")
+	require.Equal(t, 0, code)
+	require.Equal(t, "at Timeout._onTimeout\nat Timeout._onTimeout\nat Timeout.named [as _onTimeout]\nat Timeout._onTimeout"+
+		"ab\nat Timeout._onTimeout\nat Object.m\nat ./timers.js:13:37!\n", want)
+	got, _, out := memtraceNode(t, dir, "timers.js", nil)
+	require.Equal(t, want, got)
+	cleanTrace(t, filepath.Join(out, "mem-trace"))
+}

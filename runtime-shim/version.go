@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "5b1c07c4364f3b11"
+const Version = "4af83fed31bbc4b3"

@@ -1613,7 +1613,10 @@ function install() {
     const name = '~timer~global~' + ++callbackCounter;
     log4Name(ci, name, fid);
     const state = { timeoutId: undefined };
-    const wrapper = function (...a) {
+    // The wrapper's name tells the stack filter that the frame above it is
+    // the timer's callback, which Node calls as timer._onTimeout()
+    // (stacks.js, timerCallback).
+    const wrapper = ({ __mt$timer(...a) {
       try {
         apply(fun, this, a);
       } finally {
@@ -1624,7 +1627,7 @@ function install() {
         timerGlobals.delete(state.timeoutId);
         curSid = saved;
       }
-    };
+    } }).__mt$timer;
     args[0] = wrapper;
     timerName = name;
     timerState = state;

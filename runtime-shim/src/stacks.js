@@ -87,6 +87,13 @@ export function hideRealmFrames(E) {
 // instrumented code get the columns of the original (mapFrame).
 function strip(E, trace) {
   if (!isArray(trace)) return trace;
+  for (let k = 0; k + 1 < trace.length; k++) {
+    const t = timerCallback(trace[k], trace[k + 1]);
+    if (t !== trace[k]) {
+      trace = apply(arraySlice, trace, []);
+      trace[k] = t;
+    }
+  }
   let n = 0;
   for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
   let lim = E.stackTraceLimit;
@@ -109,6 +116,33 @@ function strip(E, trace) {
     }
   }
   return out;
+}
+
+// timerCallback returns CallSite c, or when c's caller w is the shim's
+// wrapper of a setTimeout callback (index.js, named __mt$timer), which Node
+// calls as timer._onTimeout(), c named as the engine names the callback
+// called that way: Timeout._onTimeout, Timeout.named [as _onTimeout] (the
+// callback itself is not on the timer, so the engine found no method name
+// for it: Timeout.<anonymous>).
+function timerCallback(c, w) {
+  try {
+    if (isShim(c) || !isShim(w) || w.getFunctionName() !== '__mt$timer') return c;
+    const method = w.getMethodName();
+    if (typeof method !== 'string' || method === '' || c.getMethodName() !== null || c.getTypeName() !== w.getTypeName()) return c;
+    const fn = c.getFunctionName();
+    const name = typeof fn === 'string' && fn !== '' ? fn : method;
+    const w2 = {};
+    for (let k = 0; k < siteMethods.length; k++) {
+      const f = c[siteMethods[k]];
+      if (typeof f === 'function') w2[siteMethods[k]] = function () { return apply(f, c, arguments); };
+    }
+    w2.getMethodName = function getMethodName() { return method; };
+    const toStr = c.toString;
+    w2.toString = function toString() { return namedAs(c, name, method, apply(toStr, c, [])); };
+    return objectCreate(w2);
+  } catch {
+    return c;
+  }
 }
 
 // frameMap(file) returns the column map of the instrumented script named
