@@ -28,6 +28,29 @@ const ownDir = path.dirname(fileURLToPath(import.meta.url)) + path.sep;
 const extraArgs = instrumentArgs(process.env);
 let client;
 
+// A module this thread itself imports (the hooks of a loader registered
+// after memtrace's, as tsx's --import registers its own) is instrumented by
+// these hooks too, and runs here, where preload.cjs loads no shim (its
+// threads do not run the program): the shim is loaded, writing nowhere as
+// in the program's untraced threads, before this thread instruments its
+// first module, so that such code finds __mt.
+let shimLoaded = false;
+function loadShim() {
+  shimLoaded = true;
+  if (globalThis.__mt !== undefined) return;
+  const env = process.env;
+  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
+  env.MEMTRACE_OUT = require('node:os').devNull;
+  env.MEMTRACE_STATUS = '';
+  try {
+    require('./shim.js');
+  } catch (e) {
+    process.stderr.write(`memtrace: the loader thread has no shim: ${e.message}\n`);
+  } finally {
+    [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
+  }
+}
+
 export async function initialize(data) {
   if (data && data.bin) bin = data.bin;
 }
@@ -63,6 +86,7 @@ export async function load(url, context, nextLoad) {
   const source = typeof result.source === 'string' ? result.source : Buffer.from(result.source).toString('utf8');
   if (isInstrumented(source)) return result;
   const filename = fileURLToPath(url);
+  if (!shimLoaded) loadShim();
   if (client === undefined) client = new Client(bin, extraArgs);
   const r = await client.instrument({ name: scriptName(filename), goal: 'module', loader, path: filename }, source);
   if (r.error !== undefined) {

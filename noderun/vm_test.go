@@ -209,3 +209,38 @@ console.log(ctx.out.join('\n'), main.namespace.gen.name);
 	data := checkTrace(t, filepath.Join(out, "mem-trace"))
 	assert.Equal(t, []string{"dep.mjs", "main-mod.mjs", "main.mjs"}, scriptNames(t, data))
 }
+
+// TestOtherLoaderHooks: a program's own ES module loader hooks (registered
+// by an --import module after memtrace's, as tsx registers its own) are
+// imported by the hooks thread through memtrace's hooks, instrumented, and
+// run there: the thread gets a shim writing nowhere before it instruments
+// its first module (before, the hooks module threw "__mt is not defined").
+func TestOtherLoaderHooks(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"register.mjs": "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+		"hooks.mjs": `const seen = new Map();
+export async function load(url, context, nextLoad) {
+  if (url.endsWith('.txt')) {
+    seen.set(url, (seen.get(url) || 0) + 1);
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL(url), 'utf8');
+    return { format: 'module', source: 'export default ' + JSON.stringify({ text: text.trim(), loads: seen.get(url) }) + ';', shortCircuit: true };
+  }
+  return nextLoad(url, context);
+}
+`,
+		"main.mjs": "import data from './data.txt';\nconsole.log(data.text, data.loads, [1, 2].map((x) => x * 2).join());\n",
+		"data.txt": "hello from a loader\n",
+	})
+	plain := exec.Command("node", "--import", "./register.mjs", "main.mjs")
+	plain.Dir = dir
+	want, err := plain.Output()
+	require.NoError(t, err)
+	require.Equal(t, "hello from a loader 1 2,4\n", string(want))
+	got, stderr, out := memtraceNode(t, dir, "main.mjs", nil, "--import", "./register.mjs")
+	require.Equal(t, string(want), got, stderr)
+	data := checkTrace(t, filepath.Join(out, "mem-trace"))
+	assert.Contains(t, scriptNames(t, data), "main.mjs")
+}
