@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/memtrace/memtrace/internal/memtracebin"
@@ -226,6 +227,41 @@ func TestUncaughtErrorSource(t *testing.T) {
 			require.Equal(t, first(wantErr.String()), first(stderr.String()))
 			require.Contains(t, first(stderr.String()), filepath.Join(dir, name)+":")
 		})
+	}
+}
+
+// TestUncaughtShimThrown: an uncaught error the shim throws for the program
+// (a call hook's "o.f is not a function", the most common uncaught error)
+// is located in the shim's one line of code, which Node printed whole
+// above the stack (about 80 KB); the line carries Node's
+// node-do-not-add-exception-line mark, so Node prints the message and the
+// program's frames only (plain node prints the program's source line).
+func TestUncaughtShimThrown(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"notfn.js": "'use strict';\nconst o = {};\no.f();\n",
+		"inner.js": "'use strict';\nfunction run(cb) { return cb.call(null); }\nrun({});\n",
+	})
+	for _, name := range []string{"notfn.js", "inner.js"} {
+		plain := exec.Command("node", name)
+		plain.Dir = dir
+		var wantErr bytes.Buffer
+		plain.Stderr = &wantErr
+		require.Error(t, plain.Run())
+		var stdout, stderr bytes.Buffer
+		code, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(t.TempDir(), "out"),
+			Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+		require.NoError(t, err)
+		require.Equal(t, 1, code)
+		got := stderr.String()
+		assert.NotContains(t, got, "shim.js", name)
+		assert.Less(t, len(got), 2*len(wantErr.String()), name)
+		// The message and the program's frames, as plain node prints them
+		// below its source line.
+		_, wantStack, ok := strings.Cut(wantErr.String(), "\n\n")
+		require.True(t, ok, wantErr.String())
+		assert.Equal(t, wantStack, got, name)
 	}
 }
 

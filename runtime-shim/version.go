@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4af83fed31bbc4b3"
+const Version = "c666389297b3888b"

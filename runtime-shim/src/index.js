@@ -1156,7 +1156,7 @@ function install() {
         if (rk === K_CALL) {
           // call's receiver is not callable (Function.prototype.call.call(1)):
           // the engine's message names the program's callee as written.
-          const e = notCallable(h, ci, false);
+          const e = notCallable(h, ci, false, hook);
           if (e !== undefined) throw e;
         }
         if (rk === K_APPLY && typeof base === 'function') {
@@ -1211,7 +1211,7 @@ function install() {
     }
     if (typeof f !== 'function') {
       // V8's message names the callee as the program wrote it.
-      const e = notCallable(h, ci, isNew);
+      const e = notCallable(h, ci, isNew, hook);
       if (e !== undefined) throw e;
     }
     let val;
@@ -1248,7 +1248,7 @@ function install() {
       try {
         val = construct(f, args);
       } catch (e) {
-        throw newFailed(h, i, f, e);
+        throw newFailed(h, i, f, e, hook);
       } finally {
         if (raised && E.stackTraceLimit === 4 * lim + 4) E.stackTraceLimit = lim;
       }
@@ -1425,7 +1425,11 @@ function install() {
   // script h whose callee is not a function, with V8's message naming the
   // callee from the call's original text (callee.js); undefined when the
   // text is unknown or its form is not rendered.
-  function notCallable(h, g, isNew) {
+  // With hook (the call hook the program called), the stack starts at the
+  // program's frame that called it and keeps Error.stackTraceLimit frames
+  // of the program's, as errorMade's errors do (the shim's frames counted
+  // in the limit: an uncaught one showed a few frames less than plain).
+  function notCallable(h, g, isNew, hook) {
     let name;
     try {
       name = calleeName(siteText(h, g), isNew);
@@ -1433,7 +1437,19 @@ function install() {
       name = undefined;
     }
     if (name === undefined) return undefined;
-    return new $TypeError(name + (isNew ? ' is not a constructor' : ' is not a function'));
+    const e = new $TypeError(name + (isNew ? ' is not a constructor' : ' is not a function'));
+    if (hook !== undefined && mainCapture !== undefined) {
+      const E = $MainError;
+      const lim = E.stackTraceLimit;
+      if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
+        try {
+          E.stackTraceLimit = 4 * lim + 4;
+          apply(mainCapture, E, [e, hook]);
+        } catch { /* read-only: the stack as made */ }
+        if (E.stackTraceLimit === 4 * lim + 4) E.stackTraceLimit = lim;
+      }
+    }
+    return e;
   }
 
   // newFailed is what new f(…) at local iid i of script h throws when it
@@ -1443,7 +1459,7 @@ function install() {
   // Whether f is a constructor: Reflect.construct checks its new.target
   // first (a proxy, whose prototype read would run a trap, is taken for
   // one).
-  function newFailed(h, i, f, e) {
+  function newFailed(h, i, f, e, hook) {
     if (!(e instanceof $TypeError) || typeof f !== 'function' || proxy(f)) return e;
     try {
       construct(emptyCtor, [], f);
@@ -1452,7 +1468,7 @@ function install() {
       // Not entered: the CALL written for it (an instrumented arrow or
       // method) is left at once.
       if (callPending && pendFe === funFe(f)) callLeft();
-      const n = notCallable(h, h.base + i, true);
+      const n = notCallable(h, h.base + i, true, hook);
       return n !== undefined ? n : e;
     }
   }
@@ -2706,7 +2722,7 @@ function install() {
       try {
         v = new f();
       } catch (e) {
-        throw newFailed(this, i, f, e);
+        throw newFailed(this, i, f, e, this.n0);
       }
       return callEnd(this, i, f, fid, v, true);
     }
@@ -2717,7 +2733,7 @@ function install() {
       try {
         v = new f(a);
       } catch (e) {
-        throw newFailed(this, i, f, e);
+        throw newFailed(this, i, f, e, this.n1);
       }
       return callEnd(this, i, f, fid, v, true);
     }
@@ -2728,7 +2744,7 @@ function install() {
       try {
         v = new f(a, b);
       } catch (e) {
-        throw newFailed(this, i, f, e);
+        throw newFailed(this, i, f, e, this.n2);
       }
       return callEnd(this, i, f, fid, v, true);
     }
@@ -2739,7 +2755,7 @@ function install() {
       try {
         v = new f(a, b, c);
       } catch (e) {
-        throw newFailed(this, i, f, e);
+        throw newFailed(this, i, f, e, this.n3);
       }
       return callEnd(this, i, f, fid, v, true);
     }
@@ -2750,7 +2766,7 @@ function install() {
       try {
         v = new f(a, b, c, d);
       } catch (e) {
-        throw newFailed(this, i, f, e);
+        throw newFailed(this, i, f, e, this.n4);
       }
       return callEnd(this, i, f, fid, v, true);
     }

@@ -5,6 +5,7 @@
 package bundle
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -68,6 +69,10 @@ func Bundle(srcDir string) (js []byte, version string, err error) {
 		Sourcemap:         api.SourceMapNone,
 		TreeShaking:       api.TreeShakingTrue,
 		IgnoreAnnotations: false,
+		// No template literals: esbuild writes a string with a line break as
+		// a template literal with a raw one, which splits the bundle into
+		// lines; the bundle is one line of code, which ends with NoArrowMark.
+		Supported: map[string]bool{"template-literal": false},
 	})
 	if len(res.Errors) > 0 {
 		var b strings.Builder
@@ -79,5 +84,23 @@ func Bundle(srcDir string) (js []byte, version string, err error) {
 	if len(res.OutputFiles) != 1 {
 		return nil, "", fmt.Errorf("bundling the runtime shim: %d output files", len(res.OutputFiles))
 	}
-	return res.OutputFiles[0].Contents, version, nil
+	code := res.OutputFiles[0].Contents
+	// The banner's line, then the code's: one line, marked.
+	nl := bytes.IndexByte(code, '\n')
+	if nl < 0 || len(code) == nl+1 || bytes.IndexByte(code[nl+1:len(code)-1], '\n') >= 0 || code[len(code)-1] != '\n' {
+		return nil, "", fmt.Errorf("bundling the runtime shim: the code is not one line")
+	}
+	out := make([]byte, 0, len(code)+len(NoArrowMark))
+	out = append(out, code[:len(code)-1]...)
+	out = append(out, NoArrowMark...)
+	out = append(out, '\n')
+	return out, version, nil
 }
+
+// NoArrowMark ends the shim's line of code. Above an uncaught error Node
+// prints the source line where it was thrown, unless that line contains
+// "node-do-not-add-exception-line": errors the shim throws for the program
+// (a call hook's "o.f is not a function", a native's error inside a hook)
+// are located in the shim, and Node printed its whole line of code (about
+// 80 KB) above the program's stack.
+const NoArrowMark = "/* node-do-not-add-exception-line */"
