@@ -159,3 +159,18 @@ exports.json = () => (0, eval)('import("./data.json", { with: { type: "json" } }
 	got, stderr, _ = runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
 	require.Equal(t, want, got, stderr)
 }
+
+// TestFunctionConstructorPatchedNatives: the shim converts a function
+// constructor's arguments with the String.prototype.concat it captured at
+// start-up (ToString, as the constructor: a symbol throws), not the one the
+// program may have replaced (the bundle has no template literals, which
+// esbuild would lower to calls of the current concat).
+func TestFunctionConstructorPatchedNatives(t *testing.T) {
+	runDifferential(t, "patched.js", `const orig = String.prototype.concat;
+String.prototype.concat = function () { throw new Error('patched concat'); };
+const f = new Function('a', { toString() { return 'b'; }, valueOf() { return 'c'; } }, 'return a * b');
+console.log(f(6, 7), f.length);
+try { new Function(Symbol('s')); } catch (e) { console.log(e.constructor.name); }
+String.prototype.concat = orig;
+`)
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "c666389297b3888b"
+const Version = "c25a17abab0c1e6c"

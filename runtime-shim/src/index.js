@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
@@ -3551,7 +3551,7 @@ function install() {
   const ctorText = new SafeWeakMap();
   function makeFunction(C, args, hook, from) {
     const strs = [];
-    for (let k = 0; k < args.length; k++) strs[k] = `${args[k]}`;
+    for (let k = 0; k < args.length; k++) strs[k] = apply(strConcat, '', [args[k]]);
     const fn = construct(C, strs);
     if (execFileSync === undefined && instrumenter === undefined) return fn;
     const text = apply(fnToString, fn, []);

@@ -117,4 +117,6 @@ export const $JSON = JSON;
 export const jsonParse = JSON.parse;
 export const strCharCodeAt = String.prototype.charCodeAt;
 export const strSlice = String.prototype.slice;
+// strConcat converts with ToString (as a template literal does: a symbol throws), for the function constructors.
+export const strConcat = String.prototype.concat;
 export const strFromCodePoint = String.fromCodePoint;

@@ -85,6 +85,11 @@ func Bundle(srcDir string) (js []byte, version string, err error) {
 		return nil, "", fmt.Errorf("bundling the runtime shim: %d output files", len(res.OutputFiles))
 	}
 	code := res.OutputFiles[0].Contents
+	if bytes.Contains(code, []byte(`"".concat(`)) {
+		// A template literal with substitutions, lowered: the program can
+		// replace String.prototype.concat, and the shim captures what it uses.
+		return nil, "", fmt.Errorf("bundling the runtime shim: a template literal with substitutions in src/ (lowered to String.prototype.concat); convert with a captured native")
+	}
 	// The banner's line, then the code's: one line, marked.
 	nl := bytes.IndexByte(code, '\n')
 	if nl < 0 || len(code) == nl+1 || bytes.IndexByte(code[nl+1:len(code)-1], '\n') >= 0 || code[len(code)-1] != '\n' {
