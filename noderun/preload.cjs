@@ -284,14 +284,6 @@ function loaderOf(filename) {
   return loaders[path.extname(filename).toLowerCase()] || 'js';
 }
 
-// The helper thread (bridge.cjs) that talks to the instrument-server; the
-// main thread waits for its answers on a shared flag. Both start on the
-// first module that needs instrumenting (about 45 ms for the thread, 15 ms
-// for the server), so that processes that need none (ES modules only,
-// modules instrumented ahead of time) pay nothing. If the thread cannot
-// start, each module is instrumented by a `memtrace instrument`
-// process of its own (as is every module with
-// MEMTRACE_INSTRUMENTER=spawn).
 // ownThread runs start, which starts a thread of memtrace's own (the
 // helper, the ES module hooks thread), without the process.nextTick
 // callbacks Node queues for a new Worker: the 'worker' event on process
@@ -315,6 +307,14 @@ function ownThread(start) {
   }
 }
 
+// The helper thread (bridge.cjs) that talks to the instrument-server; the
+// main thread waits for its answers on a shared flag. Both start on the
+// first module that needs instrumenting (about 45 ms for the thread, 15 ms
+// for the server), so that processes that need none (ES modules only,
+// modules instrumented ahead of time) pay nothing. If the thread cannot
+// start, each module is instrumented by a `memtrace instrument`
+// process of its own (as is every module with
+// MEMTRACE_INSTRUMENTER=spawn).
 let bridge;
 function startBridge() {
   if (menv.MEMTRACE_INSTRUMENTER === 'spawn') return null;

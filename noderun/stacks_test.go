@@ -2,7 +2,6 @@ package noderun_test
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -211,23 +210,31 @@ func TestUncaughtErrorSource(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			dir := t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-			require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(prog), 0o644))
-			plain := exec.Command("node", name)
-			plain.Dir = dir
-			var wantErr bytes.Buffer
-			plain.Stderr = &wantErr
-			require.Error(t, plain.Run())
-			var stdout, stderr bytes.Buffer
-			code, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(dir, "out"),
-				Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-			require.NoError(t, err)
-			require.Equal(t, 1, code)
+			writeFiles(t, dir, map[string]string{"package.json": "{}\n", name: prog})
+			want, got := failingRuns(t, dir, name)
 			first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
-			require.Equal(t, first(wantErr.String()), first(stderr.String()))
-			require.Contains(t, first(stderr.String()), filepath.Join(dir, name)+":")
+			require.Equal(t, first(want), first(got))
+			require.Contains(t, first(got), filepath.Join(dir, name)+":")
 		})
 	}
+}
+
+// failingRuns runs script in dir with plain node and under memtrace node,
+// requires both to fail (memtrace node passing on exit status 1), and
+// returns their standard errors.
+func failingRuns(t *testing.T, dir, script string) (plainErr, tracedErr string) {
+	t.Helper()
+	plain := exec.Command("node", script)
+	plain.Dir = dir
+	var want bytes.Buffer
+	plain.Stderr = &want
+	require.Error(t, plain.Run())
+	var stdout, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: script, OutDir: filepath.Join(t.TempDir(), "out"),
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 1, code)
+	return want.String(), stderr.String()
 }
 
 // TestUncaughtShimThrown: an uncaught error the shim throws for the program
@@ -244,23 +251,13 @@ func TestUncaughtShimThrown(t *testing.T) {
 		"inner.js": "'use strict';\nfunction run(cb) { return cb.call(null); }\nrun({});\n",
 	})
 	for _, name := range []string{"notfn.js", "inner.js"} {
-		plain := exec.Command("node", name)
-		plain.Dir = dir
-		var wantErr bytes.Buffer
-		plain.Stderr = &wantErr
-		require.Error(t, plain.Run())
-		var stdout, stderr bytes.Buffer
-		code, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(t.TempDir(), "out"),
-			Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-		require.NoError(t, err)
-		require.Equal(t, 1, code)
-		got := stderr.String()
+		want, got := failingRuns(t, dir, name)
 		assert.NotContains(t, got, "shim.js", name)
-		assert.Less(t, len(got), 2*len(wantErr.String()), name)
+		assert.Less(t, len(got), 2*len(want), name)
 		// The message and the program's frames, as plain node prints them
 		// below its source line.
-		_, wantStack, ok := strings.Cut(wantErr.String(), "\n\n")
-		require.True(t, ok, wantErr.String())
+		_, wantStack, ok := strings.Cut(want, "\n\n")
+		require.True(t, ok, want)
 		assert.Equal(t, wantStack, got, name)
 	}
 }
