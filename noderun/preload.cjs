@@ -90,8 +90,34 @@ if (programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(proce
 // can patch them. This file's frames (the _compile and child_process
 // wrappers below) are left out of the program's stack traces, as the
 // shim's are.
+const vmCompileFunction = require('node:vm').compileFunction; // the shim's replaces it
 require(shimFile);
 if (globalThis.__mt && typeof globalThis.__mt.hideFrames === 'function') globalThis.__mt.hideFrames(__filename);
+
+// node:test takes a test's location (its reports' "test at file:line:col")
+// from the engine's stack, whose caller frame is a call hook's: its
+// functions are called through trampolines compiled at the program's call
+// (the shim's setCallerSites). Subtests (the context's t.test) are not
+// reached: TestContext is not exported.
+if (globalThis.__mt && typeof globalThis.__mt.setCallerSites === 'function') {
+  try {
+    const nodeTest = require('node:test');
+    const fns = [];
+    for (const k of ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach']) {
+      const f = nodeTest[k];
+      if (typeof f !== 'function') continue;
+      fns.push(f);
+      for (const v of ['skip', 'todo', 'only']) if (typeof f[v] === 'function') fns.push(f[v]);
+    }
+    // The call g(a[0], …) is at line, column of the script name.
+    globalThis.__mt.setCallerSites(fns, (name, line, column, n) => {
+      const args = [];
+      for (let k = 0; k < n; k++) args.push('a[' + k + ']');
+      return vmCompileFunction('return (\n' + ' '.repeat(column - 1) + 'g(' + args.join(', ') + '));', ['g', 'a'],
+        { filename: name, lineOffset: line - 2 });
+    });
+  } catch { /* no node:test: nothing to mark */ }
+}
 
 if (childDir !== undefined) {
   process.on('exit', (code) => {

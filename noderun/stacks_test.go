@@ -359,3 +359,49 @@ func TestTimerCallbackFrames(t *testing.T) {
 	require.Equal(t, want, got)
 	cleanTrace(t, filepath.Join(out, "mem-trace"))
 }
+
+// TestNodeTestLocations: node:test takes a test's location from the
+// engine's stack (its failure reports print "test at file:line:col"),
+// where the caller of test() was the call hook: the preload marks
+// node:test's functions, and the shim calls them through a trampoline
+// compiled at the program's call (before: location '…/shim.js:7:20799').
+// Subtests created through the context (t.test) are not reached.
+func TestNodeTestLocations(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"a.test.js": `const { test, describe, it, before } = require('node:test');
+const assert = require('node:assert');
+before(() => {});
+test('fails', () => { assert.strictEqual(1, 2); });
+describe('suite', () => {
+  it('fails too', () => { assert.ok(false); });
+  it.skip('skipped', () => {});
+});
+test.todo('todo', () => { throw new Error('todo'); });
+`,
+		"b.test.mjs": `import { test } from 'node:test';
+    test('esm fails', () => { throw new Error('esm'); });
+`,
+	})
+	locations := func(out string) []string {
+		var ls []string
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "location:") {
+				ls = append(ls, strings.TrimSpace(l))
+			}
+		}
+		return ls
+	}
+	for _, name := range []string{"a.test.js", "b.test.mjs"} {
+		plain := exec.Command("node", "--test-reporter=tap", name)
+		plain.Dir = dir
+		want, _ := plain.Output()
+		require.NotEmpty(t, locations(string(want)), name)
+		var stdout, stderr bytes.Buffer
+		_, err := noderun.Run(noderun.Options{Script: name, OutDir: filepath.Join(t.TempDir(), "out"), NodeArgs: []string{"--test-reporter=tap"},
+			Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+		require.NoError(t, err)
+		assert.Equal(t, locations(string(want)), locations(stdout.String()), name)
+	}
+}

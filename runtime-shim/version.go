@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "c25a17abab0c1e6c"
+const Version = "02291e66f0dc0cea"

@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
@@ -113,6 +113,7 @@ function install() {
   // The error constructors: an error made through a call hook is given the
   // stack its caller would have captured (makeError).
   const K_ERROR = 45;
+  const K_LOC = 46; // callAtCaller
   for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError,
     typeof AggregateError === 'function' ? AggregateError : undefined]) markNative(E, K_ERROR);
   // Run-time code (§6): indirect eval and the function constructors.
@@ -1228,7 +1229,8 @@ function install() {
         leaveScripts(n);
         throw e;
       }
-    } else if (!isNew) val = apply(f, base, args);
+    } else if (kind === K_LOC && !isNew && locAt !== undefined && hook !== undefined) val = callAtCaller(f, base, args, hook);
+    else if (!isNew) val = apply(f, base, args);
     else {
       // A subclass of an error constructor: the engine captures its stack
       // in the native constructor, with the program's limit counting the
@@ -1256,7 +1258,7 @@ function install() {
     callPending = false;
     curSid = h.sid;
     if (isObj(val)) returned(ci, f, val, isNew);
-    if (kind !== 0 && kind !== K_ERROR) modelAfter(kind, ci, base, args, val);
+    if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val);
     if (isObj(f)) {
       const fid = idOf(f);
       if (fid !== 0) use(fid, ci);
@@ -3614,6 +3616,63 @@ function install() {
 
   // ---------------------------------------------------------------- stack columns
 
+  // callerFrame returns the CallSite of the program's call of hook (a call
+  // hook), with the original's position (the stack filter maps it), or
+  // undefined.
+  function callerFrame(hook) {
+    if (mainCapture === undefined) return undefined;
+    const E = $MainError;
+    const lim = E.stackTraceLimit;
+    const saved = E.prepareStackTrace;
+    try {
+      E.stackTraceLimit = 1;
+      E.prepareStackTrace = (_, st) => st;
+      const o = {};
+      apply(mainCapture, E, [o, hook]);
+      const st = o.stack;
+      return isArray(st) && st.length > 0 ? st[0] : undefined;
+    } catch {
+      return undefined;
+    } finally {
+      try {
+        E.prepareStackTrace = saved;
+        E.stackTraceLimit = lim;
+      } catch { /* read-only: never changed */ }
+    }
+  }
+
+  // Natives that read their caller's position from the engine's stack
+  // (node:test's test, it, describe and its hooks take it as the test's
+  // location), where a call hook's frame would be the caller: memtrace
+  // node's preload marks them (setCallerSites) with a maker of trampolines,
+  // functions compiled at a position of a script that call their first
+  // argument with the elements of their second; invoke calls such a native
+  // through the trampoline at the program's call (a bound function when
+  // it has a receiver: a bound function has no frame of its own).
+  let locAt;
+  const locCache = new SafeMap();
+  function callAtCaller(f, base, args, hook) {
+    const c = callerFrame(hook);
+    let tr = null;
+    if (c !== undefined) {
+      try {
+        const name = c.getScriptNameOrSourceURL(), line = c.getLineNumber(), col = c.getColumnNumber();
+        if (typeof name === 'string' && name !== '' && line > 0 && col > 0) {
+          const key = name + '\0' + line + '\0' + col + '\0' + args.length;
+          tr = locCache.get(key);
+          if (tr === undefined) {
+            tr = locAt(name, line, col, args.length);
+            if (typeof tr !== 'function') tr = null;
+            locCache.set(key, tr);
+          }
+        }
+      } catch {
+        tr = null;
+      }
+    }
+    return tr !== null ? apply(tr, undefined, [base === undefined ? f : apply(fnBind, f, [base]), args]) : apply(f, base, args);
+  }
+
   // Frames in run-time code (indirect eval, the function constructors,
   // and direct eval, whose strings the shim's cache holds: at most 256,
   // none over 256K characters). The engine names such a frame's script by
@@ -3626,20 +3685,11 @@ function install() {
   const codeInfo = new SafeMap(); // cache key -> [origin, made by Function, hash, position map]
   let sha256;
   function evalOrigin(key, hook, fn) {
-    if (!codeCache.has(key) || mainCapture === undefined) return;
-    const E = $MainError;
-    const lim = E.stackTraceLimit;
+    if (!codeCache.has(key)) return;
     let origin;
+    const c = callerFrame(hook);
     try {
-      const saved = E.prepareStackTrace;
-      E.stackTraceLimit = 1;
-      E.prepareStackTrace = (_, st) => st;
-      const o = {};
-      apply(mainCapture, E, [o, hook]);
-      const st = o.stack;
-      E.prepareStackTrace = saved;
-      if (isArray(st) && st.length > 0) {
-        const c = st[0];
+      if (c !== undefined) {
         const name = c.getFunctionName();
         let where = c.getFileName();
         if (typeof where !== 'string') where = c.isEval() ? c.getEvalOrigin() + ', <anonymous>' : '<anonymous>';
@@ -3647,8 +3697,6 @@ function install() {
       }
     } catch {
       origin = undefined;
-    } finally {
-      try { E.stackTraceLimit = lim; } catch { /* read-only: never changed */ }
     }
     const info = codeInfo.get(key);
     codeInfo.set(key, [origin, fn, info !== undefined ? info[2] : undefined, info !== undefined ? info[3] : undefined]);
@@ -4159,6 +4207,14 @@ function install() {
     // undefined (memtrace node's preload).
     setPositionMapper(f) {
       if (typeof f === 'function') positionMapper = f;
+    },
+    // setCallerSites marks the functions fns as natives that read their
+    // caller's position (callAtCaller); at(name, line, column, argc) returns
+    // a trampoline compiled there (memtrace node's preload).
+    setCallerSites(fns, at) {
+      if (!isArray(fns) || typeof at !== 'function') return;
+      locAt = at;
+      for (let k = 0; k < fns.length; k++) if (typeof fns[k] === 'function' && idOf(fns[k]) === 0) markNative(fns[k], K_LOC);
     },
     // hideFrames leaves every frame of the file name out of the stack
     // traces the program sees (memtrace node's preload, which wraps

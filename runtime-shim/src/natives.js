@@ -19,6 +19,7 @@ export const apply = Reflect.apply;
 export const ownKeys = Reflect.ownKeys;
 export const construct = Reflect.construct;
 export const fnToString = Function.prototype.toString;
+export const fnBind = Function.prototype.bind;
 export const regExpExec = RegExp.prototype.exec;
 export const arraySort = Array.prototype.sort;
 export const imul = Math.imul;
