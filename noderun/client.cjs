@@ -145,4 +145,21 @@ class Client {
   }
 }
 
-module.exports = { isInstrumented, instrumentArgs, Client };
+// loadShimNowhere loads the shim (beside this file) with its trace going
+// nowhere, in a thread that may run instrumented code but is not traced (a
+// worker given SHARE_ENV; the ES module hooks thread, when it runs another
+// loader's hooks), so that such code finds __mt.
+function loadShimNowhere() {
+  if (globalThis.__mt !== undefined) return;
+  const env = process.env;
+  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
+  env.MEMTRACE_OUT = require('node:os').devNull;
+  env.MEMTRACE_STATUS = '';
+  try {
+    require('./shim.js');
+  } finally {
+    [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
+  }
+}
+
+module.exports = { isInstrumented, instrumentArgs, Client, loadShimNowhere };

@@ -60,6 +60,25 @@ func memtraceNode(t *testing.T, dir, script string, env []string, nodeArgs ...st
 	return stdout.String(), stderr.String(), out
 }
 
+// plainThenTraced runs script in dir with plain node, then under memtrace
+// node, both with node's options nodeArgs: both must succeed, plain
+// node's standard output must be want (the behaviour the test is about,
+// pinned), and memtrace node's the same. It returns memtrace node's
+// standard error and trace directory.
+func plainThenTraced(t *testing.T, dir, script, want string, nodeArgs ...string) (string, string) {
+	t.Helper()
+	plain := exec.Command("node", append(append([]string{}, nodeArgs...), script)...)
+	plain.Dir = dir
+	var plainErr bytes.Buffer
+	plain.Stderr = &plainErr
+	got, err := plain.Output()
+	require.NoError(t, err, "%s", plainErr.String())
+	require.Equal(t, want, string(got), "plain node")
+	got2, stderr, out := memtraceNode(t, dir, script, nil, nodeArgs...)
+	require.Equal(t, want, got2, "memtrace node: %s", stderr)
+	return stderr, out
+}
+
 // runAhead instruments the tree dir ahead of time (memtrace instrument
 // DIR) and runs script of the copy with plain node, its trace going to the
 // copy's mem-trace (env: more variables); it requires success and returns

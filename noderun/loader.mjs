@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { isInstrumented, instrumentArgs, Client } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, Client, loadShimNowhere } = require('./client.cjs');
 
 function scriptName(filename) {
   const rel = path.relative(process.cwd(), filename);
@@ -31,23 +31,16 @@ let client;
 // A module this thread itself imports (the hooks of a loader registered
 // after memtrace's, as tsx's --import registers its own) is instrumented by
 // these hooks too, and runs here, where preload.cjs loads no shim (its
-// threads do not run the program): the shim is loaded, writing nowhere as
-// in the program's untraced threads, before this thread instruments its
-// first module, so that such code finds __mt.
+// threads do not run the program): the shim is loaded, writing nowhere,
+// before this thread instruments its first module, so that such code
+// finds __mt.
 let shimLoaded = false;
 function loadShim() {
   shimLoaded = true;
-  if (globalThis.__mt !== undefined) return;
-  const env = process.env;
-  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
-  env.MEMTRACE_OUT = require('node:os').devNull;
-  env.MEMTRACE_STATUS = '';
   try {
-    require('./shim.js');
+    loadShimNowhere();
   } catch (e) {
     process.stderr.write(`memtrace: the loader thread has no shim: ${e.message}\n`);
-  } finally {
-    [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
   }
 }
 

@@ -363,11 +363,7 @@ if (isMainThread) {
   parentPort.once('message', () => parentPort.close());
 }
 `})
-	want, code := plainRun(t, dir, "main.js")
-	require.Equal(t, 0, code)
-	require.Equal(t, "20000 4 4\n5000 2 2\n", want)
-	got, _, out := memtraceNode(t, dir, "main.js", nil)
-	require.Equal(t, want, got)
+	_, out := plainThenTraced(t, dir, "main.js", "20000 4 4\n5000 2 2\n")
 	s := readSession(t, out)
 	require.Len(t, s.Children, 2)
 	for _, c := range s.Children {

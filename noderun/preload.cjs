@@ -23,14 +23,7 @@ const wt = require('node:worker_threads');
 const helperThread = !wt.isMainThread && (process.env.MEMTRACE_HOOKS_THREAD ||
   wt.workerData && (wt.workerData.memtraceBridge || wt.workerData.memtraceHelper));
 const programWorker = !wt.isMainThread && !helperThread && process.env.MEMTRACE_WORKER === '1';
-if (!wt.isMainThread && !helperThread && !programWorker) {
-  const env = process.env; // a copy, unless the worker was given SHARE_ENV
-  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
-  env.MEMTRACE_OUT = require('node:os').devNull;
-  env.MEMTRACE_STATUS = '';
-  require('./shim.js');
-  [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
-}
+if (!wt.isMainThread && !helperThread && !programWorker) require('./client.cjs').loadShimNowhere();
 if (wt.isMainThread || programWorker) {
 const path = require('node:path');
 const fs = require('node:fs');

@@ -150,13 +150,10 @@ exports.json = () => (0, eval)('import("./data.json", { with: { type: "json" } }
 		"sub/node_modules/pkg/esm.mjs":      "export const where = 'pkg-esm';\n",
 		"sub/node_modules/pkg/cjs.js":       "exports.where = 'pkg-cjs';\n",
 	})
-	want, code := plainRun(t, dir, "main.js")
-	require.Equal(t, 0, code)
-	require.Equal(t, "sub sub sub pkg-esm json sub sub\n", want)
-	got, stderr, out := memtraceNode(t, dir, "main.js", nil)
-	require.Equal(t, want, got, stderr)
+	const want = "sub sub sub pkg-esm json sub sub\n"
+	_, out := plainThenTraced(t, dir, "main.js", want)
 	cleanTrace(t, filepath.Join(out, "mem-trace"))
-	got, stderr, _ = runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
+	got, stderr, _ := runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
 	require.Equal(t, want, got, stderr)
 }
 

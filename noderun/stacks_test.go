@@ -313,12 +313,9 @@ import('./esm.mjs').then((m) => {
 		"dep.js":  "exports.n = 41;\n",
 		"esm.mjs": "export const v = [1, 2].map((x) => x * 2).join();\n",
 	})
-	want, code := plainRun(t, dir, "main.js")
-	require.Equal(t, 0, code)
-	require.Equal(t, "42\nreaction: \nawait: \nimport 2,4: \nworker event\n", want)
-	got, _, _ := memtraceNode(t, dir, "main.js", nil)
-	require.Equal(t, want, got, "memtrace node")
-	got, _, _ = runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
+	const want = "42\nreaction: \nawait: \nimport 2,4: \nworker event\n"
+	plainThenTraced(t, dir, "main.js", want)
+	got, _, _ := runAhead(t, dir, "main.js", "MEMTRACE_BIN="+memtracebin.Path(t))
 	require.Equal(t, want, got, "instrumented ahead of time, eval code through the shim's helper")
 }
 
@@ -351,12 +348,8 @@ func TestTimerCallbackFrames(t *testing.T) {
 	needNode(t)
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{"timers.js": timerFramesProgram})
-	want, code := plainRun(t, dir, "timers.js")
-	require.Equal(t, 0, code)
-	require.Equal(t, "at Timeout._onTimeout\nat Timeout._onTimeout\nat Timeout.named [as _onTimeout]\nat Timeout._onTimeout"+
-		"ab\nat Timeout._onTimeout\nat Object.m\nat ./timers.js:13:37!\n", want)
-	got, _, out := memtraceNode(t, dir, "timers.js", nil)
-	require.Equal(t, want, got)
+	_, out := plainThenTraced(t, dir, "timers.js", "at Timeout._onTimeout\nat Timeout._onTimeout\nat Timeout.named [as _onTimeout]\nat Timeout._onTimeout"+
+		"ab\nat Timeout._onTimeout\nat Object.m\nat ./timers.js:13:37!\n")
 	cleanTrace(t, filepath.Join(out, "mem-trace"))
 }
 

@@ -2,7 +2,6 @@ package noderun_test
 
 import (
 	"bytes"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -152,11 +151,7 @@ function k() { 'use strict'; return eval('function* g4() { yield 1; } [...g4()].
 console.log(k(), typeof g4);
 console.log((0, eval)('1; async function* ag() {} var zz;'), typeof ag);
 `})
-	want, code := plainRun(t, dir, "main.js")
-	require.Equal(t, 0, code)
-	require.Equal(t, "function function undefined undefined\n[ 'function', 'function', 5 ]\nx function\n1 undefined\n1 function\n", want)
-	got, _, out := memtraceNode(t, dir, "main.js", nil)
-	require.Equal(t, want, got)
+	_, out := plainThenTraced(t, dir, "main.js", "function function undefined undefined\n[ 'function', 'function', 5 ]\nx function\n1 undefined\n1 function\n")
 	data := checkTrace(t, filepath.Join(out, "mem-trace"))
 	enters, exits := scriptBalance(data)
 	assert.Equal(t, 6, enters)
@@ -199,13 +194,7 @@ await main.link(async () => dep);
 await main.evaluate();
 console.log(ctx.out.join('\n'), main.namespace.gen.name);
 `})
-	plain := exec.Command("node", "--experimental-vm-modules", "--no-warnings", "main.mjs")
-	plain.Dir = dir
-	want, err := plain.Output()
-	require.NoError(t, err)
-	require.Equal(t, "3\n    at gen (main-mod.mjs:3:32) gen\n", string(want))
-	got, _, out := memtraceNode(t, dir, "main.mjs", nil, "--experimental-vm-modules", "--no-warnings")
-	require.Equal(t, string(want), got)
+	_, out := plainThenTraced(t, dir, "main.mjs", "3\n    at gen (main-mod.mjs:3:32) gen\n", "--experimental-vm-modules", "--no-warnings")
 	data := checkTrace(t, filepath.Join(out, "mem-trace"))
 	assert.Equal(t, []string{"dep.mjs", "main-mod.mjs", "main.mjs"}, scriptNames(t, data))
 }
@@ -234,13 +223,7 @@ export async function load(url, context, nextLoad) {
 		"main.mjs": "import data from './data.txt';\nconsole.log(data.text, data.loads, [1, 2].map((x) => x * 2).join());\n",
 		"data.txt": "hello from a loader\n",
 	})
-	plain := exec.Command("node", "--import", "./register.mjs", "main.mjs")
-	plain.Dir = dir
-	want, err := plain.Output()
-	require.NoError(t, err)
-	require.Equal(t, "hello from a loader 1 2,4\n", string(want))
-	got, stderr, out := memtraceNode(t, dir, "main.mjs", nil, "--import", "./register.mjs")
-	require.Equal(t, string(want), got, stderr)
+	_, out := plainThenTraced(t, dir, "main.mjs", "hello from a loader 1 2,4\n", "--import", "./register.mjs")
 	data := checkTrace(t, filepath.Join(out, "mem-trace"))
 	assert.Contains(t, scriptNames(t, data), "main.mjs")
 }

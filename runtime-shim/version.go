@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "02291e66f0dc0cea"
+const Version = "b11aa667ea6a8bda"

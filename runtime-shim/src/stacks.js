@@ -87,15 +87,21 @@ export function hideRealmFrames(E) {
 // instrumented code get the columns of the original (mapFrame).
 function strip(E, trace) {
   if (!isArray(trace)) return trace;
-  for (let k = 0; k + 1 < trace.length; k++) {
-    const t = timerCallback(trace[k], trace[k + 1]);
-    if (t !== trace[k]) {
-      trace = apply(arraySlice, trace, []);
-      trace[k] = t;
-    }
-  }
   let n = 0;
-  for (let k = 0; k < trace.length; k++) if (isShim(trace[k])) n++;
+  let prevShim = true;
+  for (let k = trace.length - 1; k >= 0; k--) {
+    const shim = isShim(trace[k]);
+    if (shim) n++;
+    else if (prevShim && k + 1 < trace.length) {
+      // The program's frame just above one of the shim's.
+      const t = timerCallback(trace[k], trace[k + 1]);
+      if (t !== trace[k]) {
+        trace = apply(arraySlice, trace, []);
+        trace[k] = t;
+      }
+    }
+    prevShim = shim;
+  }
   let lim = E.stackTraceLimit;
   if (typeof lim !== 'number' || !(lim >= 0)) lim = Infinity;
   let out = trace;
@@ -118,15 +124,15 @@ function strip(E, trace) {
   return out;
 }
 
-// timerCallback returns CallSite c, or when c's caller w is the shim's
-// wrapper of a setTimeout callback (index.js, named __mt$timer), which Node
-// calls as timer._onTimeout(), c named as the engine names the callback
-// called that way: Timeout._onTimeout, Timeout.named [as _onTimeout] (the
-// callback itself is not on the timer, so the engine found no method name
-// for it: Timeout.<anonymous>).
+// timerCallback returns CallSite c (the program's, whose caller w is the
+// shim's), or when w is the shim's wrapper of a setTimeout callback
+// (index.js, named __mt$timer), which Node calls as timer._onTimeout(), c
+// named as the engine names a callback called that way: Timeout._onTimeout,
+// Timeout.named [as _onTimeout] (the callback itself is not on the timer,
+// so the engine found no method name for it: Timeout.<anonymous>).
 function timerCallback(c, w) {
   try {
-    if (isShim(c) || !isShim(w) || w.getFunctionName() !== '__mt$timer') return c;
+    if (w.getFunctionName() !== '__mt$timer') return c;
     const method = w.getMethodName();
     if (typeof method !== 'string' || method === '' || c.getMethodName() !== null || c.getTypeName() !== w.getTypeName()) return c;
     const fn = c.getFunctionName();
