@@ -267,7 +267,7 @@ func (r *rewriter) readObject(e *js.Member) {
 	if r.selfThis(e.Object) {
 		r.fill(h, r.hk("Gt", i)+r.fn.self+", ")
 	} else {
-		r.fill(h, r.hkc("G", i))
+		r.fill(h, r.getHook(e, i))
 	}
 	r.ins(e.Object.EndPos(), ")")
 	// The engine reports a named read at its name, or at the dot when the
@@ -862,10 +862,41 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 	}
 }
 
+// limitProp reports a named property stackTraceLimit: the engine counts
+// the shim's frames in Error.stackTraceLimit, so the shim keeps the real
+// one raised and the program reads and writes its own through hooks of
+// their own, Gl and Pl (runtime-shim/src/stacks.js). Optional chains,
+// computed keys and destructuring read the raised value.
+func limitProp(m *js.Member) bool {
+	if m.Computed {
+		return false
+	}
+	id, ok := m.Property.(*js.Ident)
+	return ok && id.Name == "stackTraceLimit"
+}
+
+// getHook is the use hook that reads m's object: G's copy for site i, or
+// Gl (limitProp).
+func (r *rewriter) getHook(m *js.Member, i int) string {
+	if limitProp(m) {
+		return r.hk("Gl", i)
+	}
+	return r.hkc("G", i)
+}
+
+// putHook is the write hook of member m: P's copy for site i, or Pl
+// (limitProp).
+func (r *rewriter) putHook(m *js.Member, i int) string {
+	if limitProp(m) {
+		return r.hk("Pl", i)
+	}
+	return r.hkc("P", i)
+}
+
 // memberRead renders the read of the member in a compound operation on
 // the temporaries holding its object and key.
 func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
-	g := r.hkc("G", j) + obj + ")"
+	g := r.getHook(m, j) + obj + ")"
 	if m.Computed {
 		return g + "[" + key + "]"
 	}
@@ -890,7 +921,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		if r.selfThis(m.Object) {
 			r.fill(h, r.hk("Pt", i)+r.fn.self+", ")
 		} else {
-			r.fill(h, r.hkc("P", i))
+			r.fill(h, r.putHook(m, i))
 		}
 		r.ins(val.EndPos(), ", "+s+")")
 		return
@@ -913,9 +944,9 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
 	if logical {
 		// (H.G(j, t1 = o).p || H.P(i, t1, "p", e, s))
-		r.rep(e.Start, m.Object.Pos(), "("+r.hkc("G", j)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), "("+r.getHook(m, j)+t1+" = ")
 		r.expr(m.Object)
-		tail := " " + e.Op[:2] + " " + r.hkc("P", i) + t1 + ", " + key + ", "
+		tail := " " + e.Op[:2] + " " + r.putHook(m, i) + t1 + ", " + key + ", "
 		if m.Computed {
 			k := m.Property
 			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")
@@ -929,7 +960,7 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	} else {
 		// H.P(i, t1 = o, "p", H.G(j, t1).p op (e), s)
 		op := e.Op[:len(e.Op)-1]
-		r.rep(e.Start, m.Object.Pos(), r.hkc("P", i)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), r.putHook(m, i)+t1+" = ")
 		r.expr(m.Object)
 		read := r.memberRead(m, j, t1, t2) + " " + op + " ("
 		if m.Computed {
@@ -980,7 +1011,7 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 	}
 	if e.Prefix {
 		// H.P(i, t1 = o, "p", (t3 = H.G(j, t1).p, ++t3), s)
-		r.rep(e.Start, m.Object.Pos(), r.hkc("P", i)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), r.putHook(m, i)+t1+" = ")
 		r.expr(m.Object)
 		tail := "(" + t3 + " = " + r.memberRead(m, j, t1, t2) + ", " + e.Op + t3 + "), " + s + ")"
 		if m.Computed {
@@ -995,9 +1026,9 @@ func (r *rewriter) updateMember(e *js.Update, m *js.Member) {
 		// (t3 = H.G(j, t1 = o).p, t4 = t3++, H.P(i, t1, "p", t3, s), t4)
 		t4 := r.allocTemp()
 		n++
-		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.hkc("G", j)+t1+" = ")
+		r.rep(e.Start, m.Object.Pos(), "("+t3+" = "+r.getHook(m, j)+t1+" = ")
 		r.expr(m.Object)
-		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.hkc("P", i) + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
+		tail := ", " + t4 + " = " + t3 + e.Op + ", " + r.putHook(m, i) + t1 + ", " + key + ", " + t3 + ", " + s + "), " + t4 + ")"
 		if m.Computed {
 			k := m.Property
 			r.rep(m.Object.EndPos(), k.Pos(), ")["+t2+" = (")

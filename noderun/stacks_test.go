@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -397,4 +398,73 @@ test.todo('todo', () => { throw new Error('todo'); });
 		require.NoError(t, err)
 		assert.Equal(t, locations(string(want)), locations(stdout.String()), name)
 	}
+}
+
+// limitProgram throws errors the engine makes (a property read of
+// undefined, an undeclared name, in a function and in eval code) ten and
+// more calls deep, and reads and writes Error.stackTraceLimit in each form
+// the instrumenter gives hooks (=, +=, ++, ||= on a member; a subclass's
+// constructor reading it; 0; Infinity; a non-number), printing the frames'
+// function names and, for the program's frames, their lines.
+const limitProgram = `'use strict';
+const names = (e) => typeof e.stack !== 'string' ? String(e.stack) : e.stack.split('\n').slice(1)
+  .map((l) => l.trim().replace(/^at /, '').replace(/ \(.*/, '').replace(/^.*limit\.js:(\d+):\d+$/, 'L$1')).join(',');
+function deep(n, f) { if (n === 0) return f(); return deep(n - 1, f) + 1; }
+const fails = [
+  function read() { return undefined.x; },
+  function undeclared() { return notDeclared + 1; },
+  function indirect() { return (0, eval)('null.y'); },
+  function direct() { return eval('let q = 1; q()'); },
+  function native() { return Reflect.apply(Math.max, undefined, 5); },
+];
+function all(tag) {
+  for (const f of fails) {
+    try { deep(12, f); } catch (e) { console.log(tag, Error.stackTraceLimit, e.name, names(e)); }
+  }
+}
+all('default');
+Error.stackTraceLimit = 3;
+all('three');
+Error.stackTraceLimit += 2;
+Error.stackTraceLimit++;
+all('six');
+Error.stackTraceLimit ||= 40;
+const o = {};
+Error.captureStackTrace(o);
+console.log('capture', names(o).split(',').length);
+class Mine extends RangeError { constructor(m) { super(m); this.seen = Error.stackTraceLimit; } }
+try { deep(12, () => { throw new Mine('m'); }); } catch (e) { console.log('mine', e.seen, names(e).split(',').length); }
+Error.stackTraceLimit = 0;
+all('zero');
+Error.stackTraceLimit = Infinity;
+try { deep(30, fails[0]); } catch (e) { console.log('infinity', Error.stackTraceLimit, names(e).split(',').length); }
+Error.stackTraceLimit = 'none';
+all('string');
+Error.stackTraceLimit = 10;
+console.log(typeof Reflect.get(Error, 'stackTraceLimit'));
+`
+
+// TestEngineErrorLimit: errors the engine throws (a property read of
+// undefined: the most common uncaught error) show Error.stackTraceLimit
+// frames of the program's, as in plain node. The engine captures that
+// many frames counting the shim's (a call hook's under each of the
+// program's calls), and the filter that leaves them out cannot give back
+// the rest: ten calls deep, five of the program's frames showed. The shim
+// keeps the real limit raised and the program reads and writes its own
+// (hooks Gl and Pl). Under memtrace node and ahead of time (the frames'
+// names; lines there are the instrumented code's).
+func TestEngineErrorLimit(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"limit.js": limitProgram})
+	plain := exec.Command("node", "limit.js")
+	plain.Dir = dir
+	want, err := plain.Output()
+	require.NoError(t, err)
+	require.Contains(t, string(want), "default 10 TypeError read,deep,deep,deep,deep,deep,deep,deep,deep,deep\n")
+	require.Contains(t, string(want), "three 3 ReferenceError undeclared,deep,deep\n")
+	plainThenTraced(t, dir, "limit.js", string(want))
+	got, _, _ := runAhead(t, dir, "limit.js", "MEMTRACE_BIN="+memtracebin.Path(t))
+	lines := regexp.MustCompile(`L\d+`)
+	require.Equal(t, lines.ReplaceAllString(string(want), "L"), lines.ReplaceAllString(got, "L"), "instrumented ahead of time")
 }

@@ -12,7 +12,7 @@ import {
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
-import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap } from './stacks.js';
+import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
 import { setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
@@ -1238,7 +1238,7 @@ function install() {
       // the program's frames (stacks.js).
       const E = hook !== undefined && !proxy(f) && errorSub(f);
       let lim, raised = false;
-      if (E) {
+      if (E && !limitRaised(E)) {
         lim = E.stackTraceLimit;
         if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
           try {
@@ -1327,17 +1327,23 @@ function install() {
       } catch { /* a limit the program made read-only: the engine's capture stays */ }
     }
     let v;
+    if (set) holdLimit(1);
     try {
       v = isNew ? constructError(h, i, f, args) : apply(f, base, args);
     } finally {
-      if (set) $Error.stackTraceLimit = lim;
+      if (set) {
+        $Error.stackTraceLimit = lim;
+        holdLimit(-1);
+      }
     }
     if (isObj(v)) {
       let raised = false;
-      try {
-        $Error.stackTraceLimit = lim === 0 ? 0 : 4 * lim + 4;
-        raised = true;
-      } catch { /* read-only: the program's limit counts the shim's frames */ }
+      if (!limitRaised($Error)) {
+        try {
+          $Error.stackTraceLimit = lim === 0 ? 0 : 4 * lim + 4;
+          raised = true;
+        } catch { /* read-only: the program's limit counts the shim's frames */ }
+      }
       try {
         apply(captureStackTrace, $Error, [v, hook]);
       } catch { /* a frozen error: its stack stays */ }
@@ -1443,7 +1449,9 @@ function install() {
     if (hook !== undefined && mainCapture !== undefined) {
       const E = $MainError;
       const lim = E.stackTraceLimit;
-      if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
+      if (limitRaised(E)) {
+        try { apply(mainCapture, E, [e, hook]); } catch { /* the stack as made */ }
+      } else if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
         try {
           E.stackTraceLimit = 4 * lim + 4;
           apply(mainCapture, E, [e, hook]);
@@ -2191,6 +2199,9 @@ function install() {
   // A Script is the handle H of one instrumented script; its methods are
   // the hooks of docs/instrumentation.md §4. Local iid i is written as
   // base + i.
+  // What Gl gives for Error: an object with the program's limit.
+  const limitObj = { __proto__: null, stackTraceLimit: 0 };
+
   class Script {
     constructor(sid, base, n, srIid, prevSid) {
       this.sid = sid;
@@ -2481,6 +2492,21 @@ function install() {
         }
       }
       return o;
+    }
+
+    // Gl, Pl: G and P of a property named stackTraceLimit (stacks.js): the
+    // main realm's Error reads as an object whose stackTraceLimit is the
+    // program's limit, and a write to it is the program's.
+    Gl(i, o) {
+      this.G(i, o);
+      if (o !== $MainError) return o;
+      limitObj.stackTraceLimit = programLimit(o);
+      return limitObj;
+    }
+    Pl(i, o, k, v, s) {
+      const r = put(this, i, o, k, v, s, 0);
+      if (o === $MainError && k === 'stackTraceLimit') limitWritten(o, v);
+      return r;
     }
 
     // G0..G31 and P0..P31: G and P, each with a reader of its own for the
@@ -3624,6 +3650,7 @@ function install() {
     const E = $MainError;
     const lim = E.stackTraceLimit;
     const saved = E.prepareStackTrace;
+    holdLimit(1);
     try {
       E.stackTraceLimit = 1;
       E.prepareStackTrace = (_, st) => st;
@@ -3638,6 +3665,7 @@ function install() {
         E.prepareStackTrace = saved;
         E.stackTraceLimit = lim;
       } catch { /* read-only: never changed */ }
+      holdLimit(-1);
     }
   }
 
@@ -4242,5 +4270,8 @@ function install() {
   markEdges(1); // global variables (DECLARE, WRITE) are its edges
 
   // Last, so that the shim's code is the lines up to this one (stacks.js).
-  if (env.MEMTRACE_SHIM_FRAMES !== '1' && hideShimFrames(GLOBAL.Error)) hideFile('memtrace-store');
+  if (env.MEMTRACE_SHIM_FRAMES !== '1' && hideShimFrames(GLOBAL.Error)) {
+    hideFile('memtrace-store');
+    raiseLimit(GLOBAL.Error);
+  }
 }

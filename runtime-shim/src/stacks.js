@@ -68,6 +68,72 @@ export function hideShimFrames(E) {
 // isShim tells a frame of the shim's (hideShimFrames sets it).
 let isShim;
 
+// The program's Error.stackTraceLimit. The engine captures that many
+// frames when it makes an error, counting the shim's (a call hook's frame
+// lies under each call of the program's), and the filter could not give
+// back those it left out: a TypeError the engine threw ten calls deep
+// showed five of the program's frames. So the main realm's limit L is
+// kept raised (raised(L): 4L + 4, as the shim's own captures raise it),
+// the filter keeps L of the program's frames, and the program reads and
+// writes L: the instrumenter gives reads and writes of a property named
+// stackTraceLimit hooks of their own (Gl, Pl: index.js), and a value
+// written without them (reflection, uninstrumented code) is taken for the
+// program's when the shim next meets it (programLimit).
+let limitE; // the Error constructor whose limit is raised
+let limitView; // the program's limit
+let limitReal; // the value the shim left in the property
+let limitHeld = 0; // the shim has the property for one of its own captures
+
+// holdLimit brackets the shim's own changes of E's limit (d: 1 before,
+// -1 after): meanwhile the property is not the program's.
+export function holdLimit(d) {
+  limitHeld += d;
+}
+
+function raised(l) {
+  return typeof l === 'number' && l > 0 && l < 1e4 ? 4 * l + 4 : l;
+}
+
+function adopt(E, l) {
+  limitView = l;
+  limitReal = l;
+  const up = raised(l);
+  if (up !== l) {
+    try {
+      E.stackTraceLimit = up;
+      if (E.stackTraceLimit === up) limitReal = up;
+    } catch { /* read-only: the shim's frames count */ }
+  }
+}
+
+// raiseLimit raises E's limit (hideShimFrames installed the filter on E).
+export function raiseLimit(E) {
+  limitE = E;
+  adopt(E, E.stackTraceLimit);
+}
+
+// programLimit returns E's limit as the program set it.
+export function programLimit(E) {
+  const l = E.stackTraceLimit;
+  if (E !== limitE) return l;
+  if (limitHeld === 0 && l !== limitReal && (l === l || limitReal === limitReal)) adopt(E, l);
+  return limitView;
+}
+
+// limitWritten: the program wrote v to E.stackTraceLimit (Pl), which
+// took when the property holds v now.
+export function limitWritten(E, v) {
+  if (E !== limitE) return;
+  const l = E.stackTraceLimit;
+  if (l === v || (l !== l && v !== v)) adopt(E, l);
+}
+
+// limitRaised reports whether E's limit is kept raised (the shim's
+// captures need not raise it again).
+export function limitRaised(E) {
+  return E === limitE && limitReal !== limitView;
+}
+
 // hideRealmFrames installs the filter on the Error constructor E of
 // another realm (a vm context whose code memtrace instruments): Node
 // formats an error of that realm through its own Error.prepareStackTrace
@@ -102,7 +168,7 @@ function strip(E, trace) {
     }
     prevShim = shim;
   }
-  let lim = E.stackTraceLimit;
+  let lim = programLimit(E);
   if (typeof lim !== 'number' || !(lim >= 0)) lim = Infinity;
   let out = trace;
   if (n !== 0 || trace.length > lim) {
