@@ -44,6 +44,7 @@ func strip(src string, goal js.Goal) (string, error) {
 		end := strings.Index(out[start:], ")); } ")
 		out = out[:start] + out[start+end+6:]
 	}
+	out = strings.Replace(out, NoExceptionLine, "", 1)
 	out = strings.TrimSuffix(out, "\n;"+h+".Sx();")
 	if a := res.Alias; a != "" {
 		// Functions bind the alias first: the expectations spell H only.

@@ -123,6 +123,15 @@ type Result struct {
 	posMap *posMapData
 }
 
+// NoExceptionLine follows the prologue's call of the shim: above an
+// uncaught error Node prints the source line where it was thrown, unless
+// that line contains "node-do-not-add-exception-line". On the prologue's
+// line, which holds the site table (tens of KB for a large file) and the
+// hooks of the original's first line, an error printed that line; it
+// prints none now (docs/instrumentation.md, "Stack traces"). A minified
+// bundle is one line.
+const NoExceptionLine = "/* node-do-not-add-exception-line */ "
+
 // EvalNoCache opens the initializer of run-time code's handle: the
 // handle is "0 ? 0<tagged empty template> : __mt.S(…)", whose constant test
 // leaves the tagged template unevaluated; it only makes V8 leave the code

@@ -705,6 +705,7 @@ func (r *rewriter) program(p *js.Program) {
 	} else {
 		b = append(b, "); "...)
 	}
+	b = append(b, NoExceptionLine...)
 	if r.opts.Eval && !classic && (r.fn.maxTemps > 0 || r.fn.keyTemps > 0) {
 		// An eval's lexical declarations are its own: a var would be a
 		// property of the global object in an indirect eval.

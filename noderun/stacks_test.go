@@ -263,6 +263,38 @@ func TestUncaughtShimThrown(t *testing.T) {
 	}
 }
 
+// TestUncaughtFirstLine: above an uncaught error Node prints the source
+// line where it was thrown; an error thrown on the original's first line
+// (a one-line script, a minified bundle) was thrown on the prologue's,
+// and Node printed the site table and the hooks (the instrumented line,
+// longer than the program's whole output). The prologue carries Node's
+// node-do-not-add-exception-line mark: the message and the program's
+// frames, as plain node prints them below its source line. (Other lines
+// still show their instrumented text: docs/instrumentation.md.)
+func TestUncaughtFirstLine(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"package.json": "{}\n",
+		"one.js":       "setTimeout(function t() { const o = null; o.x; }, 1);\n",
+		"async.js":     "async function f() { await null; throw new TypeError('bad'); } f();\n",
+		"bundle.js":    "'use strict';var a=[1,2,3].map(function(x){return x*2});var b={c:a};b.c.d.e=1\n",
+		"json.js":      "var a=[2,4,6];JSON.parse('{'+a.join())\n",
+	})
+	for _, name := range []string{"one.js", "async.js", "bundle.js", "json.js"} {
+		want, got := failingRuns(t, dir, name)
+		assert.NotContains(t, got, "__mt", name)
+		if !strings.HasPrefix(want, filepath.Join(dir, name)+":1\n") {
+			// A source line of another script's (JSON.parse's text): as plain.
+			assert.Equal(t, want, got, name)
+			continue
+		}
+		_, wantStack, ok := strings.Cut(want, "\n\n")
+		require.True(t, ok, want)
+		assert.Equal(t, wantStack, got, name)
+	}
+}
+
 // deepChildrenProgram forks itself and spawns node on itself; each child
 // recurses 9,000 calls deep and reports its node options.
 const deepChildrenProgram = `'use strict';

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "468d00a48450f1d0"
+const Version = "be8465534002338a"

@@ -1081,14 +1081,17 @@ function install() {
   // of their growing dictionaries). Where code cannot be made from strings
   // the keyed store stands in (a name from the instrumenter is always an
   // IdentifierName).
+  const STORE_TAIL = ' /* node-do-not-add-exception-line */\n//# sourceURL=memtrace-store';
   const namedStores = [new SafeMap(), new SafeMap()];
   function namedStore(k, strict) {
     const m = namedStores[strict];
     let f = m.get(k);
     if (f === undefined) {
       try {
-        // named like a file of the shim's own, so that stacks leave its frame out
-        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";o.' : 'o.') + k + '=v\n//# sourceURL=memtrace-store');
+        // named like a file of the shim's own, so that stacks leave its frame
+        // out; the mark keeps Node from printing its line above an uncaught
+        // error thrown there (a write to undefined's property)
+        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";o.' : 'o.') + k + '=v' + STORE_TAIL);
       } catch {
         f = strict ? setStrict : setSloppy; // no code from strings
       }
@@ -1110,7 +1113,7 @@ function install() {
     let f = keyedStores[n];
     if (f === undefined) {
       try {
-        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";' : '') + 'o[k]=v\n//# sourceURL=memtrace-store');
+        f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";' : '') + 'o[k]=v' + STORE_TAIL);
       } catch {
         f = strict ? setStrict : setSloppy;
       }

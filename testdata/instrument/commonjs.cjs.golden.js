@@ -1,5 +1,5 @@
 // goal: commonjs
-"use strict";const H = __mt.S("commonjs.cjs.js", "GcAeFCOCEcAeC6BAgBAAAaAPAuBArBA8CAAA8CAAA8CCkBAUAjBA2BAAA4BCaAoBA6BAcAAAqBAzCA+DAAAWAAAgECKAYAJAiDA6BAmBAAAWAAAoBHCA8CHCOCAAOCAAOC", {8:["path@"]}, 26, 27, 0, (s, o) => import(s, o)); var __mt$1; try { H.N(25, "helper@", H.F(24, 8, helper)); 
+"use strict";const H = __mt.S("commonjs.cjs.js", "GcAeFCOCEcAeC6BAgBAAAaAPAuBArBA8CAAA8CAAA8CCkBAUAjBA2BAAA4BCaAoBA6BAcAAAqBAzCA+DAAAWAAAgECKAYAJAiDA6BAmBAAAWAAAoBHCA8CHCOCAAOCAAOC", {8:["path@"]}, 26, 27, 0, (s, o) => import(s, o)); /* node-do-not-add-exception-line */ var __mt$1; try { H.N(25, "helper@", H.F(24, 8, helper)); 
 const path = H.X(3, H.N(2, "path@", H.c1(1, require, "path")));
 function helper(x) {const __mt$f = H.Fe(8, helper, this, new.target); try { H.N(7, "x", x);  return H.R(__mt$f, H.X(6, H.m1(4, path, H.M(5, path, "basename"), x))) } finally { H.Fr(9, __mt$f); } }
 H.X(12, H.P11(11, module, "exports", H.T(10, { helper }), 3));

@@ -1,4 +1,4 @@
-var H = __mt$h(); function __mt$h() { return H || (H = __mt.S("esm.mts", "I4CASHCWCG4CASE4BAcARAwBDQIECoBAwBCGAoBAAAWAAAqBCGASHQIEAAIEAAIEKCAiBAAAkBCiBAcAAAYAJAmBAAA0BAAAwBAZAuCAAAWAAAwCVCWCIQIEJCWCAAWCAAWC", {13:["basename@","entries@"]}, 28, 29, 0, (s, o) => import(s, o))); } var __mt$1, __mt$2; try { H.N(25, "basename@", basename); } catch (__mt$e) {} H.N(27, "add@", H.F(26, 13, add)); 
+var H = __mt$h(); function __mt$h() { return H || (H = __mt.S("esm.mts", "I4CASHCWCG4CASE4BAcARAwBDQIECoBAwBCGAoBAAAWAAAqBCGASHQIEAAIEAAIEKCAiBAAAkBCiBAcAAAYAJAmBAAA0BAAAwBAZAuCAAAWAAAwCVCWCIQIEJCWCAAWCAAWC", {13:["basename@","entries@"]}, 28, 29, 0, (s, o) => import(s, o))); } /* node-do-not-add-exception-line */ var __mt$1, __mt$2; try { H.N(25, "basename@", basename); } catch (__mt$e) {} H.N(27, "add@", H.F(26, 13, add)); 
 import { basename } from "node:path";
 
 export const entries = /* @__PURE__ */ H.X(3, H.N(2, "entries@", H.n0(1, Map)));
