@@ -255,12 +255,17 @@ func TestUncaughtShimThrown(t *testing.T) {
 		want, got := failingRuns(t, dir, name)
 		assert.NotContains(t, got, "shim.js", name)
 		assert.Less(t, len(got), 2*len(want), name)
-		// The message and the program's frames, as plain node prints them
-		// below its source line.
-		_, wantStack, ok := strings.Cut(want, "\n\n")
-		require.True(t, ok, want)
-		assert.Equal(t, wantStack, got, name)
+		assert.Equal(t, belowSourceLine(t, want), got, name)
 	}
+}
+
+// belowSourceLine returns what plain node printed below the source line
+// it prints above an uncaught error: the message and the program's frames.
+func belowSourceLine(t *testing.T, plain string) string {
+	t.Helper()
+	_, below, ok := strings.Cut(plain, "\n\n")
+	require.True(t, ok, plain)
+	return below
 }
 
 // TestUncaughtFirstLine: above an uncaught error Node prints the source
@@ -289,9 +294,7 @@ func TestUncaughtFirstLine(t *testing.T) {
 			assert.Equal(t, want, got, name)
 			continue
 		}
-		_, wantStack, ok := strings.Cut(want, "\n\n")
-		require.True(t, ok, want)
-		assert.Equal(t, wantStack, got, name)
+		assert.Equal(t, belowSourceLine(t, want), got, name)
 	}
 }
 
