@@ -862,14 +862,16 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 	}
 }
 
-// limitProp reports a named property stackTraceLimit: the engine counts
-// the shim's frames in Error.stackTraceLimit, so the shim keeps the real
-// one raised and the program reads and writes its own through hooks of
-// their own, Gl and Pl (runtime-shim/src/stacks.js). Optional chains,
-// computed keys and destructuring read the raised value.
+// limitProp reports a property stackTraceLimit (o.stackTraceLimit,
+// o["stackTraceLimit"]): the engine counts the shim's frames in
+// Error.stackTraceLimit, so the shim keeps the real one raised and the
+// program reads and writes its own through hooks of their own, Gl and Pl
+// (runtime-shim/src/stacks.js). Optional chains, other computed keys and
+// destructuring read the raised value.
 func limitProp(m *js.Member) bool {
 	if m.Computed {
-		return false
+		s, ok := unparen(m.Property).(*js.StringLit)
+		return ok && s.Value == "stackTraceLimit"
 	}
 	id, ok := m.Property.(*js.Ident)
 	return ok && id.Name == "stackTraceLimit"
