@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "be8465534002338a"
+const Version = "a773be14f3d8b610"

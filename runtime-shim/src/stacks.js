@@ -98,12 +98,15 @@ function adopt(E, l) {
   limitView = l;
   limitReal = l;
   const up = raised(l);
-  if (up !== l) {
-    try {
-      E.stackTraceLimit = up;
-      if (E.stackTraceLimit === up) limitReal = up;
-    } catch { /* read-only: the shim's frames count */ }
-  }
+  if (up === l) return;
+  try {
+    // A writable data property only: an accessor of the program's would
+    // run (its setter would see the raised value).
+    const d = getOwnPropertyDescriptor(E, 'stackTraceLimit');
+    if (d === undefined || !hasOwn(d, 'value') || !d.writable) return;
+    E.stackTraceLimit = up;
+    if (E.stackTraceLimit === up) limitReal = up;
+  } catch { /* the shim's frames count */ }
 }
 
 // raiseLimit raises E's limit (hideShimFrames installed the filter on E).
