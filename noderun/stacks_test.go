@@ -480,6 +480,11 @@ Error.stackTraceLimit = 'none';
 all('string');
 Error.stackTraceLimit = 10;
 console.log(typeof Reflect.get(Error, 'stackTraceLimit'));
+// an accessor of the program's: the shim does not run its setter
+let own = 7; const set = [];
+Object.defineProperty(Error, 'stackTraceLimit', { get() { return own; }, set(x) { set.push(x); own = x; }, configurable: true });
+Error.stackTraceLimit = 4;
+try { deep(12, fails[0]); } catch (e) { console.log('accessor', Error.stackTraceLimit, String(e.stack), set.join()); }
 `
 
 // TestEngineErrorLimit: errors the engine throws (a property read of
