@@ -511,3 +511,30 @@ func TestEngineErrorLimit(t *testing.T) {
 	lines := regexp.MustCompile(`L\d+`)
 	require.Equal(t, lines.ReplaceAllString(string(want), "L"), lines.ReplaceAllString(got, "L"), "instrumented ahead of time")
 }
+
+// cloneProgram copies its frames' methods from their prototype, as
+// source-map-support's cloneCallSite does, and calls them.
+const cloneProgram = `function clone(frame) {
+  const object = {};
+  Object.getOwnPropertyNames(Object.getPrototypeOf(frame)).forEach((name) => {
+    object[name] = /^(?:is|get)/.test(name) ? function () { return frame[name].call(frame); } : frame[name];
+  });
+  return object;
+}
+Error.prepareStackTrace = (e, frames) => frames.slice(0, 3).map((f) => { const o = clone(f); return [o.getFunctionName(), o.getLineNumber(), o.getColumnNumber(), o.isToplevel(), typeof o.getFileName()].join(' '); }).join('\n');
+function a() { return new Error('x').stack; }
+const o = { m() { return a(); } };
+console.log(o.m());
+console.log([1].map(function cb() { return a(); })[0]);
+`
+
+// TestCallSiteClones: a frame given the original's position (one object of
+// a class of the shim's per frame) has its methods on its prototype, as a
+// CallSite has, for code that copies them from there (source-map-support).
+func TestCallSiteClones(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"clone.js": cloneProgram})
+	plainThenTraced(t, dir, "clone.js", "a 9 23 true string\nm 10 26 false string\n 11 15 false string\n"+
+		"a 9 23 true string\ncb 12 44 true string\nmap   false object\n")
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "a773be14f3d8b610"
+const Version = "f47b9e5baca09e74"

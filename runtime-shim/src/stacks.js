@@ -7,7 +7,7 @@
 // frames out: the property becomes an accessor whose value, the program's
 // function or Node's default, is given the frames without the shim's.
 
-import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, regExpExec, SafeSet, SafeWeakMap, SafeWeakSet, strIndexOf, strSlice } from './natives.js';
+import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, regExpExec, SafeSet, SafeWeakMap, strIndexOf, strSlice } from './natives.js';
 
 const strLastIndexOf = String.prototype.lastIndexOf;
 const objectCreate = Object.create;
@@ -243,12 +243,84 @@ function mapOrigin(origin) {
   return r[1] + r[2] + ':' + l + ':' + c + r[5];
 }
 let mapping = false;
-const mappedSites = new SafeWeakSet();
 // The methods of a CallSite, which a mapped frame forwards to it.
 const siteMethods = ['getThis', 'getTypeName', 'getFunction', 'getFunctionName', 'getMethodName', 'getFileName',
   'getLineNumber', 'getColumnNumber', 'getEvalOrigin', 'isToplevel', 'isEval', 'isNative', 'isConstructor', 'isAsync',
   'isPromiseAll', 'getPromiseIndex', 'getScriptNameOrSourceURL', 'getScriptHash', 'getEnclosingColumnNumber',
   'getEnclosingLineNumber', 'getPosition', 'toString'];
+
+// MappedSite is a frame of instrumented code given the original's
+// position (mapFrame): CallSite c's answers, but for the line and column,
+// the eval origin and the names the hooks hid from V8. One object per
+// frame, its methods on its prototype as a CallSite's are (code that
+// copies a frame's methods from the prototype finds them: source-map-
+// support's cloneCallSite), a method needing the frame as its receiver as
+// a CallSite's does. (Before: a closure per method and frame, and a weak
+// set of the frames made: a third of the time of a program that formats
+// many stacks went to the collector.)
+class MappedSite {
+  #c; #line; #col; #toLine; #to; #origin; #evalFn; #inferred; #method;
+  constructor(c, line, col, toLine, to, origin, evalFn, inferred, method) {
+    this.#c = c;
+    this.#line = line;
+    this.#col = col;
+    this.#toLine = toLine;
+    this.#to = to;
+    this.#origin = origin;
+    this.#evalFn = evalFn;
+    this.#inferred = inferred;
+    this.#method = method;
+  }
+  static mapped(x) {
+    return x !== null && typeof x === 'object' && #c in x;
+  }
+  static site(x) {
+    return x.#c;
+  }
+  getLineNumber() { return this.#toLine; }
+  getColumnNumber() { return this.#to; }
+  // A function constructor's function: the engine names its frames
+  // "eval" (the shim's is named "anonymous" by the literal that makes it).
+  getFunctionName() {
+    if (this.#inferred !== undefined) return this.#inferred;
+    const n = this.#c.getFunctionName();
+    return this.#evalFn && n === 'anonymous' ? 'eval' : n;
+  }
+  getMethodName() {
+    return this.#inferred !== undefined ? this.#method : this.#c.getMethodName();
+  }
+  getEvalOrigin() {
+    return this.#origin !== undefined ? this.#origin : this.#c.getEvalOrigin();
+  }
+  toString() {
+    const c = this.#c;
+    let t = c.toString();
+    const suffix = ':' + this.#line + ':' + this.#col;
+    const at = apply(strLastIndexOf, t, [suffix]);
+    if (at >= 0) t = apply(strSlice, t, [0, at]) + ':' + this.#toLine + ':' + this.#to + apply(strSlice, t, [at + suffix.length]);
+    const origin = this.#origin, evalOrigin = origin !== undefined ? c.getEvalOrigin() : undefined;
+    if (origin !== undefined && typeof evalOrigin === 'string') {
+      const k = apply(strIndexOf, t, [evalOrigin]);
+      if (k >= 0) t = apply(strSlice, t, [0, k]) + origin + apply(strSlice, t, [k + evalOrigin.length]);
+    }
+    if (this.#evalFn && c.getFunctionName() === 'anonymous' && apply(strSlice, t, [0, 11]) === 'anonymous (') t = 'eval (' + apply(strSlice, t, [11]);
+    if (this.#inferred !== undefined) t = namedAs(c, this.#inferred, this.#method, t);
+    return t;
+  }
+}
+// The other methods are c's.
+for (let k = 0; k < siteMethods.length; k++) {
+  const name = siteMethods[k];
+  if (hasOwn(MappedSite.prototype, name)) continue;
+  defineProperty(MappedSite.prototype, name, {
+    value: function () {
+      const c = MappedSite.site(this);
+      return apply(c[name], c, arguments);
+    },
+    writable: true,
+    configurable: true,
+  });
+}
 
 // mapFrame returns CallSite c, or when it is in instrumented code whose
 // map is known and its position is not the original's, an object with c's
@@ -257,7 +329,7 @@ const siteMethods = ['getThis', 'getTypeName', 'getFunction', 'getFunctionName',
 function mapFrame(c) {
   // (A frame mapped already: a program's function that calls the one it
   // replaced, which the shim wraps too, gets the frames a second time.)
-  if (mapping || mappedSites.has(c)) return c;
+  if (mapping || MappedSite.mapped(c)) return c;
   mapping = true;
   try {
     const file = c.getFileName();
@@ -295,36 +367,6 @@ function mapFrame(c) {
       }
     }
     if (to === col && toLine === line && origin === undefined && inferred === undefined) return c;
-    // The methods are the prototype's, as a CallSite's are: code that
-    // copies a frame's methods from its prototype (source-map-support's
-    // cloneCallSite) finds them.
-    const w = {};
-    for (let k = 0; k < siteMethods.length; k++) {
-      const f = c[siteMethods[k]];
-      if (typeof f === 'function') w[siteMethods[k]] = function () { return apply(f, c, arguments); };
-    }
-    w.getColumnNumber = function getColumnNumber() { return to; };
-    w.getLineNumber = function getLineNumber() { return toLine; };
-    // A function constructor's function: the engine names its frames
-    // "eval" (the shim's is named "anonymous" by the literal that makes it).
-    const fname = evalFn ? c.getFunctionName() : undefined;
-    if (fname === 'anonymous') w.getFunctionName = function getFunctionName() { return 'eval'; };
-    const evalOrigin = c.getEvalOrigin();
-    if (origin !== undefined) w.getEvalOrigin = function getEvalOrigin() { return origin; };
-    const toStr = c.toString;
-    w.toString = function toString() {
-      let t = apply(toStr, c, []);
-      const suffix = ':' + line + ':' + col;
-      const at = apply(strLastIndexOf, t, [suffix]);
-      if (at >= 0) t = apply(strSlice, t, [0, at]) + ':' + toLine + ':' + to + apply(strSlice, t, [at + suffix.length]);
-      if (origin !== undefined && typeof evalOrigin === 'string') {
-        const k = apply(strIndexOf, t, [evalOrigin]);
-        if (k >= 0) t = apply(strSlice, t, [0, k]) + origin + apply(strSlice, t, [k + evalOrigin.length]);
-      }
-      if (fname === 'anonymous' && apply(strSlice, t, [0, 11]) === 'anonymous (') t = 'eval (' + apply(strSlice, t, [11]);
-      if (inferred !== undefined) t = namedAs(c, inferred, method, t);
-      return t;
-    };
     let method;
     if (inferred !== undefined) {
       // V8 finds a method's name through the function's name: the
@@ -335,12 +377,8 @@ function mapFrame(c) {
         const dot = apply(strLastIndexOf, inferred, ['.']);
         method = apply(strSlice, inferred, [dot + 1]);
       }
-      w.getFunctionName = function getFunctionName() { return inferred; };
-      w.getMethodName = function getMethodName() { return method; };
     }
-    const site = objectCreate(w);
-    mappedSites.add(site);
-    return site;
+    return new MappedSite(c, line, col, toLine, to, origin, evalFn, inferred, method);
   } catch {
     return c;
   } finally {
