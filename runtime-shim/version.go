@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f47b9e5baca09e74"
+const Version = "5f9ffc28ebae6d5b"

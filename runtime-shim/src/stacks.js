@@ -315,7 +315,8 @@ for (let k = 0; k < siteMethods.length; k++) {
   defineProperty(MappedSite.prototype, name, {
     value: function () {
       const c = MappedSite.site(this);
-      return apply(c[name], c, arguments);
+      const f = c[name];
+      return typeof f === 'function' ? apply(f, c, arguments) : undefined; // (an engine without it)
     },
     writable: true,
     configurable: true,
