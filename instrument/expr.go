@@ -866,8 +866,9 @@ func (r *rewriter) assignIdent(e *js.Assign, t *js.Ident) {
 // o["stackTraceLimit"]): the engine counts the shim's frames in
 // Error.stackTraceLimit, so the shim keeps the real one raised and the
 // program reads and writes its own through hooks of their own, Gl and Pl
-// (runtime-shim/src/stacks.js). Optional chains, other computed keys and
-// destructuring read the raised value.
+// (runtime-shim/src/stacks.js). A link after an optional one
+// (o?.E.stackTraceLimit, which no hook wraps: it would not short-circuit),
+// other computed keys and destructuring read the raised value.
 func limitProp(m *js.Member) bool {
 	if m.Computed {
 		s, ok := unparen(m.Property).(*js.StringLit)

@@ -464,7 +464,7 @@ Error.stackTraceLimit += 2;
 Error.stackTraceLimit++;
 all('six');
 Error.stackTraceLimit ||= 40;
-console.log('keyed', Error['stackTraceLimit']);
+console.log('keyed', Error['stackTraceLimit'], Error?.stackTraceLimit, Error?.['stackTraceLimit']);
 Error['stackTraceLimit'] = 5;
 Error['stackTraceLimit']++;
 const o = {};

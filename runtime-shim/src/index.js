@@ -1339,20 +1339,25 @@ function install() {
         holdLimit(-1);
       }
     }
-    if (isObj(v)) {
-      let raised = false;
-      if (!limitRaised($Error)) {
-        try {
-          $Error.stackTraceLimit = lim === 0 ? 0 : 4 * lim + 4;
-          raised = true;
-        } catch { /* read-only: the program's limit counts the shim's frames */ }
-      }
-      try {
-        apply(captureStackTrace, $Error, [v, hook]);
-      } catch { /* a frozen error: its stack stays */ }
-      if (raised) $Error.stackTraceLimit = lim;
-    }
+    if (isObj(v)) captureAbove($Error, captureStackTrace, v, hook);
     return v;
+  }
+  // captureAbove captures error e's stack again above hook (the program's
+  // call of it at the top), with E's limit L raised to 4L + 4 unless it is
+  // kept raised (stacks.js): the filter keeps L of the program's frames.
+  function captureAbove(E, capture, e, hook) {
+    const lim = E.stackTraceLimit;
+    let raised = false;
+    if (!limitRaised(E) && typeof lim === 'number' && lim > 0 && lim < 1e4) {
+      try {
+        E.stackTraceLimit = 4 * lim + 4;
+        raised = true;
+      } catch { /* read-only: the program's limit counts the shim's frames */ }
+    }
+    try {
+      apply(capture, E, [e, hook]);
+    } catch { /* a frozen error: its stack stays */ }
+    if (raised && E.stackTraceLimit === 4 * lim + 4) E.stackTraceLimit = lim;
   }
   function constructError(h, i, f, args) {
     try {
@@ -1438,8 +1443,9 @@ function install() {
   // text is unknown or its form is not rendered.
   // With hook (the call hook the program called), the stack starts at the
   // program's frame that called it and keeps Error.stackTraceLimit frames
-  // of the program's, as errorMade's errors do (the shim's frames counted
-  // in the limit: an uncaught one showed a few frames less than plain).
+  // of the program's, as makeError's errors do (captureAbove; the shim's
+  // frames counted in the limit: an uncaught one showed a few frames less
+  // than plain).
   function notCallable(h, g, isNew, hook) {
     let name;
     try {
@@ -1449,19 +1455,7 @@ function install() {
     }
     if (name === undefined) return undefined;
     const e = new $TypeError(name + (isNew ? ' is not a constructor' : ' is not a function'));
-    if (hook !== undefined && mainCapture !== undefined) {
-      const E = $MainError;
-      const lim = E.stackTraceLimit;
-      if (limitRaised(E)) {
-        try { apply(mainCapture, E, [e, hook]); } catch { /* the stack as made */ }
-      } else if (typeof lim === 'number' && lim > 0 && lim < 1e4) {
-        try {
-          E.stackTraceLimit = 4 * lim + 4;
-          apply(mainCapture, E, [e, hook]);
-        } catch { /* read-only: the stack as made */ }
-        if (E.stackTraceLimit === 4 * lim + 4) E.stackTraceLimit = lim;
-      }
-    }
+    if (hook !== undefined && mainCapture !== undefined) captureAbove($MainError, mainCapture, e, hook);
     return e;
   }
 

@@ -10,7 +10,6 @@
 import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, regExpExec, SafeSet, SafeWeakMap, strIndexOf, strSlice } from './natives.js';
 
 const strLastIndexOf = String.prototype.lastIndexOf;
-const objectCreate = Object.create;
 
 // Files all of whose frames are memtrace's (memtrace node's preload).
 const hiddenFiles = new SafeSet();
@@ -206,15 +205,8 @@ function timerCallback(c, w) {
     if (typeof method !== 'string' || method === '' || c.getMethodName() !== null || c.getTypeName() !== w.getTypeName()) return c;
     const fn = c.getFunctionName();
     const name = typeof fn === 'string' && fn !== '' ? fn : method;
-    const w2 = {};
-    for (let k = 0; k < siteMethods.length; k++) {
-      const f = c[siteMethods[k]];
-      if (typeof f === 'function') w2[siteMethods[k]] = function () { return apply(f, c, arguments); };
-    }
-    w2.getMethodName = function getMethodName() { return method; };
-    const toStr = c.toString;
-    w2.toString = function toString() { return namedAs(c, name, method, apply(toStr, c, [])); };
-    return objectCreate(w2);
+    // Its position stays c's (mapFrame maps it).
+    return new MappedSite(c, undefined, undefined, undefined, undefined, undefined, false, undefined, name, method);
   } catch {
     return c;
   }
@@ -249,18 +241,20 @@ const siteMethods = ['getThis', 'getTypeName', 'getFunction', 'getFunctionName',
   'isPromiseAll', 'getPromiseIndex', 'getScriptNameOrSourceURL', 'getScriptHash', 'getEnclosingColumnNumber',
   'getEnclosingLineNumber', 'getPosition', 'toString'];
 
-// MappedSite is a frame of instrumented code given the original's
-// position (mapFrame): CallSite c's answers, but for the line and column,
-// the eval origin and the names the hooks hid from V8. One object per
-// frame, its methods on its prototype as a CallSite's are (code that
-// copies a frame's methods from the prototype finds them: source-map-
+// MappedSite is a frame the filter gives other answers than CallSite c's:
+// the original's line and column (line, col: c's; toLine, to: the
+// original's; undefined: c's own, a timer callback's frame, which mapFrame
+// maps later), the eval origin, the function's name (fn) and the names its
+// text shows (name, method: namedAs) that the hooks hid from V8. One
+// object per frame, its methods on its prototype as a CallSite's are (code
+// that copies a frame's methods from the prototype finds them: source-map-
 // support's cloneCallSite), a method needing the frame as its receiver as
 // a CallSite's does. (Before: a closure per method and frame, and a weak
 // set of the frames made: a third of the time of a program that formats
 // many stacks went to the collector.)
 class MappedSite {
-  #c; #line; #col; #toLine; #to; #origin; #evalFn; #inferred; #method;
-  constructor(c, line, col, toLine, to, origin, evalFn, inferred, method) {
+  #c; #line; #col; #toLine; #to; #origin; #evalFn; #fn; #name; #method;
+  constructor(c, line, col, toLine, to, origin, evalFn, fn, name, method) {
     this.#c = c;
     this.#line = line;
     this.#col = col;
@@ -268,26 +262,28 @@ class MappedSite {
     this.#to = to;
     this.#origin = origin;
     this.#evalFn = evalFn;
-    this.#inferred = inferred;
+    this.#fn = fn;
+    this.#name = name;
     this.#method = method;
   }
+  // mapped reports a frame given the original's position already.
   static mapped(x) {
-    return x !== null && typeof x === 'object' && #c in x;
+    return x !== null && typeof x === 'object' && #c in x && x.#line !== undefined;
   }
   static site(x) {
     return x.#c;
   }
-  getLineNumber() { return this.#toLine; }
-  getColumnNumber() { return this.#to; }
+  getLineNumber() { return this.#line !== undefined ? this.#toLine : this.#c.getLineNumber(); }
+  getColumnNumber() { return this.#line !== undefined ? this.#to : this.#c.getColumnNumber(); }
   // A function constructor's function: the engine names its frames
   // "eval" (the shim's is named "anonymous" by the literal that makes it).
   getFunctionName() {
-    if (this.#inferred !== undefined) return this.#inferred;
+    if (this.#fn !== undefined) return this.#fn;
     const n = this.#c.getFunctionName();
     return this.#evalFn && n === 'anonymous' ? 'eval' : n;
   }
   getMethodName() {
-    return this.#inferred !== undefined ? this.#method : this.#c.getMethodName();
+    return this.#name !== undefined ? this.#method : this.#c.getMethodName();
   }
   getEvalOrigin() {
     return this.#origin !== undefined ? this.#origin : this.#c.getEvalOrigin();
@@ -295,16 +291,18 @@ class MappedSite {
   toString() {
     const c = this.#c;
     let t = c.toString();
-    const suffix = ':' + this.#line + ':' + this.#col;
-    const at = apply(strLastIndexOf, t, [suffix]);
-    if (at >= 0) t = apply(strSlice, t, [0, at]) + ':' + this.#toLine + ':' + this.#to + apply(strSlice, t, [at + suffix.length]);
+    if (this.#line !== undefined) {
+      const suffix = ':' + this.#line + ':' + this.#col;
+      const at = apply(strLastIndexOf, t, [suffix]);
+      if (at >= 0) t = apply(strSlice, t, [0, at]) + ':' + this.#toLine + ':' + this.#to + apply(strSlice, t, [at + suffix.length]);
+    }
     const origin = this.#origin, evalOrigin = origin !== undefined ? c.getEvalOrigin() : undefined;
     if (origin !== undefined && typeof evalOrigin === 'string') {
       const k = apply(strIndexOf, t, [evalOrigin]);
       if (k >= 0) t = apply(strSlice, t, [0, k]) + origin + apply(strSlice, t, [k + evalOrigin.length]);
     }
     if (this.#evalFn && c.getFunctionName() === 'anonymous' && apply(strSlice, t, [0, 11]) === 'anonymous (') t = 'eval (' + apply(strSlice, t, [11]);
-    if (this.#inferred !== undefined) t = namedAs(c, this.#inferred, this.#method, t);
+    if (this.#name !== undefined) t = namedAs(c, this.#name, this.#method, t);
     return t;
   }
 }
@@ -379,7 +377,7 @@ function mapFrame(c) {
         method = apply(strSlice, inferred, [dot + 1]);
       }
     }
-    return new MappedSite(c, line, col, toLine, to, origin, evalFn, inferred, method);
+    return new MappedSite(c, line, col, toLine, to, origin, evalFn, inferred, inferred, method);
   } catch {
     return c;
   } finally {
