@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "30c1975fbf1a5d61"
+const Version = "9bc39c8e03015868"

@@ -160,6 +160,14 @@ export function idOfNew(o) {
   return withFallback(Stamp.get(o), o, false);
 }
 
+// selfIdOf is idOfNew for a frame's this: the id, negated when it is kept
+// in the fallback map (a proxy's, a regexp's): an id on the field is never
+// a proxy's (setId), so a write to this need not test for one.
+export function selfIdOf(o) {
+  const v = Stamp.get(o);
+  return v > 0 ? v : -withFallback(v, o, false);
+}
+
 // peekId is o's id as far as it has one already: a prototype object that
 // has not reached the shim yet is not looked at (see claimProto).
 export function peekId(o) {
@@ -309,12 +317,13 @@ function isRegExp(o) {
   }
 }
 
-// setId gives o the id; o must not have one. re: o may be a RegExp.
+// setId gives o the id; o must not have one. re: o may be a RegExp. It
+// reports whether the id is on the field (else in the fallback map).
 export function setId(o, id, re) {
   if (re === true && isRegExp(o)) {
     fallback.set(o, id);
     fallbackCount++;
-    return;
+    return false;
   }
   if (Stamp.has(o)) {
     const v = Stamp.get(o);
@@ -323,7 +332,7 @@ export function setId(o, id, re) {
       kindCount++;
     }
     Stamp.set(o, id);
-    return;
+    return true;
   }
   // A proxy keeps its id in the fallback map: an id read from the field is
   // then never a proxy's, which saves P the proxy test for every write to
@@ -331,14 +340,16 @@ export function setId(o, id, re) {
   if (re !== 2 && isProxy !== null && isProxy(o)) {
     fallback.set(o, id);
     fallbackCount++;
-    return;
+    return false;
   }
   try {
     new Stamp(o, id);
   } catch {
     fallback.set(o, id);
     fallbackCount++;
+    return false;
   }
+  return true;
 }
 
 export function markNative(f, kind) {

@@ -10,7 +10,7 @@ import {
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
 } from './natives.js';
-import { idOf, useIdOf, putIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
+import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
@@ -910,6 +910,10 @@ function install() {
 
   // ---------------------------------------------------------------- ids
 
+  // createdOnField: the last object create gave an id keeps it on the field
+  // (setId), not in the fallback map.
+  let createdOnField = false;
+
   // create gives object o a new id and writes its CREATE_OBJ at global iid
   // g, or at the remembered native-call site (ObjIdManager.createObjId).
   // create: re, o may be a RegExp (see setId).
@@ -928,7 +932,7 @@ function install() {
     }
     if (typeof o === 'function' && feFromSource(o) > 0) return createEarly(o, allocIid);
     const id = newId();
-    setId(o, id, re);
+    createdOnField = setId(o, id, re);
     if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
     else log3(CREATE_OBJ, allocIid, id);
     return id;
@@ -963,7 +967,7 @@ function install() {
   // function; its F records its script (F).
   function createEarly(fn, g) {
     const id = newId();
-    setId(fn, id);
+    createdOnField = setId(fn, id);
     let pid = 0;
     const proto = fn.prototype;
     if (isObj(proto)) {
@@ -2613,7 +2617,8 @@ function install() {
 
     // Pt: P of this (see Gt).
     Pt(i, d, o, k, v, strict) {
-      return put(this, i, o, k, v, strict, frameSelf[d]);
+      const id = frameSelf[d];
+      return id > 0 ? put(this, i, o, k, v, strict, id, true) : put(this, i, o, k, v, strict, 0);
     }
 
     // D: delete o[k].
@@ -2840,13 +2845,17 @@ function install() {
         enterFid = fid;
       }
       pendCtor = false;
+      let self = dis === GLOBAL ? 1 : 0;
       if (dis !== GLOBAL && isObj(dis)) {
-        let id = idOfNew(dis);
+        let id = selfIdOf(dis);
+        if (id > 0) self = id;
+        else if (id < 0) id = -id;
         if (id === 0 && typeof dis === 'function' && isClassSource(dis)) {
           // A static method or block run while its class is being
           // defined: the class gets its id (CREATE_FUN) from F, later.
         } else if (id === 0) {
           id = create(dis, fe);
+          if (createdOnField) self = id;
           if (ctor) {
             setUnder(id);
             frameThis[d] = id;
@@ -2857,7 +2866,9 @@ function install() {
         logName(DECLARE, fe, 'this', id);
         enterThis = id;
       }
-      frameSelf[d] = dis === GLOBAL ? 1 : enterThis > 0 ? enterThis : 0;
+      // Only an id on the field, never a proxy's: Pt writes to this
+      // without testing for a proxy.
+      frameSelf[d] = self;
       return d;
     }
 

@@ -81,3 +81,21 @@ var fprox = new Proxy(function target() {}, {
 });
 var lit = { f: fprox };
 console.log(ftraps.join(',') || 'no traps', typeof lit.f);
+
+// A proxy as a function's this (its id is kept apart from the field, so
+// the frame does not hold it for Gt, Mt and Pt): writes to this run the
+// traps the write itself runs, no more.
+var strapped = [];
+var target = {};
+var sprox = new Proxy(target, {
+  getOwnPropertyDescriptor(t, k) { strapped.push('gOPD ' + String(k)); return Reflect.getOwnPropertyDescriptor(t, k); },
+  set(t, k, v, r) { strapped.push('set ' + String(k)); return Reflect.set(t, k, v, r); },
+  defineProperty(t, k, d) { strapped.push('define ' + String(k)); return Reflect.defineProperty(t, k, d); },
+  getPrototypeOf(t) { strapped.push('getPrototypeOf'); return Reflect.getPrototypeOf(t); },
+});
+holder.sprox = sprox; // the proxy gets its id
+function Fill(o) { this.a = 1; this.b = o; this.a = 2; return this.a + this.b.c; }
+console.log(Fill.call(sprox, { c: 3 }), strapped.join(','));
+strapped.length = 0;
+function Fresh() { this.z = {}; }
+console.log(typeof Fresh.call(new Proxy({}, { set(t, k, v) { strapped.push('set ' + String(k)); t[k] = v; return true; } })), strapped.join(','));
