@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4ed5e4f2118210d6"
+const Version = "213fe0d0047dfd31"

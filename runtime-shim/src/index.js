@@ -210,14 +210,19 @@ function install() {
       dfd = -1;
     }
   }
-  function writeAll(f, b, at, n) {
+  // pwrite writes n bytes of b from at to file offset pos.
+  function pwrite(f, b, at, n, pos) {
     let done = 0;
+    while (done < n) done += fsWriteSync(f, b, at + done, n - done, pos + done);
+  }
+  function writeAll(f, b, at, n) {
     if (positioned) {
-      while (done < n) done += fsWriteSync(f, b, at + done, n - done, foff + done);
+      pwrite(f, b, at, n, foff);
       foff += n;
-    } else {
-      while (done < n) done += fsWriteSync(f, b, at + done, n - done);
+      return;
     }
+    let done = 0;
+    while (done < n) done += fsWriteSync(f, b, at + done, n - done);
   }
   function sink(buf, n) {
     if (fd < 0) {
@@ -249,9 +254,8 @@ function install() {
   // sink; the next whole block covers it again).
   function syncTail() {
     if (dfd < 0 || sr === 0) return;
-    let done = 0;
     try {
-      while (done < sr) done += fsWriteSync(fd, stage, sa + done, sr - done, foff + done);
+      pwrite(fd, stage, sa, sr, foff);
     } catch { /* ignore */ }
   }
 
