@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "213fe0d0047dfd31"
+const Version = "40afacd1985334c3"

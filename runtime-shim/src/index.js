@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArraySort,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge } from './bridge.js';
@@ -351,7 +351,6 @@ function install() {
   let luKeys = new Int32Array(luCap);
   let luT = new Int32Array(luCap);
   let luI = new Int32Array(luCap);
-  let luOrder = new Int32Array(luCap >> 1); // slots, sorted at a block
 
   // luSet records time and site g for id: one probe when id was used
   // since the last block and no other id took its slot.
@@ -396,7 +395,7 @@ function install() {
   function luResize(c, empty) {
     const ok = luKeys, ot = luT, oi = luI, oc = empty === true ? 0 : luCap;
     const shift = 32 - (31 - clz32(c));
-    const keys = new Int32Array(c), ts = new Int32Array(c), is = new Int32Array(c), order = new Int32Array(c >> 1);
+    const keys = new Int32Array(c), ts = new Int32Array(c), is = new Int32Array(c);
     const mask = c - 1;
     for (let s = 0; s < oc; s++) {
       const id = ok[s];
@@ -412,7 +411,6 @@ function install() {
     luKeys = keys;
     luT = ts;
     luI = is;
-    luOrder = order;
   }
 
   // What a call needs to know about its callee's code: the script of its
@@ -880,13 +878,20 @@ function install() {
     }
     if (luCount > 0) {
       const n = luCount;
-      const order = luOrder;
+      // The block lists the ids in ascending order: the table's ids,
+      // sorted by the engine's native sort (RayTrace's profile: 1.2% of its
+      // CPU against 2.7% for a heap sort of slots in JavaScript), each then
+      // found again in the table.
+      const order = new Int32Array(n);
       let j = 0;
-      for (let s = 0; s < luCap; s++) if (luKeys[s] !== 0) order[j++] = s;
-      sortSlots(order, n, luKeys);
+      for (let s = 0; s < luCap; s++) if (luKeys[s] !== 0) order[j++] = luKeys[s];
+      apply(typedArraySort, order, []);
+      const mask = luCap - 1;
       for (let k = 0; k < n; k++) {
-        const s = order[k];
-        logLastUse(luKeys[s], luT[s], luI[s]);
+        const id = order[k];
+        let s = imul(id, -1640531535) >>> luShift;
+        while (luKeys[s] !== id) s = (s + 1) & mask;
+        logLastUse(id, luT[s], luI[s]);
       }
       luCount = 0;
       if (luCap > 4096 && n < luCap >> 3) {
@@ -899,26 +904,6 @@ function install() {
     }
     need(1);
     u8(END_LAST_USE);
-  }
-
-  // sortSlots sorts the slots a[0..n) by their keys (ids).
-  function sortSlots(a, n, keys) {
-    // Heap sort: no allocation, no patchable natives.
-    for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, i, n, keys);
-    for (let end = n - 1; end > 0; end--) {
-      const t = a[0]; a[0] = a[end]; a[end] = t;
-      siftDown(a, 0, end, keys);
-    }
-  }
-  function siftDown(a, i, n, keys) {
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= n) return;
-      if (c + 1 < n && keys[a[c + 1]] > keys[a[c]]) c++;
-      if (keys[a[i]] >= keys[a[c]]) return;
-      const t = a[i]; a[i] = a[c]; a[c] = t;
-      i = c;
-    }
   }
 
   // use records a use of object id at global iid g, after the most recent

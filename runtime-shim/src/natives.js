@@ -25,6 +25,7 @@ export const arraySort = Array.prototype.sort;
 export const imul = Math.imul;
 export const clz32 = Math.clz32;
 export const typedArrayFill = getPrototypeOf(Int32Array.prototype).fill;
+export const typedArraySort = getPrototypeOf(Int32Array.prototype).sort;
 // callWith(f, thisArg, ...args) is f.call(thisArg, ...args) without an
 // arguments array (Function.prototype.call, uncurried).
 export const callWith = Function.prototype.call.bind(Function.prototype.call);
