@@ -300,12 +300,17 @@ func measure(job, file string, procs int) (result, error) {
 // its standard output is discarded and the whole process's CPU time
 // counts, start-up included.
 func measureCmd(label, file string, reports bool, mk func() *exec.Cmd) (result, error) {
+	return measureRuns(label, file, reports, *flagRuns, mk)
+}
+
+// measureRuns is measureCmd with runs runs.
+func measureRuns(label, file string, reports bool, runs int, mk func() *exec.Cmd) (result, error) {
 	fi, err := os.Stat(file)
 	if err != nil {
 		return result{}, err
 	}
 	var samples []sample
-	for i := 0; i < *flagRuns; i++ {
+	for i := 0; i < runs; i++ {
 		cmd := mk()
 		stderr := &tailBuffer{max: 64 << 10}
 		var stdout bytes.Buffer
@@ -732,7 +737,7 @@ func benchOverhead() error {
 	if err != nil {
 		return err
 	}
-	title := "run-time overhead: Octane, fixed iterations, one process each, CPU time; instrumented writes its trace to a file (full: MemInsight's entries; compact: memtrace node --compact)"
+	title := "run-time overhead: Octane, fixed iterations, one process each, CPU time (plain: median of at least 5 runs, no-op hooks: at least 3); instrumented writes its trace to a file (full: MemInsight's entries; compact: memtrace node --compact)"
 	if *flagVia == "node" {
 		title += "; run under memtrace node (its instrumenter server's CPU included)"
 	}
@@ -752,7 +757,12 @@ func benchOverhead() error {
 			continue
 		}
 		files := append([]string{"base.js"}, b.Files...)
-		plain, err := measureCmd("octane "+b.Name, filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+		// Plain runs take a second or two: at least 5 of them, so that the
+		// slowdowns' common denominator is a median even when the
+		// instrumented runs (minutes each) are measured once (a single
+		// plain DeltaBlue run measured 379 ms and 524 ms in two runs of the
+		// whole group, 429x against 315x for the same instrumented CPU).
+		plain, err := measureRuns("octane "+b.Name, filepath.Join(corpus, "base.js"), false, max(*flagRuns, 5), func() *exec.Cmd {
 			return exec.Command("node", append([]string{runner, corpus}, files...)...)
 		})
 		if err != nil {
@@ -760,7 +770,7 @@ func benchOverhead() error {
 		}
 		// The same instrumented code with hooks that only do the program's
 		// own work (nullshim.js): the floor of this design's hook calls.
-		null, err := measureCmd("octane "+b.Name+" no-op hooks", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
+		null, err := measureRuns("octane "+b.Name+" no-op hooks", filepath.Join(corpus, "base.js"), false, max(*flagRuns, 3), func() *exec.Cmd {
 			return exec.Command("node", append([]string{runner, dir, "nullshim.js"}, files...)...)
 		})
 		if err != nil {
