@@ -169,16 +169,16 @@ console.log(JSON.stringify(results));
 	}
 }
 
-// TestRunTimeCodeHelperThread: with MEMTRACE_BIN set and no instrumenter
-// of memtrace node, run-time code goes to one long-lived instrument-server
-// owned by the shim's helper thread (bridge.js), not to a process per
-// string; MEMTRACE_INSTRUMENTER=spawn (or a helper that cannot start, or
-// a server that dies) gives a process per string. All three give the same output and exit status
-// as the plain program and the same trace byte for byte; the server has
-// exited when the program has (so its CPU time is the program's), and
-// the helper keeps nothing alive (the program ends by itself, also
-// through process.exit).
-func TestRunTimeCodeHelperThread(t *testing.T) {
+// TestRunTimeCodeServer: with MEMTRACE_BIN set and no instrumenter of
+// memtrace node, run-time code goes to one long-lived instrument-server,
+// which the main thread reaches through two FIFOs (bridge.js), not to a
+// process per string; MEMTRACE_INSTRUMENTER=spawn (or a server that
+// cannot start) gives a process per string. All three give the same
+// output and exit status as the plain program and the same trace byte for
+// byte; the FIFOs' directory is gone as soon as both ends are open, and
+// the server ends with the program (also through process.exit), leaving
+// no process behind; nothing of it keeps the program alive.
+func TestRunTimeCodeServer(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	bin := memtracebin.Path(t)
@@ -190,7 +190,8 @@ const g = () => eval('var local = { w: 7 }; local.w');
 let syntax = '';
 try { (0, eval)('var = ;'); } catch (e) { syntax = e.name; }
 const big = (0, eval)('(function () { var o = {}; ' + 'o.k = { n: 1 }; '.repeat(20000) + 'return o.k.n; })()');
-console.log(s, f(3).a, g(), typeof local, syntax, big);
+const wide = (0, eval)('"h\u00e9llo \u2713 " + "\u{1F600}"');
+console.log(s, f(3).a, g(), typeof local, syntax, big, wide);
 if (process.argv[2] === 'exit') process.exit(3);
 `
 	orig, inst := writeInstrumented(t, prog)
@@ -198,22 +199,20 @@ if (process.argv[2] === 'exit') process.exit(3);
 		plain := exec.Command(node, orig, arg)
 		want, err := plain.Output()
 		wantExit := exitCode(t, err)
-		if string(want) != "66 3 7 undefined SyntaxError 1\n" {
+		if string(want) != "66 3 7 undefined SyntaxError 1 héllo ✓ 😀\n" {
 			t.Fatalf("plain run printed %q", want)
 		}
 		traces := map[string][]byte{}
-		// broken: the server dies at start; the shim falls back to a
+		// broken: the server does not start; the shim falls back to a
 		// process per string.
 		for _, mode := range []string{"server", "spawn", "broken"} {
 			log := filepath.Join(t.TempDir(), "log")
 			spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
-			server := "tee -a '" + log + ".req' | '" + bin + "' \"$@\"; s=$?; sleep 0.5; echo server-exit >> '" + log + "'; exit $s"
+			server := ""
 			if mode == "broken" {
-				server = "exit 3"
+				server = "if [ \"$1\" = instrument-server ]; then exit 3; fi\n"
 			}
-			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" +
-				"if [ \"$1\" = instrument-server ]; then " + server + "; fi\n" +
-				"exec '" + bin + "' \"$@\"\n"
+			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" + server + "exec '" + bin + "' \"$@\"\n"
 			if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -235,29 +234,23 @@ if (process.argv[2] === 'exit') process.exit(3);
 			}
 			if mode == "server" {
 				// 12 indirect evals, the Function body, the direct eval, the
-				// syntax error and the large string: one server, started once.
-				if len(lines) != 2 || lines[0] != "instrument-server" || lines[1] != "server-exit" || spawned != 0 {
-					t.Fatalf("server %s: memtrace was run as\n%s\nwant one instrument-server that has exited when node has", arg, b)
+				// syntax error, the large string and the wide one: one
+				// server, started once.
+				if len(lines) != 1 || !strings.HasPrefix(lines[0], "instrument-server --fifo ") || spawned != 0 {
+					t.Fatalf("server %s: memtrace was run as\n%s\nwant one instrument-server", arg, b)
 				}
-				// Every string's site table comes apart from its code.
-				reqs, err := os.ReadFile(log + ".req")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if n := strings.Count(string(reqs), `"sitesApart":true`); n != 16 {
-					t.Fatalf("server %s: %d requests with sitesApart, want 16", arg, n)
-				}
+				serverGone(t, strings.Fields(lines[0])[2])
 			} else if mode == "broken" {
-				if spawned != 16 || len(lines) != 17 || lines[0] != "instrument-server" {
-					t.Fatalf("broken %s: memtrace was run as\n%s\nwant the server once, then 16 instrument --eval processes", arg, b)
+				if spawned != 17 || len(lines) != 18 || !strings.HasPrefix(lines[0], "instrument-server --fifo ") {
+					t.Fatalf("broken %s: memtrace was run as\n%s\nwant the server once, then 17 instrument --eval processes", arg, b)
 				}
-			} else if spawned != 16 || strings.Contains(string(b), "instrument-server") {
-				t.Fatalf("spawn %s: memtrace was run as\n%s\nwant 16 instrument --eval processes", arg, b)
+			} else if spawned != 17 || strings.Contains(string(b), "instrument-server") {
+				t.Fatalf("spawn %s: memtrace was run as\n%s\nwant 17 instrument --eval processes", arg, b)
 			}
 			traces[mode] = got.trace
 		}
 		if string(traces["server"]) != string(traces["spawn"]) || string(traces["broken"]) != string(traces["spawn"]) {
-			t.Fatalf("%s: the traces differ between the helper thread's server, a process per string and the fallback", arg)
+			t.Fatalf("%s: the traces differ between the server, a process per string and the fallback", arg)
 		}
 		if _, created := nestedCreations(t, dump(t, traces["server"])); created["evalIndirect"] == 0 || created["eval"] == 0 {
 			t.Fatalf("%s: no CREATE_OBJ under the nested scripts: %v", arg, created)
@@ -265,15 +258,87 @@ if (process.argv[2] === 'exit') process.exit(3);
 	}
 }
 
-// TestRunTimeCodeHelperLeaves: the helper thread leaves after
-// MEMTRACE_HELPER_IDLE_MS without a string (its server ends), while the
-// main thread is busy, and the next string starts another; the trace is
-// the one a process per string gives. The program ends once with the
-// second helper still there and once after it has left: either way its
-// server has exited when node has. Fails if the helper stays (one
-// server). TestRunTimeCodeHelperRace covers a string sent as the helper
-// leaves.
-func TestRunTimeCodeHelperLeaves(t *testing.T) {
+// TestRunTimeCodeServerPatchedFs: a program that replaces the fs and
+// child_process functions the bridge calls (as mock file systems and
+// graceful-fs do) before its first eval still has its strings
+// instrumented by the server: the shim took them at its start. Fails when
+// the bridge looks them up when the first string comes (a process per
+// string, or no instrumentation).
+func TestRunTimeCodeServerPatchedFs(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const fs = require('fs'), cp = require('child_process'), os = require('os');
+for (const k of ['openSync', 'readSync', 'writeSync', 'closeSync', 'mkdtempSync', 'unlinkSync', 'rmdirSync']) fs[k] = () => { throw new Error('patched fs.' + k); };
+cp.execFileSync = () => { throw new Error('patched execFileSync'); };
+os.tmpdir = () => '/nonexistent';
+let s = 0;
+for (let i = 0; i < 3; i++) s += (0, eval)('({ v: ' + i + ' }).v');
+console.log(s);
+`
+	orig, inst := writeInstrumented(t, prog)
+	want, err := exec.Command(node, orig).Output()
+	if err != nil || string(want) != "3\n" {
+		t.Fatalf("plain run: %q, %v", want, err)
+	}
+	log := filepath.Join(t.TempDir(), "log")
+	spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
+	if err := os.WriteFile(spy, []byte("#!/bin/sh\necho \"$*\" >> '"+log+"'\nexec '"+bin+"' \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, node, shim, inst, []string{"MEMTRACE_BIN=" + spy})
+	if got.stdout != string(want) || got.exit != 0 {
+		t.Fatalf("instrumented run differs (exit %d)\n%s--- stderr\n%s", got.exit, got.stdout, got.stderr)
+	}
+	check(t, "patched", got.trace)
+	b, err := os.ReadFile(log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 1 || !strings.HasPrefix(lines[0], "instrument-server --fifo ") {
+		t.Fatalf("memtrace was run as\n%s\nwant one instrument-server", b)
+	}
+	serverGone(t, strings.Fields(lines[0])[2])
+	if _, created := nestedCreations(t, dump(t, got.trace)); created["evalIndirect"] != 3 {
+		t.Fatalf("%d objects created by eval'd code, want 3", created["evalIndirect"])
+	}
+}
+
+// serverGone fails unless the FIFOs' directory dir is gone and, within
+// 5 s of the program's end, no instrument-server serves it.
+func serverGone(t *testing.T, dir string) {
+	t.Helper()
+	if _, err := os.Lstat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("%s is still there after the run (%v)", dir, err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		alive := ""
+		for _, p := range procs {
+			b, err := os.ReadFile(p)
+			if err == nil && strings.Contains(string(b), "--fifo-serve\x00"+dir+"\x00") {
+				alive = p
+			}
+		}
+		if alive == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server of %s still runs 5 s after the program ended (%s)", dir, alive)
+		}
+	}
+}
+
+// TestRunTimeCodeServerLeaves: the server leaves after
+// MEMTRACE_HELPER_IDLE_MS without a string, while the main thread is
+// busy, and the next string starts another; the trace is the one a
+// process per string gives. The program ends once with the second server
+// still there and once after it has left: either way no server is left.
+// Fails if the server stays (one server).
+// TestRunTimeCodeHelperRace covers strings sent as servers leave.
+func TestRunTimeCodeServerLeaves(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	bin := memtracebin.Path(t)
@@ -296,9 +361,7 @@ console.log(s);
 		for _, mode := range []string{"server", "spawn"} {
 			log := filepath.Join(t.TempDir(), "log")
 			spy := filepath.Join(filepath.Dir(log), "memtrace-spy")
-			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\n" +
-				"if [ \"$1\" = instrument-server ]; then '" + bin + "' \"$@\"; s=$?; sleep 0.3; echo server-exit >> '" + log + "'; exit $s; fi\n" +
-				"exec '" + bin + "' \"$@\"\n"
+			script := "#!/bin/sh\necho \"$*\" >> '" + log + "'\nexec '" + bin + "' \"$@\"\n"
 			if err := os.WriteFile(spy, []byte(script), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -312,28 +375,29 @@ console.log(s);
 				t.Fatal(err)
 			}
 			if mode == "server" {
-				wantLog := "instrument-server\nserver-exit\ninstrument-server\nserver-exit\n"
-				if string(b) != wantLog {
-					t.Fatalf("server %s: memtrace was run as\n%s\nwant a server that ends while the program pauses, then another that has exited when node has", arg, b)
+				lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+				if len(lines) != 2 || !strings.HasSuffix(lines[0], " --idle-ms 200") || !strings.HasSuffix(lines[1], " --idle-ms 200") {
+					t.Fatalf("server %s: memtrace was run as\n%s\nwant a server that ends while the program pauses, then another", arg, b)
+				}
+				for _, l := range lines {
+					serverGone(t, strings.Fields(l)[2])
 				}
 			}
 			traces[mode] = got.trace
 		}
 		if string(traces["server"]) != string(traces["spawn"]) {
-			t.Fatalf("%s: the traces differ between the helper threads' servers and a process per string", arg)
+			t.Fatalf("%s: the traces differ between the servers and a process per string", arg)
 		}
 	}
 }
 
-// TestRunTimeCodeHelperRace: with a helper that leaves 1 ms after each
-// answer and strings sent 0-3 ms apart, strings keep arriving as helpers
-// leave; each is answered (by the helper it claimed, or by a new one) and
-// the program prints as under node, with helpers started again and
-// again. Fails when a helper can leave after the main thread has claimed
-// it (the string in flight gets its server's end as a fatal error, and
-// the shim falls back to a process per string: one server in all), and
-// when the main thread posts without claiming (the run hangs until the
-// deadline).
+// TestRunTimeCodeHelperRace: with a server that leaves 1 ms after each
+// answer and strings sent 0-3 ms apart, strings keep arriving as servers
+// leave; each is answered (by the server, or, when it has left with the
+// string on its way, by a new one the string is sent to again) and the
+// program prints as under node, with servers started again and again.
+// Fails when a string in flight as its server leaves is not sent again
+// (the shim falls back to a process per string: one server in all).
 func TestRunTimeCodeHelperRace(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
@@ -379,7 +443,7 @@ console.log(s);
 		t.Fatal(err)
 	}
 	if n := strings.Count(string(servers), "server"); n < 2 {
-		t.Fatalf("%d servers for 60 strings 0-3 ms apart with helpers leaving after 1 ms: the helpers did not leave", n)
+		t.Fatalf("%d servers for 60 strings 0-3 ms apart with servers leaving after 1 ms: they did not leave", n)
 	}
 }
 

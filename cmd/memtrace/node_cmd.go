@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/MakeNowJust/heredoc"
 	"github.com/spf13/cobra"
@@ -129,19 +130,51 @@ func memtraceBinary(self string) string {
 // newCmdInstrumentServer is the long-lived instrumenter that `memtrace
 // node`'s preload and ES module loader start (noderun.Serve): hidden, not
 // for people.
+//
+// With --fifo DIR it serves the runtime shim instead (run-time code of an
+// instrumented file run by plain node, noderun/fifo_unix.go): it makes two
+// FIFOs in DIR and starts a server on them (--fifo-serve DIR), which ends
+// when the program closes its ends or after --idle-ms without a request.
 func newCmdInstrumentServer(ios *IOStreams) *cobra.Command {
 	var opts noderun.ServerOptions
+	var fifo, fifoServe string
+	var idleMs int64
 	cmd := &cobra.Command{
-		Use:    "instrument-server [--all-uses] [--all-putfields] [--exclude GLOB]...",
+		Use:    "instrument-server [--all-uses] [--all-putfields] [--exclude GLOB]... [--fifo DIR [--idle-ms N]]",
 		Short:  "Answer instrumentation requests on standard input (used by memtrace node)",
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			idle := time.Duration(idleMs) * time.Millisecond
+			if fifo != "" {
+				self, err := os.Executable()
+				if err != nil {
+					return err
+				}
+				var pass []string
+				if opts.AllUses {
+					pass = append(pass, "--all-uses")
+				}
+				if opts.AllPutFields {
+					pass = append(pass, "--all-putfields")
+				}
+				for _, g := range opts.Exclude {
+					pass = append(pass, "--exclude", g)
+				}
+				return noderun.LaunchFIFO(self, fifo, idle, pass)
+			}
 			gctune.Instrumenter()
+			if fifoServe != "" {
+				return noderun.ServeFIFO(fifoServe, idle, opts)
+			}
 			return noderun.Serve(ios.In, ios.Out, opts)
 		},
 	}
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
 	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "leave modules whose name matches `GLOB` unchanged")
+	cmd.Flags().StringVar(&fifo, "fifo", "", "make the request and answer FIFOs in `DIR` (private, the caller's) and start a server on them")
+	cmd.Flags().StringVar(&fifoServe, "fifo-serve", "", "serve the FIFOs in `DIR` (started by --fifo)")
+	cmd.Flags().Int64Var(&idleMs, "idle-ms", 0, "with --fifo, end after `N` ms without a request (0: when the program closes its end)")
+	cmd.MarkFlagsMutuallyExclusive("fifo", "fifo-serve")
 	return cmd
 }

@@ -3,270 +3,193 @@
 // has eval'd strings instrumented by that memtrace binary. Starting a
 // process per string costs about 20 ms of CPU (and more as the program's
 // memory grows: the fork copies its page tables), so one long-lived
-// `memtrace instrument-server` answers them all, owned by a helper thread
-// (Node compiles eval code synchronously, and a thread can wait for a
-// pipe while the main thread blocks on a shared flag). This is what
-// `memtrace node`'s preload does for modules (noderun/bridge.cjs); the
-// shim has its own so that an instrumented file needs nothing else.
+// `memtrace instrument-server` answers them all. Node compiles eval code
+// synchronously, and it has no synchronous pipe to a child process; a FIFO
+// opened with fs.openSync is one: the main thread writes a request and
+// reads the answer with blocking system calls. The server makes the two
+// FIFOs in a private directory (instrument-server --fifo, which starts
+// the server in a process of its own and returns), the shim opens its
+// ends and unlinks them, so that nothing is left on the disk however
+// either side ends; the server ends when the program closes its ends (its
+// exit, its death) or after idleMs without a request, and the next string
+// starts another. The program sees nothing of it: no thread, no handle in
+// its event loop, no callback. (An earlier design relayed through a
+// helper thread: its isolate and buffers cost Octane's CodeLoad about
+// 20 MB of peak memory.)
+//
+// The protocol is noderun/server.go's: a JSON header line with the
+// source's byte length, the source's UTF-8 bytes; the answer's header line
+// ({len, sites} or {error}), then the code's bytes.
 
 const $Atomics = Atomics;
 const atomicsWait = Atomics.wait;
-const atomicsStore = Atomics.store;
-const atomicsCompareExchange = Atomics.compareExchange;
-const $SharedArrayBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined;
 const $Int32Array = Int32Array;
+const $Uint8Array = Uint8Array;
+const $SharedArrayBuffer = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined;
 const $Date = Date;
 const dateNow = Date.now;
 const $JSON = JSON;
 const jsonStringify = JSON.stringify;
+const jsonParse = JSON.parse;
 const $apply = Reflect.apply;
-const fnToString = Function.prototype.toString;
 const $TextEncoder = typeof TextEncoder === 'function' ? TextEncoder : undefined;
 const $TextDecoder = typeof TextDecoder === 'function' ? TextDecoder : undefined;
-const encode = $TextEncoder !== undefined ? $TextEncoder.prototype.encode : undefined;
+const encodeInto = $TextEncoder !== undefined ? $TextEncoder.prototype.encodeInto : undefined;
 const decode = $TextDecoder !== undefined ? $TextDecoder.prototype.decode : undefined;
-const $queueMicrotask = globalThis.queueMicrotask;
-const arraySlice = Array.prototype.slice;
-const strIndexOf = String.prototype.indexOf;
+const copyWithin = Uint8Array.prototype.copyWithin;
+const strSlice = String.prototype.slice;
 
-// ownThread runs start, which starts the helper thread, without the
-// process.nextTick callbacks Node queues for a new Worker (as
-// noderun/preload.cjs does for its threads): the 'worker' event on
-// process (the program never sees the helper), and the resumption of the
-// pipes of its stdout and stderr, which run as microtasks instead (a tick
-// queued while the program runs would change the stacks of its promise
-// reactions: processTicksAndRejections below them).
-function ownThread(proc, start) {
-  const saved = proc.nextTick;
-  const later = [];
-  proc.nextTick = function nextTick(...a) { later[later.length] = a; };
+// bridgeNatives takes, at the shim's start (before the program can
+// replace them: mock file systems, graceful-fs), what a bridge calls, or
+// returns undefined where there are no FIFOs (no fs, child_process or os
+// module; Windows). getBuiltin is process.getBuiltinModule.
+export function bridgeNatives(getBuiltin) {
+  if ($SharedArrayBuffer === undefined || typeof getBuiltin !== 'function' || encodeInto === undefined || decode === undefined) return undefined;
+  let fs, os, cp, proc;
   try {
-    return start();
-  } finally {
-    proc.nextTick = saved;
-    for (let k = 0; k < later.length; k++) {
-      const a = later[k];
-      if (a.length > 1 || $apply(strIndexOf, $apply(fnToString, a[0], []), ["'worker'"]) < 0) $queueMicrotask(() => $apply(a[0], undefined, $apply(arraySlice, a, [1])));
-    }
-  }
-}
-
-// helper is the helper thread's program: its source text is the worker's
-// script, so it refers to nothing outside itself. It starts the server on
-// the first request, relays requests (a JSON header line and the source
-// bytes, noderun/server.go) and answers ({bytes, sites}: the code's UTF-8
-// bytes, transferred, and its site table; or {error}, with fatal when the
-// server is gone), then sets the flag to 1 and wakes the main thread. {close} ends the server's input and
-// answers once the server has exited (and been reaped, so that its CPU
-// time is counted as the program's).
-function helper() {
-  const { workerData } = process.getBuiltinModule('worker_threads');
-  const { spawn } = process.getBuiltinModule('child_process');
-  const { port, flag, bin, idleMs } = workerData;
-  const f = new Int32Array(flag);
-  const answer = (m) => {
-    port.postMessage(m);
-    Atomics.store(f, 0, 1);
-    Atomics.notify(f, 0);
-    idle();
-  };
-  // Idle for idleMs, the thread leaves, unless the main thread has just
-  // claimed it (f[1]: 0 idle, 1 claimed for a request, 2 left): it ends
-  // the server's input, and once the server has exited and been reaped
-  // it sets f[2] and closes its port, so that its loop empties and the
-  // thread ends, giving back its heap. The main thread starts another on
-  // the next string.
-  let timer;
-  const idle = () => {
-    if (idleMs <= 0) return;
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(leave, idleMs);
-  };
-  const gone = () => {
-    Atomics.store(f, 2, 1);
-    Atomics.notify(f, 2);
-    port.close();
-  };
-  const leave = () => {
-    timer = undefined;
-    if (Atomics.compareExchange(f, 1, 0, 2) !== 0) return; // a request is on its way
-    if (proc === undefined || exited) gone();
-    else {
-      proc.on('exit', gone);
-      proc.stdin.end();
-    }
-  };
-  let proc;
-  let failed;
-  let exited = false;
-  let buf = Buffer.alloc(0);
-  let head;
-  let waiting = false; // an answer is due
-  let closing = false;
-  const fail = (why) => {
-    if (failed === undefined) failed = why;
-    if (waiting) {
-      waiting = false;
-      answer({ error: failed, fatal: true });
-    }
-  };
-  const start = () => {
-    proc = spawn(bin, ['instrument-server'], { stdio: ['pipe', 'pipe', 'ignore'], windowsHide: true });
-    proc.on('error', (e) => fail('memtrace instrument-server: ' + e.message));
-    proc.on('exit', (code, sig) => {
-      exited = true;
-      fail('memtrace instrument-server ended (' + (sig || code) + ')');
-      if (closing) answer({ closed: true });
-    });
-    proc.stdin.on('error', () => {});
-    // An answer's bytes are gathered in one buffer of its length and
-    // transferred, not copied: nothing of it stays in this thread's heap.
-    let out = null;
-    let got = 0;
-    proc.stdout.on('data', (d) => {
-      buf = buf.length ? Buffer.concat([buf, d]) : d;
-      for (;;) {
-        if (head === undefined) {
-          const nl = buf.indexOf(10);
-          if (nl < 0) return;
-          try {
-            head = JSON.parse(buf.subarray(0, nl).toString('utf8'));
-          } catch (e) {
-            fail('bad answer: ' + e.message);
-            return;
-          }
-          buf = buf.subarray(nl + 1);
-          out = new Uint8Array(head.len);
-          got = 0;
-        }
-        const n = Math.min(buf.length, head.len - got);
-        out.set(buf.subarray(0, n), got);
-        got += n;
-        buf = buf.subarray(n);
-        if (got < head.len) return;
-        const h = head;
-        const bytes = out;
-        head = undefined;
-        out = null;
-        if (waiting) {
-          waiting = false;
-          if (h.error) answer({ error: h.error });
-          else {
-            port.postMessage({ bytes, sites: h.sites }, [bytes.buffer]);
-            Atomics.store(f, 0, 1);
-            Atomics.notify(f, 0);
-            idle();
-          }
-        }
-      }
-    });
-  };
-  port.on('message', (m) => {
-    if (m.close) {
-      closing = true;
-      if (proc === undefined || exited) answer({ closed: true });
-      else proc.stdin.end();
-      return;
-    }
-    if (failed === undefined && proc === undefined) {
-      try {
-        start();
-      } catch (e) {
-        fail(String(e));
-      }
-    }
-    waiting = true;
-    if (failed !== undefined) {
-      fail(failed);
-      return;
-    }
-    proc.stdin.write(m.head.slice(0, -1) + ',"len":' + m.bytes.length + '}\n');
-    proc.stdin.write(m.bytes);
-  });
-  port.on('close', () => {
-    if (proc !== undefined && !exited) proc.stdin.end();
-  });
-  answer({ ready: true });
-}
-
-// startBridge starts the helper thread and returns a bridge, or undefined
-// where there are no worker threads (or the helper does not start within
-// 30 s). getBuiltin is process.getBuiltinModule. The helper leaves after
-// idleMs without a string (0: never), and the bridge starts another when
-// the next one comes: a program that evaluates strings only at start-up
-// (zlib's compressor, templates compiled once) does not keep a thread and
-// its heap for the rest of its run.
-export function startBridge(getBuiltin, bin, idleMs) {
-  if ($SharedArrayBuffer === undefined || typeof getBuiltin !== 'function' || encode === undefined || decode === undefined) return undefined;
-  const enc = new $TextEncoder();
-  const dec = new $TextDecoder();
-  let wt;
-  try {
-    wt = getBuiltin('worker_threads');
+    fs = getBuiltin('fs');
+    os = getBuiltin('os');
+    cp = getBuiltin('child_process');
+    proc = getBuiltin('process');
   } catch {
     return undefined;
   }
-  if (!wt || typeof wt.Worker !== 'function' || typeof wt.receiveMessageOnPort !== 'function') return undefined;
-  const receive = wt.receiveMessageOnPort;
-  const proc = getBuiltin('process');
-  const src = '(' + $apply(fnToString, helper, []) + ')()';
+  if (!fs || !os || !cp || !proc || proc.platform === 'win32' || typeof fs.mkdtempSync !== 'function' || typeof cp.execFileSync !== 'function') return undefined;
+  const { openSync, readSync, writeSync, closeSync, unlinkSync, rmdirSync, mkdtempSync, constants } = fs;
+  return { fs, os, cp, openSync, readSync, writeSync, closeSync, unlinkSync, rmdirSync, mkdtempSync, constants, execFileSync: cp.execFileSync, tmpdir: os.tmpdir };
+}
 
-  // start returns a helper, {port, post, f, worker}, ready to answer, or
-  // undefined. f[0]: set by the helper when it answers; f[1]: 0 idle, 1
-  // claimed for a request (by the main thread), 2 left (by the helper);
-  // f[2]: set once the helper's server has exited after it left.
-  function start() {
-    const flag = new $SharedArrayBuffer(12);
-    const f = new $Int32Array(flag);
-    let h;
+// startBridge returns a bridge, or undefined when the first server does
+// not start. nat: bridgeNatives'; the server leaves after idleMs without
+// a string (0: it stays until the program ends).
+export function startBridge(nat, bin, idleMs) {
+  if (nat === undefined) return undefined;
+  const { fs, os, cp, openSync, readSync, writeSync, closeSync, unlinkSync, rmdirSync, mkdtempSync, execFileSync, tmpdir } = nat;
+  const C = nat.constants;
+  const enc = new $TextEncoder();
+  const dec = new $TextDecoder();
+  const nap = new $Int32Array(new $SharedArrayBuffer(4));
+  const sleep = (ms) => $apply(atomicsWait, $Atomics, [nap, 0, 0, ms]);
+  const now = () => $apply(dateNow, $Date, []);
+  const call = (f, a) => $apply(f, fs, a);
+  // One buffer for requests and answers, grown as needed and given back
+  // after one over 1 MiB: no garbage per string.
+  let buf = new $Uint8Array(1 << 16);
+  let w = -1; // request FIFO, blocking
+  let r = -1; // answer FIFO, blocking
+
+  function drop() {
+    if (w >= 0) try { call(closeSync, [w]); } catch { /* ignore */ }
+    if (r >= 0) try { call(closeSync, [r]); } catch { /* ignore */ }
+    w = -1;
+    r = -1;
+  }
+  // connect starts a server and opens the FIFOs; false if it cannot.
+  function connect() {
+    let dir;
     try {
-      const ch = new wt.MessageChannel();
-      const port = ch.port1;
-      const worker = ownThread(proc, () => new wt.Worker(src, {
-        eval: true,
-        execArgv: [],
-        workerData: { port: ch.port2, flag, bin, idleMs, memtraceHelper: true },
-        transferList: [ch.port2],
-      }));
-      // Neither keeps the program alive.
-      worker.unref();
-      if (typeof port.unref === 'function') port.unref();
-      h = { port, post: port.postMessage, f, worker };
+      dir = call(mkdtempSync, [$apply(tmpdir, os, []) + '/memtrace-']);
+    } catch {
+      return false;
+    }
+    const req = dir + '/req', ans = dir + '/ans';
+    let ok = false;
+    try {
+      $apply(execFileSync, cp, [bin, ['instrument-server', '--fifo', dir, '--idle-ms', '' + idleMs],
+        { stdio: 'ignore', timeout: 30000, windowsHide: true }]);
+      const deadline = now() + 30000;
+      // Opened without blocking until the server reads (ENXIO before),
+      // then again blocking, which returns at once.
+      let nb = -1;
+      while (nb < 0) {
+        try {
+          nb = call(openSync, [req, C.O_WRONLY | C.O_NONBLOCK]);
+        } catch (e) {
+          if (e.code !== 'ENXIO' || now() > deadline) throw e;
+          sleep(1);
+        }
+      }
+      w = call(openSync, [req, C.O_WRONLY]);
+      call(closeSync, [nb]);
+      // A reader that does not block lets the server open its end; a read
+      // then says EAGAIN (a writer, nothing written yet) rather than 0 (no
+      // writer yet).
+      nb = call(openSync, [ans, C.O_RDONLY | C.O_NONBLOCK]);
+      try {
+        for (;;) {
+          let n;
+          try {
+            n = call(readSync, [nb, buf, 0, 1, null]);
+          } catch (e) {
+            if (e.code === 'EAGAIN') break;
+            throw e;
+          }
+          if (n !== 0 || now() > deadline) throw new Error('no server');
+          sleep(1);
+        }
+        r = call(openSync, [ans, C.O_RDONLY]);
+      } finally {
+        call(closeSync, [nb]);
+      }
+      ok = true;
+    } catch {
+      ok = false;
+    }
+    try { call(unlinkSync, [req]); } catch { /* ignore */ }
+    try { call(unlinkSync, [ans]); } catch { /* ignore */ }
+    try { call(rmdirSync, [dir]); } catch { /* ignore */ }
+    if (!ok) drop();
+    return ok;
+  }
+  // room makes buf n bytes or more, keeping its first keep bytes.
+  function room(n, keep) {
+    if (buf.length >= n) return;
+    const b = new $Uint8Array(n + (n >> 2));
+    for (let k = 0; k < keep; k++) b[k] = buf[k];
+    buf = b;
+  }
+  function writeAll(n) {
+    for (let o = 0; o < n;) o += call(writeSync, [w, buf, o, n - o]);
+  }
+  // readAnswer returns {code, sites}, null (memtrace cannot instrument
+  // it), or undefined when the server is gone.
+  function readAnswer() {
+    let got = 0;
+    let nl = -1;
+    for (let seen = 0; nl < 0;) {
+      if (got === buf.length) room(2 * got, got);
+      const n = call(readSync, [r, buf, got, buf.length - got, null]);
+      if (!(n > 0)) return undefined;
+      got += n;
+      for (; seen < got; seen++) {
+        if (buf[seen] === 10) {
+          nl = seen;
+          break;
+        }
+      }
+    }
+    let head;
+    try {
+      head = $apply(jsonParse, $JSON, [$apply(decode, dec, [new $Uint8Array(buf.buffer, 0, nl)])]);
     } catch {
       return undefined;
     }
-    const ready = wait(h, 30000);
-    if (ready === undefined || ready.ready !== true) {
-      try { h.worker.terminate(); } catch { /* ignore */ }
-      return undefined;
+    if (head === null || typeof head !== 'object') return undefined;
+    if (typeof head.error === 'string') return null;
+    const len = head.len;
+    if (typeof len !== 'number' || !(len >= 0)) return undefined;
+    const start = nl + 1;
+    room(start + len, got);
+    while (got < start + len) {
+      const n = call(readSync, [r, buf, got, start + len - got, null]);
+      if (!(n > 0)) return undefined;
+      got += n;
     }
-    return h;
+    const code = $apply(decode, dec, [new $Uint8Array(buf.buffer, start, len)]);
+    return { code, sites: typeof head.sites === 'string' ? head.sites : undefined };
   }
-  // wait returns helper h's next answer, or undefined after ms.
-  function wait(h, ms) {
-    const deadline = $apply(dateNow, $Date, []) + ms;
-    for (;;) {
-      const m = receive(h.port);
-      if (m !== undefined) return m.message;
-      const left = deadline - $apply(dateNow, $Date, []);
-      if (left <= 0) return undefined;
-      $apply(atomicsWait, $Atomics, [h.f, 0, 0, left < 1000 ? left : 1000]);
-    }
-  }
-  // claim returns a helper claimed for one request (a new one if the
-  // current one has left), or undefined when none starts.
-  function claim() {
-    for (;;) {
-      if (cur === undefined) {
-        cur = start();
-        if (cur === undefined) return undefined;
-      }
-      if ($apply(atomicsCompareExchange, $Atomics, [cur.f, 1, 0, 1]) === 0) return cur;
-      cur = undefined; // it left (f[1] = 2): its server ends on its own
-    }
-  }
-  let cur = start();
-  if (cur === undefined) return undefined;
+
+  if (!connect()) return undefined;
   let usable = true;
   return {
     // instrument returns {code, sites}: code instrumented as the request
@@ -274,52 +197,48 @@ export function startBridge(getBuiltin, bin, idleMs) {
     // site table, which the code leaves out (its prologue passes 0 to S:
     // instrument.Options.SitesApart); null when memtrace cannot
     // instrument it (it then runs as it is: a syntax error is thrown by
-    // the engine), or undefined when the server is not usable.
+    // the engine), or undefined when no server answers.
     // kind: code given to the vm module ('vm': a script named name,
     // 'vmfn': a function body, as a CommonJS module's), with its table in
     // the code and the run's exclusions applied to its name.
     // posmap: the position map of that code instead (stack columns).
     instrument(name, strict, global, source, kind, posmap) {
       if (!usable) return undefined;
-      const h = claim();
-      if (h === undefined) {
-        usable = false;
-        return undefined;
-      }
-      $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
       const req = kind === 'vmfn' ? { id: 1, name, goal: 'commonjs', loader: 'js' }
         : kind === 'vmmod' ? { id: 1, name, goal: 'module', loader: 'js' }
         : kind === 'vm' ? { id: 1, name, goal: 'script', loader: 'js', eval: true, global: true, file: true }
           : { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true };
       if (posmap === true) req.posmap = true;
+      // The source's UTF-8 bytes first (at most 3 per UTF-16 unit), then
+      // the header before them.
       const head = $apply(jsonStringify, $JSON, [req]);
-      // The source's bytes are transferred to the helper, not copied.
-      const bytes = $apply(encode, enc, [source]);
-      $apply(h.post, h.port, [{ head, bytes }, [bytes.buffer]]);
-      const r = wait(h, 600000);
-      $apply(atomicsStore, $Atomics, [h.f, 1, 0]);
-      if (r === undefined || r.fatal === true) {
-        usable = false;
-        return undefined;
+      const max = head.length * 3 + 32 + source.length * 3;
+      // A server that has left (idle) or died: once more with a new one.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        if (w < 0 && !connect()) break;
+        room(max, 0);
+        const at = head.length * 3 + 32;
+        const n = $apply(encodeInto, enc, [source, new $Uint8Array(buf.buffer, at, buf.length - at)]).written;
+        const h = $apply(encodeInto, enc, [$apply(strSlice, head, [0, -1]) + ',"len":' + n + '}\n', buf]).written;
+        if (h !== at) $apply(copyWithin, buf, [h, at, at + n]);
+        let a;
+        try {
+          writeAll(h + n);
+          a = readAnswer();
+        } catch {
+          a = undefined;
+        }
+        if (buf.length > 1 << 20) buf = new $Uint8Array(1 << 16);
+        if (a !== undefined) return a;
+        drop();
       }
-      if (r.bytes === undefined) return null;
-      return { code: $apply(decode, dec, [r.bytes]), sites: typeof r.sites === 'string' ? r.sites : undefined };
-    },
-    // close ends the server and waits (at most 5 s) until it has exited
-    // and been reaped: the current helper's, or the one of a helper that
-    // has left.
-    close() {
-      if (!usable) return;
       usable = false;
-      if (cur === undefined) return;
-      const h = cur;
-      if ($apply(atomicsCompareExchange, $Atomics, [h.f, 1, 0, 1]) === 0) {
-        $apply(atomicsStore, $Atomics, [h.f, 0, 0]);
-        $apply(h.post, h.port, [{ close: true }]);
-        wait(h, 5000);
-      } else {
-        $apply(atomicsWait, $Atomics, [h.f, 2, 0, 5000]);
-      }
+      return undefined;
+    },
+    // close closes the program's ends: the server ends.
+    close() {
+      usable = false;
+      drop();
     },
   };
 }

@@ -11,7 +11,7 @@ import {
   $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArraySort,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
-import { startBridge } from './bridge.js';
+import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
 import { CAP, setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
@@ -3467,8 +3467,8 @@ function install() {
   // instrumenter, or code memtrace does not instrument (a syntax error
   // then comes from the engine, as without instrumentation). In Node the
   // memtrace binary named by MEMTRACE_BIN instruments it synchronously: its
-  // long-lived instrument-server through the shim's helper thread (about
-  // 1 ms a string, bridge.js), or where that is unavailable or
+  // long-lived instrument-server, reached through two FIFOs (about 0.5 ms
+  // a string, bridge.js), or where that is unavailable or
   // MEMTRACE_INSTRUMENTER=spawn, a process per string (about 20 ms); an
   // instrumenter set by setInstrumenter (`memtrace node`'s) takes
   // precedence. Results are cached per
@@ -3480,9 +3480,10 @@ function install() {
     ? proc.getBuiltinModule : undefined;
   const getBuiltin = builtinModule !== undefined ? (id) => apply(builtinModule, proc, [id]) : undefined;
   const execFileSync = getBuiltin !== undefined ? getBuiltin('child_process').execFileSync : undefined;
-  let bridge; // the helper thread (bridge.js): undefined until needed, null when it cannot start
-  // helperIdleMs: how long the helper thread waits for another string
-  // before it leaves (MEMTRACE_HELPER_IDLE_MS, default 2 s; 0: it stays).
+  const bridgeNat = getBuiltin !== undefined && env.MEMTRACE_INSTRUMENTER !== 'spawn' ? bridgeNatives(getBuiltin) : undefined;
+  let bridge; // the server's FIFOs (bridge.js): undefined until needed, null when it cannot start
+  // helperIdleMs: how long the server waits for another string before it
+  // leaves (MEMTRACE_HELPER_IDLE_MS, default 2 s; 0: it stays).
   function helperIdleMs(e) {
     const v = e.MEMTRACE_HELPER_IDLE_MS;
     const n = v === undefined || v === '' ? 2000 : +v;
@@ -3498,7 +3499,7 @@ function install() {
   let evalFrom; // the handle of the script whose code made it
   let shimImport; // im's import() when the code's makers have none
   // evalSites: the site table of the script S registers next, when its
-  // code leaves the table out (S's table is then 0: the helper thread's
+  // code leaves the table out (S's table is then 0: the server's (bridge.js)
   // and memtrace node's instrumenters give it apart, so that the string
   // the engine keeps while the code lives is shorter).
   let evalSites;
@@ -3525,13 +3526,13 @@ function install() {
           const strict = name === 'eval strict', global = name === 'timer' || name === 'vm';
           const nm = file !== undefined ? file : strict ? 'eval' : global ? 'evalIndirect' : name;
           if (bridge === undefined) {
-            bridge = env.MEMTRACE_INSTRUMENTER !== 'spawn' && startBridge(getBuiltin, env.MEMTRACE_BIN, helperIdleMs(env)) || null;
+            bridge = startBridge(bridgeNat, env.MEMTRACE_BIN, helperIdleMs(env)) || null;
           }
           r = bridge !== null ? bridge.instrument(nm, strict, global, s, file !== undefined ? name : undefined) : undefined;
           if (r === null) {
             r = s;
           } else if (r === undefined) {
-            // No helper thread, or its server failed: a process per string.
+            // No server (no FIFOs here, or it failed): a process per string.
             const args = name === 'vmfn' ? ['instrument', '--no-shim', '--goal', 'commonjs']
               : name === 'vmmod' ? ['instrument', '--no-shim', '--goal', 'module'] : ['instrument', '--eval'];
             if (strict) args[args.length] = '--strict-code';
