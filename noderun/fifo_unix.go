@@ -47,12 +47,18 @@ func LaunchFIFO(self, dir string, idle time.Duration, args []string) error {
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
 		return fmt.Errorf("%s: not this user's", dir)
 	}
-	names := []string{filepath.Join(dir, fifoRequests), filepath.Join(dir, fifoAnswers)}
-	for _, n := range names {
+	var made []string // removed again if the server does not start
+	undo := func() {
+		for _, n := range made {
+			os.Remove(n)
+		}
+	}
+	for _, n := range []string{filepath.Join(dir, fifoRequests), filepath.Join(dir, fifoAnswers)} {
 		if err := syscall.Mkfifo(n, 0o600); err != nil {
-			removeFIFOs(dir)
+			undo()
 			return fmt.Errorf("mkfifo %s: %w", n, err)
 		}
+		made = append(made, n)
 	}
 	cmd := exec.Command(self, append([]string{"instrument-server", "--fifo-serve", dir,
 		"--idle-ms", strconv.FormatInt(idle.Milliseconds(), 10)}, args...)...)
@@ -60,7 +66,7 @@ func LaunchFIFO(self, dir string, idle time.Duration, args []string) error {
 	// open in the server (execFileSync waits for them to close).
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
-		removeFIFOs(dir)
+		undo()
 		return err
 	}
 	return cmd.Process.Release()
@@ -128,8 +134,14 @@ func (r *idleReader) Read(p []byte) (int, error) {
 	return r.f.Read(p)
 }
 
+// removeFIFOs removes the two FIFOs of dir, whatever else is named so
+// there stays, and dir if it is then empty.
 func removeFIFOs(dir string) {
-	os.Remove(filepath.Join(dir, fifoRequests))
-	os.Remove(filepath.Join(dir, fifoAnswers))
+	for _, n := range []string{fifoRequests, fifoAnswers} {
+		p := filepath.Join(dir, n)
+		if st, err := os.Lstat(p); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+			os.Remove(p)
+		}
+	}
 	os.Remove(dir)
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "70fe5925fc40d64a"
+const Version = "0b8aafea901d118c"

@@ -280,3 +280,27 @@ func TestTraceCompact(t *testing.T) {
 	_, err = os.Stat(x)
 	require.True(t, os.IsNotExist(err), "a failed compaction leaves no output")
 }
+
+// TestInstrumentServerFIFOErrors: the instrument-server's FIFO flags
+// refuse what they cannot serve, each with its reason, and make nothing.
+func TestInstrumentServerFIFOErrors(t *testing.T) {
+	open := t.TempDir()
+	require.NoError(t, os.Chmod(open, 0o755))
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"instrument-server", "--idle-ms", "5"}, "--idle-ms is for a server on FIFOs"},
+		{[]string{"instrument-server", "--fifo", t.TempDir(), "--idle-ms", "-1"}, "not a duration"},
+		{[]string{"instrument-server", "--fifo", open}, "not a private directory"},
+		{[]string{"instrument-server", "--fifo", "a", "--fifo-serve", "b"}, "none of the others can be"},
+	} {
+		code, out, errOut := runCmd(t, "", c.args...)
+		assert.NotEqual(t, ExitOK, code, "%v", c.args)
+		assert.Empty(t, out, "%v", c.args)
+		assert.Contains(t, errOut, c.want, "%v", c.args)
+	}
+	ents, err := os.ReadDir(open)
+	require.NoError(t, err)
+	assert.Empty(t, ents)
+}

@@ -145,6 +145,12 @@ func newCmdInstrumentServer(ios *IOStreams) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("idle-ms") && fifo == "" && fifoServe == "" {
+				return fmt.Errorf("--idle-ms is for a server on FIFOs (--fifo)")
+			}
+			if idleMs < 0 {
+				return fmt.Errorf("--idle-ms %d: not a duration (0: no limit)", idleMs)
+			}
 			idle := time.Duration(idleMs) * time.Millisecond
 			if fifo != "" {
 				self, err := os.Executable()

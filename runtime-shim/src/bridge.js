@@ -14,8 +14,10 @@
 // exit, its death) or after idleMs without a request, and the next string
 // starts another. The program sees nothing of it: no thread, no handle in
 // its event loop, no callback. (An earlier design relayed through a
-// helper thread: its isolate and buffers cost Octane's CodeLoad about
-// 20 MB of peak memory.)
+// helper thread, whose isolate cost about 10 MB: 200 distinct evals, peak
+// RSS 63 MB against 52.5 MB.) A server that stops answering without
+// closing its end blocks the program, as any blocking system call would;
+// one that dies or leaves is replaced.
 //
 // The protocol is noderun/server.go's: a JSON header line with the
 // source's byte length, the source's UTF-8 bytes; the answer's header line
