@@ -2,6 +2,9 @@ package instrument
 
 import (
 	"bytes"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -75,14 +78,14 @@ func TestES5Constructs(t *testing.T) {
 		{`var a = [1, {b: /re/g}]`, `H.N(6, "a", a); var a = H.X(5, H.W(4, "a", H.T(3, [1, H.T(2, {b: H.T(1, /re/g)})]), a))`},
 		{`var f = function () {}`, `H.N(6, "f", f); var f = H.X(5, H.W(4, "f", H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), f))`},
 		// property reads, writes, delete
-		{`a.b.c`, `H.X(3, H.G2(2, H.G1(1, a).b).c)`},
-		{`a[b]`, `H.X(2, H.G1(1, a)[b])`},
-		{`o.p = f(x)`, `H.X(3, H.P2(2, o, "p", H.c1(1, f, x), 2))`},
-		{`o[k] = v`, `H.X(2, H.P1(1, o, k, v, 0))`},
-		{`(o.p) = 1`, `H.X(2, H.P1(1, o, "p", 1, 2))`},
-		{`o[a, b] = 1`, `H.X(2, H.P1(1, o, (a, b), 1, 0))`},
-		{`o[f(), b] = 1`, `H.X(4, H.P3(3, o, (H.X(2, H.c0(1, f)), b), 1, 0))`},
-		{`"use strict"; o.p = 1`, `"use strict"; H.X(2, H.P1(1, o, "p", 1, 3))`},
+		{`a.b.c`, `H.X(3, H.G9(2, H.G12(1, a).b).c)`},
+		{`a[b]`, `H.X(2, H.G12(1, a)[b])`},
+		{`o.p = f(x)`, `H.X(3, H.P30(2, o, "p", H.c1(1, f, x), 2))`},
+		{`o[k] = v`, `H.X(2, H.P30(1, o, k, v, 0))`},
+		{`(o.p) = 1`, `H.X(2, H.P30(1, o, "p", 1, 2))`},
+		{`o[a, b] = 1`, `H.X(2, H.P30(1, o, (a, b), 1, 0))`},
+		{`o[f(), b] = 1`, `H.X(4, H.P30(3, o, (H.X(2, H.c0(1, f)), b), 1, 0))`},
+		{`"use strict"; o.p = 1`, `"use strict"; H.X(2, H.P30(1, o, "p", 1, 3))`},
 		{`delete o.p`, `H.X(2, H.D(1, o, "p", 0))`},
 		{`delete o[k]`, `H.X(2, H.D(1, o, k, 0))`},
 		{`delete x`, `H.X(1, delete x)`},
@@ -95,14 +98,14 @@ func TestES5Constructs(t *testing.T) {
 		// method calls: base, key, lookup (M), arguments, call; a base that
 		// reads the same twice needs no temporary
 		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m1(1, o, H.M(2, o, "m"), a))`},
-		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.R(__mt$f, H.X(4, H.m1(2, this, H.Mt(3, __mt$f, this, "m"), H.G1(1, a).b))) } finally { H.Fr(6, __mt$f); } }`},
+		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.R(__mt$f, H.X(4, H.m1(2, this, H.Mt(3, __mt$f, this, "m"), H.G12(1, a).b))) } finally { H.Fr(6, __mt$f); } }`},
 		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m0(1, __mt$b = o, H.M(2, __mt$b, "m")))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
 		{`(o.m)()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M(2, T_1, "m")))`},
 		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m0(3, T_1 = H.m0(1, T_2 = o, H.M(2, T_2, \"m\")\n), H.M(4, T_1, \"n\")\n))"},
-		{`(0, o.m)()`, `H.X(3, H.c0(2, (0, H.G1(1, o).m)))`},
+		{`(0, o.m)()`, `H.X(3, H.c0(2, (0, H.G30(1, o).m)))`},
 		{`new F`, `H.X(2, H.n0(1, F))`},
 		{`new F(a, b)`, `H.X(2, H.n2(1, F, a, b))`},
-		{`new a.B()`, `H.X(3, H.n0(2, H.G1(1, a).B))`},
+		{`new a.B()`, `H.X(3, H.n0(2, H.G12(1, a).B))`},
 		{`eval(s)`, `H.X(2, eval(H.E(1, s)))`},
 		// direct eval in strict code: the shim instruments its code as strict
 		{`function f() { "use strict"; eval(s, t) }`, `H.N(6, "f", H.F(5, 3, f)); function f() { "use strict";const __mt$f = H.Fe(3, f, this, new.target); try {  H.X(2, eval(H.E(1, s, 1), t)) } finally { H.Fr(4, __mt$f); } }`},
@@ -115,16 +118,16 @@ func TestES5Constructs(t *testing.T) {
 		{`a = b = c`, `H.X(3, a = H.W(2, "a", b = H.W(1, "b", c, (typeof b === "undefined" ? void 0 : b)), (typeof a === "undefined" ? void 0 : a)))`},
 		{`var x; x = 1`, `H.N(3, "x", x); var x; H.X(2, x = H.W(1, "x", 1, x))`},
 		// compound property operations
-		{`o.p += 1`, `var T_1; H.X(3, H.P1(1, T_1 = o, "p", H.G2(2, T_1).p + (1), 2))`},
-		{`o[k] *= 2`, `var T_1, T_2; H.X(3, H.P1(1, T_1 = o, T_2 = (k), H.G2(2, T_1)[T_2] * (2), 0))`},
-		{`o.p++`, `var T_1, T_2, T_3; H.X(3, (T_2 = H.G2(2, T_1 = o).p, T_3 = T_2++, H.P1(1, T_1, "p", T_2, 2), T_3))`},
-		{`++o[k]`, `var T_1, T_2, T_3; H.X(3, H.P1(1, T_1 = o, T_2 = (k), (T_3 = H.G2(2, T_1)[T_2], ++T_3), 0))`},
+		{`o.p += 1`, `var T_1; H.X(3, H.P30(1, T_1 = o, "p", H.G30(2, T_1).p + (1), 2))`},
+		{`o[k] *= 2`, `var T_1, T_2; H.X(3, H.P30(1, T_1 = o, T_2 = (k), H.G30(2, T_1)[T_2] * (2), 0))`},
+		{`o.p++`, `var T_1, T_2, T_3; H.X(3, (T_2 = H.G30(2, T_1 = o).p, T_3 = T_2++, H.P30(1, T_1, "p", T_2, 2), T_3))`},
+		{`++o[k]`, `var T_1, T_2, T_3; H.X(3, H.P30(1, T_1 = o, T_2 = (k), (T_3 = H.G30(2, T_1)[T_2], ++T_3), 0))`},
 		{`x ||= {}`, `H.X(3, (x || (x = H.W(2, "x", H.T(1, {}), x))))`},
-		{`o.p ??= []`, `var T_1; H.X(4, (H.G2(2, T_1 = o).p ?? H.P1(1, T_1, "p", H.T(3, []), 2)))`},
+		{`o.p ??= []`, `var T_1; H.X(4, (H.G30(2, T_1 = o).p ?? H.P30(1, T_1, "p", H.T(3, []), 2)))`},
 		// flushes
 		{`a, b(), c`, `H.X(3, (a, H.X(2, H.c0(1, b)), c))`},
 		{`x; 1; "s"; (y)`, `x; 1; "s"; (y)`},
-		{`if (a.b) c()`, `if (H.X(2, H.G1(1, a).b)) H.X(4, H.c0(3, c))`},
+		{`if (a.b) c()`, `if (H.X(2, H.G12(1, a).b)) H.X(4, H.c0(3, c))`},
 		{`while (x < f()) {}`, `while (H.X(2, x < H.c0(1, f))) {}`},
 		{`do ; while (f())`, `do ; while (H.X(2, H.c0(1, f)))`},
 		{`for (var i = 0; i < n; i++) g(i)`, `H.N(7, "i", i); for (var i = H.X(2, H.W(1, "i", 0, i)); H.X(3, i < n); H.X(4, i++)) H.X(6, H.c1(5, g, i))`},
@@ -161,21 +164,21 @@ func TestModernConstructs(t *testing.T) {
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
 		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, {"x": class {}}["x"]), (typeof x === "undefined" ? void 0 : x)))`},
 		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.X(2, H.Sp(1, __mt$f, super(x))) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.R(__mt$f, H.X(6, super.m())) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
-		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G2(2, o).p, 1); static { H.X(5, H.c0(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.Gt(6, __mt$f, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
+		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G30(2, o).p, 1); static { H.X(5, H.c0(4, f)) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.Gt(6, __mt$f, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
 		// this from the frame (Gt, Pt, Mt) only where the frame's this is the function's own for the whole body: not in parameters, arrows, generators
 		{`function f(x = this.p) { this.q = () => this.r; }`, `H.N(13, "f", H.F(12, 10, f)); function f(x = H.G1(1, this).p) {const __mt$f = H.Fe(10, f, this, new.target); try { H.N(9, "x", x);  H.X(8, H.Pt(7, __mt$f, this, "q", H.F(6, 4, () => { const __mt$f = H.Fe(4, void 0); try { return H.R(__mt$f, H.X(3, H.G2(2, this).r)) } finally { H.Fr(5, __mt$f); } }), 2)); } finally { H.Fr(11, __mt$f); } }`},
 		{`function* g() { yield this.p }`, `H.N(7, "g", H.F(6, 4, g)); function* g() {const __mt$f = H.Fg(4, g, this, new.target); try {  H.X(3, H.Y(2, __mt$f, yield H.Yv(2, __mt$f, H.G1(1, this).p))) } finally { H.Fx(5, __mt$f); } }`},
 		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.Ts(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(8, "g", H.F(7, 5, g)); async function* g() {const __mt$f = H.Fg(5, g, this, new.target); try {  H.X(4, H.Y(3, __mt$f, yield* H.Ys(3, __mt$f, H.Y(2, __mt$f, await H.Ys(2, __mt$f, H.c0(1, h)))))) } finally { H.Fx(6, __mt$f); } }`},
-		{`a?.b.c`, `H.X(2, H.G1(1, a)?.b.c)`},
-		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.M(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G1(1, c).d)))`},
-		{`o.p?.m()`, `var T_1; H.X(4, ((T_1 = H.G1(1, o).p) === null || T_1 === void 0 ? void 0 : H.m0(2, T_1, H.M(3, T_1, "m"))))`},
+		{`a?.b.c`, `H.X(2, H.G12(1, a)?.b.c)`},
+		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.M(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G18(1, c).d)))`},
+		{`o.p?.m()`, `var T_1; H.X(4, ((T_1 = H.G30(1, o).p) === null || T_1 === void 0 ? void 0 : H.m0(2, T_1, H.M(3, T_1, "m"))))`},
 		// tagged templates: through the call hooks, the template's arguments from H.q (one site per template: the strings object is the program's)
-		{"t`x${a.b}`", "H.X(3, H.ct(2, t, H.q`x${H.G1(1, a).b}`))"},
+		{"t`x${a.b}`", "H.X(3, H.ct(2, t, H.q`x${H.G12(1, a).b}`))"},
 		{"o.f `a${1}`; o[k]`b`; (a.b)`c`", "var T_1; H.X(3, H.mt(1, T_1 = o, H.M(2, T_1, \"f\"), H.q`a${1}`)); H.X(6, H.mt(4, T_1 = o, H.M(5, T_1, k), H.q`b`)); H.X(9, H.mt(7, T_1 = a, H.M(8, T_1, \"b\"), H.q`c`))"},
 		{"class C { #t() {} m() { return this.#t`x` } }", "let C = H.N(10, \"C\", H.F(9, -8, class C { #t() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, H.mt(4, H.Gt(3, __mt$f, this), this.#t, H.q`x`))) } finally { H.Fr(7, __mt$f); } } }, void 0, \"#t\", 8, 1, \"m\", 0, 6));"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
-		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G1(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
+		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G30(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
 		// names from named evaluation: numeric keys, a string key with a line continuation (requoted: lines stay), __proto__ (a computed key)
 		{"x = {1: function* () {}, \"a\\\nb\": () => 1}; var __proto__ = () => 2", "H.N(17, \"__proto__\", __proto__); H.X(10, x = H.W(9, \"x\", H.T(8, {1: H.F(3, 1, {1: function* () {const __mt$f = H.Fg(1, void 0, this, new.target); try { } finally { H.Fx(2, __mt$f); } }}[1]), \"a\\\nb\": H.F(7, 5, {\"ab\": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}[\"ab\"])}), (typeof x === \"undefined\" ? void 0 : x))); var __proto__ = H.X(16, H.W(15, \"__proto__\", H.F(14, 12, {[\"__proto__\"]: () => { const __mt$f = H.Fe(12, void 0); try { return H.R(__mt$f, H.X(11, 2)) } finally { H.Fr(13, __mt$f); } }}[\"__proto__\"]), __proto__))"},
 		// names from computed keys: the object literal's property is spread from an object of its own (Fo); a class field's key is kept in a temporary (K) for its Q and name
@@ -188,7 +191,7 @@ func TestModernConstructs(t *testing.T) {
 
 func TestGoals(t *testing.T) {
 	expectGoal(t, js.Module, `import x from "m"; export let y = x.p; export default () => 1`,
-		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G1(1, x).p)); export default H.F(7, 5, {"default": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["default"])`)
+		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G7(1, x).p)); export default H.F(7, 5, {"default": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["default"])`)
 	got, err := strip("'use strict'\nvar a = f(); return a", js.CommonJS)
 	if err != nil {
 		t.Fatal(err)
@@ -201,18 +204,18 @@ func TestGoals(t *testing.T) {
 
 func TestOptionalChains(t *testing.T) {
 	for _, c := range [][2]string{
-		{`a?.b.c?.d`, `H.X(2, H.G1(1, a)?.b.c?.d)`},
+		{`a?.b.c?.d`, `H.X(2, H.G12(1, a)?.b.c?.d)`},
 		{`a.b()?.c`, `var T_1; H.X(4, H.G3(3, H.m0(1, T_1 = a, H.M(2, T_1, "b")))?.c)`},
 		{`f?.()?.()`, `var T_1, T_2; H.X(3, ((T_1 = f) === null || T_1 === void 0 ? void 0 : (T_2 = H.c0(1, T_1)) === null || T_2 === void 0 ? void 0 : H.c0(2, T_2)))`},
-		{`a?.[k.p](x.y)`, `var T_1; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.m1(3, T_1, H.M(4, T_1, H.G1(1, k).p), H.G2(2, x).y)))`},
+		{`a?.[k.p](x.y)`, `var T_1; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.m1(3, T_1, H.M(4, T_1, H.G10(1, k).p), H.G7(2, x).y)))`},
 		// An optional call of a method keeps its base for this.
 		{`o.f?.(x)`, `var T_1, T_2; H.X(3, ((T_2 = H.M(2, T_1 = o, "f")) === null || T_2 === void 0 ? void 0 : H.m1(1, T_1, T_2, x)))`},
 		{`a?.b.c(d).e`, `var T_1, T_2; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.G4(4, H.m1(2, T_2 = H.G1(1, T_1).b, H.M(3, T_2, "c"), d)).e))`},
 		// Where this or the reference comes from the chain itself, and where
 		// no temporary can be declared, the chain keeps its form.
-		{`(a?.b)()`, `H.X(2, (H.G1(1, a)?.b)())`},
-		{`(a?.f)` + "`t`", `H.X(2, (H.G1(1, a)?.f)` + "`t`" + `)`},
-		{`delete a?.f().x`, `H.X(2, delete H.G1(1, a)?.f().x)`},
+		{`(a?.b)()`, `H.X(2, (H.G12(1, a)?.b)())`},
+		{`(a?.f)` + "`t`", `H.X(2, (H.G12(1, a)?.f)` + "`t`" + `)`},
+		{`delete a?.f().x`, `H.X(2, delete H.G12(1, a)?.f().x)`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}
@@ -248,5 +251,68 @@ func TestSelfReferenceKeywordNames(t *testing.T) {
 		if _, err := js.Parse(res.Code, js.Options{Goal: js.Script}); err != nil {
 			t.Errorf("re-parse: %v\n%s", err, code)
 		}
+	}
+}
+
+// TestHookCopyByName: a property read's or write's hook copy follows the
+// name of its object (a variable, or a named property), so that every
+// site reading one kind of object shares a reader (copyOf); other objects
+// take the copy of their local iid.
+func TestHookCopyByName(t *testing.T) {
+	src := `function f(c, d) { c[0] = d.x + c[1]; return c[2] + this.pos.x + d.pos.y + g().a + g().b + (c || d).z }
+function h(c) { return c[3] + c[4] }`
+	got, err := strip(src, js.Script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byObj := map[string]map[string]bool{}
+	n := 0
+	for _, loc := range regexp.MustCompile(`\.([GP])(\d+)\((\d+), `).FindAllStringSubmatchIndex(got, -1) {
+		m := []string{got[loc[0]:loc[1]], got[loc[2]:loc[3]], got[loc[4]:loc[5]], got[loc[6]:loc[7]]}
+		copyNum, _ := strconv.Atoi(m[2])
+		iid, _ := strconv.Atoi(m[3])
+		// The object: the hook's second argument, up to a comma or the
+		// closing parenthesis at its own depth.
+		end, depth := loc[1], 0
+		for ; end < len(got); end++ {
+			if c := got[end]; c == '(' {
+				depth++
+			} else if c == ')' && depth > 0 {
+				depth--
+			} else if (c == ',' || c == ')') && depth == 0 {
+				break
+			}
+		}
+		obj := got[loc[1]:end]
+		if copyNum < 0 || copyNum >= HookCopies {
+			t.Errorf("%s%d: no such copy", m[1], copyNum)
+		}
+		switch {
+		case obj == "c" || obj == "d" || strings.HasSuffix(obj, ".pos"):
+			key := obj
+			if strings.HasSuffix(obj, ".pos") {
+				key = ".pos"
+			}
+			if byObj[key] == nil {
+				byObj[key] = map[string]bool{}
+			}
+			byObj[key][m[2]] = true
+			n++
+		case strings.HasPrefix(obj, "H.c0("), strings.HasPrefix(obj, "("):
+			if copyNum != iid%HookCopies {
+				t.Errorf("%s at iid %d on %s: copy %d, want the iid's, %d", m[1], iid, obj, copyNum, iid%HookCopies)
+			}
+		}
+	}
+	if n < 9 || len(byObj) != 3 {
+		t.Fatalf("found %d hooks on c, d and .pos (%v) in\n%s", n, byObj, got)
+	}
+	for k, copies := range byObj {
+		if len(copies) != 1 {
+			t.Errorf("the sites on %s call copies %v, want one", k, copies)
+		}
+	}
+	if fmt.Sprint(byObj["c"]) == fmt.Sprint(byObj["d"]) {
+		t.Logf("c and d share a copy (a hash collision): %v", byObj["c"])
 	}
 }

@@ -73,10 +73,10 @@ func TestServeFIFO(t *testing.T) {
 		require.NoError(t, err)
 		r, err := os.OpenFile(filepath.Join(dir, fifoAnswers), os.O_RDONLY, 0)
 		require.NoError(t, err)
-		if idle == 0 {
-			_, err = io.WriteString(w, request(7, "evalIndirect", "script", "var o = { a: 1 };"))
+		br := bufio.NewReader(r)
+		ask := func() {
+			_, err := io.WriteString(w, request(7, "evalIndirect", "script", "var o = { a: 1 };"))
 			require.NoError(t, err)
-			br := bufio.NewReader(r)
 			line, err := br.ReadBytes('\n')
 			require.NoError(t, err)
 			var resp serverResponse
@@ -87,9 +87,22 @@ func TestServeFIFO(t *testing.T) {
 			_, err = io.ReadFull(br, code)
 			require.NoError(t, err)
 			assert.Contains(t, string(code), "var o = ")
+		}
+		if idle == 0 {
+			ask()
 			require.NoError(t, w.Close())
 		} else {
-			// No request: the server leaves, and its end closes (a
+			// The shim starts a server for the string it sends next:
+			// before its first request the server waits however long
+			// that takes (it left after idle, and a program slow to send
+			// its first string, on a loaded machine, lost each new server
+			// until it gave up on them).
+			require.NoError(t, r.SetReadDeadline(time.Now().Add(3*idle)))
+			_, err := r.Read(make([]byte, 1))
+			require.ErrorIs(t, err, os.ErrDeadlineExceeded, "the server left before its first request")
+			require.NoError(t, r.SetReadDeadline(time.Time{}))
+			ask()
+			// Then no request: the server leaves, and its end closes (a
 			// deadline, so that a server that stays fails the test).
 			require.NoError(t, r.SetReadDeadline(time.Now().Add(5*time.Second)))
 			start := time.Now()

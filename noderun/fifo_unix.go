@@ -76,7 +76,7 @@ func LaunchFIFO(self, dir string, idle time.Duration, args []string) error {
 // dir: it opens the request FIFO for reading, then the answer FIFO for
 // writing (each open waits for the shim's end, at most fifoOpenWait), and
 // serves until the shim closes its end or, with idle > 0, no byte of a
-// request has come for idle. Whatever is left of dir is removed (the
+// request has come for idle since the first. Whatever is left of dir is removed (the
 // shim unlinks the FIFOs once both ends are open).
 func ServeFIFO(dir string, idle time.Duration, opts ServerOptions) error {
 	defer removeFIFOs(dir)
@@ -122,16 +122,28 @@ func openFIFO(path string, flag int) (*os.File, error) {
 	}
 }
 
-// idleReader reads f with a deadline of idle from each read (FIFOs are
-// pollable: os.ErrDeadlineExceeded when it passes).
+// idleReader reads f with a deadline of idle from each read after the
+// first byte (FIFOs are pollable: os.ErrDeadlineExceeded when it passes).
+// The first request has no deadline: the shim starts a server for the
+// string it sends next, and a server that left before it came (a program
+// slow to get there on a loaded machine) had the shim start another, which
+// could leave the same way, until the shim gave up on servers; a program
+// that ends before sending closes its end, and the read ends.
 type idleReader struct {
-	f    *os.File
-	idle time.Duration
+	f       *os.File
+	idle    time.Duration
+	started bool
 }
 
 func (r *idleReader) Read(p []byte) (int, error) {
-	r.f.SetReadDeadline(time.Now().Add(r.idle)) // not pollable: no limit
-	return r.f.Read(p)
+	if r.started {
+		r.f.SetReadDeadline(time.Now().Add(r.idle)) // not pollable: no limit
+	}
+	n, err := r.f.Read(p)
+	if n > 0 {
+		r.started = true
+	}
+	return n, err
 }
 
 // removeFIFOs removes the two FIFOs of dir, whatever else is named so

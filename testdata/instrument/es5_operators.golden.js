@@ -1,16 +1,16 @@
 __mt.Sg("__mt$d676b56c", 3, 0, "es5_operators.js", "EmBAMAVAiBAAAiBAAAiBAuBAGAAAGAYACAAACCCASAAASAAAUCCASAAASAAAUCCAOAAAOAAAGAAAQCCAUAAAUAEAGAFAWCWAKAAAKAAAKAAAKCMAGAAAGALASCMACALAOCaAGAKAGAAAKAjBA+BAAAWAAAgCCYAEAAAEAAAECCA0BAAA0BAaAYAAASAAAaCCAgCAAAgCAcAGAKAYAAASAAAaCaAcAAASAZAiCAAAWAAAkCCUAGAKAGALAWAAAWCgBAuBAfAuCAAAWAAAwCCUACATAqCAAAqCAAAqCA8BAKAJASCCA2BAoBAMAJAWCMAGALAyBCCAiBAAAWAAAkBCCA6FAmCAkBAAAWAAAmBAoCAoBAAAWAAAoBCOAUAAAUAyBAmCAAAWAAAmCCuBACAhBAkBAmBA0BAAAWAAA0BAuCAkBAAAWAAAkBtBCuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBCAAuBC", {}, 107, 108, 0, (s, o) => import(s, o)); /* node-do-not-add-exception-line */ __mt$d676b56c.N(99, "o", o); __mt$d676b56c.N(100, "k", k); __mt$d676b56c.N(101, "i", i); __mt$d676b56c.N(102, "n", n); __mt$d676b56c.N(103, "old", old); __mt$d676b56c.N(104, "keys", keys); __mt$d676b56c.N(105, "j", j); __mt$d676b56c.N(106, "x", x); // ES5: compound assignments, updates, sequences, conditionals, for-in.
 var o = __mt$d676b56c.X(4, __mt$d676b56c.W(3, "o", __mt$d676b56c.T(2, {a: 1, b: __mt$d676b56c.T(1, {c: 2})}), o)), k = __mt$d676b56c.X(6, __mt$d676b56c.W(5, "k", "a", k)), i, n = __mt$d676b56c.X(8, __mt$d676b56c.W(7, "n", 0, n));
-__mt$d676b56c.X(11, __mt$d676b56c.P9(9, __mt$d676b56c_1 = o, "a", __mt$d676b56c.G10(10, __mt$d676b56c_1).a + (10), 2));
-__mt$d676b56c.X(14, __mt$d676b56c.P12(12, __mt$d676b56c_1 = o, __mt$d676b56c_2 = (k), __mt$d676b56c.G13(13, __mt$d676b56c_1)[__mt$d676b56c_2] * (2), 0));
-__mt$d676b56c.X(18, (__mt$d676b56c_2 = __mt$d676b56c.G16(16, __mt$d676b56c_1 = __mt$d676b56c.G17(17, o).b).c, __mt$d676b56c_3 = __mt$d676b56c_2++, __mt$d676b56c.P15(15, __mt$d676b56c_1, "c", __mt$d676b56c_2, 2), __mt$d676b56c_3));
-__mt$d676b56c.X(22, __mt$d676b56c.P19(19, __mt$d676b56c_1 = __mt$d676b56c.G21(21, o).b, __mt$d676b56c_2 = ("c"), (__mt$d676b56c_3 = __mt$d676b56c.G20(20, __mt$d676b56c_1)[__mt$d676b56c_2], ++__mt$d676b56c_3), 0));
-var old = __mt$d676b56c.X(26, __mt$d676b56c.W(25, "old", (__mt$d676b56c_2 = __mt$d676b56c.G24(24, __mt$d676b56c_1 = o).a, __mt$d676b56c_3 = __mt$d676b56c_2--, __mt$d676b56c.P23(23, __mt$d676b56c_1, "a", __mt$d676b56c_2, 2), __mt$d676b56c_3), old));
-__mt$d676b56c.X(29, n = __mt$d676b56c.W(28, "n", n + (__mt$d676b56c.G27(27, o).a), n));
+__mt$d676b56c.X(11, __mt$d676b56c.P30(9, __mt$d676b56c_1 = o, "a", __mt$d676b56c.G30(10, __mt$d676b56c_1).a + (10), 2));
+__mt$d676b56c.X(14, __mt$d676b56c.P30(12, __mt$d676b56c_1 = o, __mt$d676b56c_2 = (k), __mt$d676b56c.G30(13, __mt$d676b56c_1)[__mt$d676b56c_2] * (2), 0));
+__mt$d676b56c.X(18, (__mt$d676b56c_2 = __mt$d676b56c.G9(16, __mt$d676b56c_1 = __mt$d676b56c.G30(17, o).b).c, __mt$d676b56c_3 = __mt$d676b56c_2++, __mt$d676b56c.P9(15, __mt$d676b56c_1, "c", __mt$d676b56c_2, 2), __mt$d676b56c_3));
+__mt$d676b56c.X(22, __mt$d676b56c.P9(19, __mt$d676b56c_1 = __mt$d676b56c.G30(21, o).b, __mt$d676b56c_2 = ("c"), (__mt$d676b56c_3 = __mt$d676b56c.G9(20, __mt$d676b56c_1)[__mt$d676b56c_2], ++__mt$d676b56c_3), 0));
+var old = __mt$d676b56c.X(26, __mt$d676b56c.W(25, "old", (__mt$d676b56c_2 = __mt$d676b56c.G30(24, __mt$d676b56c_1 = o).a, __mt$d676b56c_3 = __mt$d676b56c_2--, __mt$d676b56c.P30(23, __mt$d676b56c_1, "a", __mt$d676b56c_2, 2), __mt$d676b56c_3), old));
+__mt$d676b56c.X(29, n = __mt$d676b56c.W(28, "n", n + (__mt$d676b56c.G30(27, o).a), n));
 __mt$d676b56c.X(31, n = __mt$d676b56c.W(30, "n", n - (1), n));
-__mt$d676b56c.X(37, __mt$d676b56c.m4(35, __mt$d676b56c_1 = console, __mt$d676b56c.M(36, __mt$d676b56c_1, "log"), __mt$d676b56c.G0(32, o).a, __mt$d676b56c.G2(34, __mt$d676b56c.G1(33, o).b).c, old, n));
+__mt$d676b56c.X(37, __mt$d676b56c.m4(35, __mt$d676b56c_1 = console, __mt$d676b56c.M(36, __mt$d676b56c_1, "log"), __mt$d676b56c.G30(32, o).a, __mt$d676b56c.G9(34, __mt$d676b56c.G30(33, o).b).c, old, n));
 var keys = __mt$d676b56c.X(40, __mt$d676b56c.W(39, "keys", __mt$d676b56c.T(38, []), keys));
 for (__mt$d676b56c_1 in o) { k = __mt$d676b56c.X(42, __mt$d676b56c.W(41, "k", __mt$d676b56c_1, k)); __mt$d676b56c.X(45, __mt$d676b56c.m1(43, keys, __mt$d676b56c.M(44, keys, "push"), k)); }
-for (__mt$d676b56c_1 in __mt$d676b56c.G16(48, o).b) { var j = __mt$d676b56c.X(47, __mt$d676b56c.W(46, "j", __mt$d676b56c_1, j)); __mt$d676b56c.X(51, __mt$d676b56c.m1(49, keys, __mt$d676b56c.M(50, keys, "push"), j)); }
+for (__mt$d676b56c_1 in __mt$d676b56c.G30(48, o).b) { var j = __mt$d676b56c.X(47, __mt$d676b56c.W(46, "j", __mt$d676b56c_1, j)); __mt$d676b56c.X(51, __mt$d676b56c.m1(49, keys, __mt$d676b56c.M(50, keys, "push"), j)); }
 __mt$d676b56c.X(56, __mt$d676b56c.m3(54, __mt$d676b56c_1 = console, __mt$d676b56c.M(55, __mt$d676b56c_1, "log"), __mt$d676b56c.m1(52, keys, __mt$d676b56c.M(53, keys, "join"), ","), k, j));
 var x = __mt$d676b56c.X(60, __mt$d676b56c.W(59, "x", (__mt$d676b56c.X(57, n++), __mt$d676b56c.X(58, n++), n), x));
 __mt$d676b56c.X(64, __mt$d676b56c.m2(62, __mt$d676b56c_1 = console, __mt$d676b56c.M(63, __mt$d676b56c_1, "log"), x, __mt$d676b56c.X(61, n > 3) ? "big" : "small"));

@@ -8,7 +8,7 @@ const tick = __mt$37545756.X(9, __mt$37545756.N(8, "tick", __mt$37545756.F(7, 5,
 
 async function rewrite(p) {const H = __mt$37545756, __mt$f = H.Fg(32, rewrite, this, new.target, 34); try { H.N(31, "p", p); 
   let x = H.X(12, H.N(11, "x", H.T(10, { v: 1 })));
-  const peek = H.X(19, H.N(18, "peek", H.F(17, 15, {"peek": () => { const __mt$f = H.Fe(15, void 0); try { return H.R(__mt$f, H.X(14, H.G13(13, x).v + p)) } finally { H.Fr(16, __mt$f); } }}["peek"])));
+  const peek = H.X(19, H.N(18, "peek", H.F(17, 15, {"peek": () => { const __mt$f = H.Fe(15, void 0); try { return H.R(__mt$f, H.X(14, H.G7(13, x).v + p)) } finally { H.Fr(16, __mt$f); } }}["peek"])));
   const before = H.X(22, H.N(21, "before", H.c0(20, peek)));
   H.X(25, H.Y(24, __mt$f, await H.Ys(24, __mt$f, H.c0(23, tick), "peek", peek, "before", before), "peek", peek, "before", before));
   H.X(28, x = H.W(27, "x", H.T(26, { v: 2 }), x));
@@ -20,7 +20,7 @@ async function late() {const H = __mt$37545756, __mt$f = H.Fg(67, late, this, ne
   const a = H.X(40, H.Nw(39, "a", H.T(38, { n: 1 })));
   let b = H.Nw(41, "b", void 0);
   const { c, ...rest } = H.T(42, { c: 3, d: 4 }), __mt$37545756_d1 = (H.Nw(43, "c", c), H.Nw(44, "rest", H.T(45, rest)), 0);
-  let K = H.N(53, "K", H.F(52, -51, class K { get n() {const __mt$f = H.Fe(49, void 0, this, new.target); try {  return H.R(__mt$f, H.X(48, H.G14(46, a).n + c + H.G15(47, rest).d)); } finally { H.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
+  let K = H.N(53, "K", H.F(52, -51, class K { get n() {const __mt$f = H.Fe(49, void 0, this, new.target); try {  return H.R(__mt$f, H.X(48, H.G12(46, a).n + c + H.G23(47, rest).d)); } finally { H.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
   {H.N(66, "inner", H.F(65, 55, inner)); 
     function inner() {const __mt$f = H.Fe(55, inner, this, new.target); try {  return H.R(__mt$f, H.X(54, b)); } finally { H.Fr(56, __mt$f); } }
     H.X(57, b = "b");
@@ -76,6 +76,6 @@ async function main() {const H = __mt$37545756, __mt$f = H.Fg(212, main, this, n
   H.X(206, H.m1(204, __mt$1 = console, H.M(205, __mt$1, "log"), H.m1(202, __mt$2 = H.m1(200, fs, H.M(201, fs, "map"), H.F(199, 197, (f) => { const __mt$f = H.Fe(197, void 0); try { H.N(196, "f", f); return H.R(__mt$f, H.X(195, H.c0(194, f))) } finally { H.Fr(198, __mt$f); } })), H.M(203, __mt$2, "join"), ",")));
   H.X(211, H.m1(209, __mt$1 = console, H.M(210, __mt$1, "log"), H.Y(208, __mt$f, await H.Ys(208, __mt$f, H.c0(207, evals), "fs", fs), "fs", fs)));
 } finally { H.Fx(213, __mt$f); } }
-__mt$37545756.X(225, __mt$37545756.m1(223, __mt$37545756_1 = __mt$37545756.c0(214, main), __mt$37545756.M(224, __mt$37545756_1, "catch"), __mt$37545756.F(222, 220, (e) => { const H = __mt$37545756, __mt$f = H.Fe(220, void 0); var __mt$1; try { H.N(219, "e", e); return H.R(__mt$f, H.X(218, H.m2(216, __mt$1 = console, H.M(217, __mt$1, "log"), "error", H.G23(215, e).message))) } finally { H.Fr(221, __mt$f); } })));
+__mt$37545756.X(225, __mt$37545756.m1(223, __mt$37545756_1 = __mt$37545756.c0(214, main), __mt$37545756.M(224, __mt$37545756_1, "catch"), __mt$37545756.F(222, 220, (e) => { const H = __mt$37545756, __mt$f = H.Fe(220, void 0); var __mt$1; try { H.N(219, "e", e); return H.R(__mt$f, H.X(218, H.m2(216, __mt$1 = console, H.M(217, __mt$1, "log"), "error", H.G0(215, e).message))) } finally { H.Fr(221, __mt$f); } })));
 
 ;__mt$37545756.Sx();
