@@ -230,7 +230,7 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 						// No hook reads a private name: the base's use
 						// through G, the lookup in the code:
 						// H.m(i, H.G(j, t = base), t.#m, args).
-						this := append([]chainPiece{text(r.hkc("G", copyOf(l.Object, j), j))}, assign...)
+						this := append([]chainPiece{text(r.hkc("G", r.copyOf(l.Object, j), j))}, assign...)
 						this = append(this, text(")"))
 						lookup := base + "." + r.text(l.Property)
 						if call.Optional {
@@ -271,7 +271,7 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 				}
 			}
 			g := r.site(l.Span)
-			out := append([]chainPiece{text(r.hkc("G", copyOf(l.Object, g), g))}, v...)
+			out := append([]chainPiece{text(r.hkc("G", r.copyOf(l.Object, g), g))}, v...)
 			if !l.Computed {
 				out = append(out, text(")."+r.text(l.Property)))
 			} else {

@@ -884,7 +884,7 @@ func (r *rewriter) getHook(m *js.Member, i int) string {
 	if limitProp(m) {
 		return r.hk("Gl", i)
 	}
-	return r.hkc("G", copyOf(m.Object, i), i)
+	return r.hkc("G", r.copyOf(m.Object, i), i)
 }
 
 // putHook is the write hook of member m: P's copy for site i, or Pl
@@ -893,7 +893,7 @@ func (r *rewriter) putHook(m *js.Member, i int) string {
 	if limitProp(m) {
 		return r.hk("Pl", i)
 	}
-	return r.hkc("P", copyOf(m.Object, i), i)
+	return r.hkc("P", r.copyOf(m.Object, i), i)
 }
 
 // memberRead renders the read of the member in a compound operation on

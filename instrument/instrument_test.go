@@ -322,3 +322,34 @@ function h(c) { return c[3] + c[4] + c?.[5] + c?.pos.x + d?.x.y + g()?.c }`
 		t.Errorf("c[0] and c?.#p() read c through copies %v, want one copy:\n%s", gs, got)
 	}
 }
+
+// TestHookCopyCaptured: a variable read from an enclosing function takes
+// a copy apart from the locals of its name (an Emscripten module's heap
+// view c against each function's own c), the same for every function that
+// reads it, and for every captured binding of that name.
+func TestHookCopyCaptured(t *testing.T) {
+	src := `function mod() {
+  var c = new Int32Array(8);
+  function load(i) { return c[i >> 2]; }
+  function store(i, v) { c[i >> 2] = v; }
+  function own(c) { c[0] = 1; return c[1]; }
+  c[2] = 3;
+  return [load, store, own, () => c[3]];
+}
+function other() { var c = [1]; return function () { return c[0]; }; }`
+	got, err := strip(src, js.Script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each hook on c, in source order, with its copy.
+	var copies []string
+	for _, m := range regexp.MustCompile(`\.([GP])(\d+)\(\d+, c[,)]`).FindAllStringSubmatch(got, -1) {
+		copies = append(copies, m[1]+m[2])
+	}
+	// load, store (captured); own's write and read, mod's own write
+	// (local); the arrow's read, other's closure's read (captured).
+	want := []string{"G22", "P22", "P18", "G18", "P18", "G22", "G22"}
+	if strings.Join(copies, " ") != strings.Join(want, " ") {
+		t.Errorf("hooks on c: %v, want %v (captured: c@, local: c)\n%s", copies, want, got)
+	}
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "0b8aafea901d118c"
+const Version = "e0828dd64c5a2568"

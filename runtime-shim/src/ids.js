@@ -41,8 +41,8 @@ class Stamp extends Return {
     return #id in o ? o.#id : NOFIELD;
   }
   // u0..u31: get for the use hooks G0..G31, p0..p31 for the write hooks
-  // P0..P31; the instrumenter gives each site one of them (its local iid
-  // modulo 32, instrument.HookCopies). V8 keeps the type feedback of the
+  // P0..P31; the instrumenter gives each site one of them (by the name of
+  // the object, instrument.copyOf). V8 keeps the type feedback of the
   // field read per function, not per call site: through one getter, every
   // site's objects are one site's, which turns megamorphic (a hash probe
   // per read) as soon as a program reads fields of more than four kinds of

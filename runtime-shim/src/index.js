@@ -2597,7 +2597,7 @@ function install() {
 
     // G0..G31 and P0..P31: G and P, each with a reader of its own for the
     // object's id (ids.js, u0.. and p0..): the instrumenter picks the copy
-    // by the site's local iid (instrument.HookCopies).
+    // by the name of the object (instrument.copyOf).
     G0(i, o) { return isObj(o) ? useHit(this, i, o, readU0(o)) : o; }
     G1(i, o) { return isObj(o) ? useHit(this, i, o, readU1(o)) : o; }
     G2(i, o) { return isObj(o) ? useHit(this, i, o, readU2(o)) : o; }

@@ -12,17 +12,17 @@ let Shape = __mt$8a50c731.N(74, "Shape", __mt$8a50c731.F(73, 25, class Shape {
   tags = __mt$8a50c731.Q(13, this, "tags", __mt$8a50c731.T(12, { list: __mt$8a50c731.T(11, []) }), 1);
   constructor(name) {const H = __mt$8a50c731, __mt$f = H.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { H.N(24, "name", name); 
     H.X(15, H.Pt(14, __mt$f, this, "name", name, 3));
-    H.X(19, this.#id = H.Q(18, this, "#id", H.P6(16, __mt$1 = Shape, "count", (__mt$2 = H.G6(17, __mt$1).count, ++__mt$2), 3), 0));
-    H.X(23, H.m1(21, __mt$1 = H.G6(20, Shape).#registry, H.M(22, __mt$1, "push"), this));
+    H.X(19, this.#id = H.Q(18, this, "#id", H.P18(16, __mt$1 = Shape, "count", (__mt$2 = H.G18(17, __mt$1).count, ++__mt$2), 3), 0));
+    H.X(23, H.m1(21, __mt$1 = H.G18(20, Shape).#registry, H.M(22, __mt$1, "push"), this));
   } finally { H.Fr(26, __mt$f); } }
   get id() {const H = __mt$8a50c731, __mt$f = H.Fe(29, void 0, this, new.target); try {  return H.R(__mt$f, H.X(28, H.Gt(27, __mt$f, this).#id)); } finally { H.Fr(30, __mt$f); } }
   set label(v) {const H = __mt$8a50c731, __mt$f = H.Fe(34, void 0, this, new.target); try { H.N(33, "v", v);  H.X(32, H.Pt(31, __mt$f, this, "name", v, 3)); } finally { H.Fr(35, __mt$f); } }
   area() {const H = __mt$8a50c731, __mt$f = H.Fe(37, void 0, this, new.target); try {  return H.R(__mt$f, H.X(36, 0)); } finally { H.Fr(38, __mt$f); } }
   #secret() {const H = __mt$8a50c731, __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.R(__mt$f, H.X(40, "s" + H.Gt(39, __mt$f, this).#id)); } finally { H.Fr(42, __mt$f); } }
   reveal() {const H = __mt$8a50c731, __mt$f = H.Fe(46, void 0, this, new.target); try {  return H.R(__mt$f, H.X(45, H.m0(44, H.Gt(43, __mt$f, this), this.#secret))); } finally { H.Fr(47, __mt$f); } }
-  static get size() {const H = __mt$8a50c731, __mt$f = H.Fe(51, void 0, this, new.target); try {  return H.R(__mt$f, H.X(50, H.G17(49, H.G6(48, Shape).#registry).length)); } finally { H.Fr(52, __mt$f); } }
+  static get size() {const H = __mt$8a50c731, __mt$f = H.Fe(51, void 0, this, new.target); try {  return H.R(__mt$f, H.X(50, H.G17(49, H.G18(48, Shape).#registry).length)); } finally { H.Fr(52, __mt$f); } }
   static #helper(x) {const H = __mt$8a50c731, __mt$f = H.Fe(55, void 0, this, new.target); try { H.N(54, "x", x);  return H.R(__mt$f, H.X(53, x * 2)); } finally { H.Fr(56, __mt$f); } }
-  static double(x) {const H = __mt$8a50c731, __mt$f = H.Fe(61, void 0, this, new.target); try { H.N(60, "x", x);  return H.R(__mt$f, H.X(59, H.m1(58, H.G6(57, Shape), Shape.#helper, x))); } finally { H.Fr(62, __mt$f); } }
+  static double(x) {const H = __mt$8a50c731, __mt$f = H.Fe(61, void 0, this, new.target); try { H.N(60, "x", x);  return H.R(__mt$f, H.X(59, H.m1(58, H.G18(57, Shape), Shape.#helper, x))); } finally { H.Fr(62, __mt$f); } }
   [sym]() {const H = __mt$8a50c731, __mt$f = H.Fe(64, void 0, this, new.target); try {  return H.R(__mt$f, H.X(63, "sym")); } finally { H.Fr(65, __mt$f); } }
   ["computed" + 1]() {const H = __mt$8a50c731, __mt$f = H.Fe(67, void 0, this, new.target); try {  return H.R(__mt$f, H.X(66, "c1")); } finally { H.Fr(68, __mt$f); } }
   static { __mt$8a50c731.X(72, __mt$8a50c731.m1(70, log, __mt$8a50c731.M(71, log, "push"), "static block " + __mt$8a50c731.G5(69, this).name)); }
@@ -39,7 +39,7 @@ let Circle = __mt$8a50c731.N(101, "Circle", __mt$8a50c731.F(100, 81, class Circl
 }, void 0, "area", 0, 88, "describe", 0, 93, "make", 4, 98));
 let Square = __mt$8a50c731.N(104, "Square", __mt$8a50c731.F(103, -102, class Square extends Shape {}));
 const Anon = __mt$8a50c731.X(113, __mt$8a50c731.N(112, "Anon", __mt$8a50c731.F(111, -110, {"Anon": class { v = __mt$8a50c731.Q(105, this, "v", this, 1); m() {const H = __mt$8a50c731, __mt$f = H.Fe(108, void 0, this, new.target); try {  return H.R(__mt$f, H.X(107, H.Gt(106, __mt$f, this).v === this)); } finally { H.Fr(109, __mt$f); } } }}["Anon"], void 0, "m", 0, 108)));
-const Named = __mt$8a50c731.X(121, __mt$8a50c731.N(120, "Named", __mt$8a50c731.F(119, -118, class Inner { who() {const H = __mt$8a50c731, __mt$f = H.Fe(116, void 0, this, new.target); try {  return H.R(__mt$f, H.X(115, H.G7(114, Inner).name)); } finally { H.Fr(117, __mt$f); } } }, void 0, "who", 0, 116)));
+const Named = __mt$8a50c731.X(121, __mt$8a50c731.N(120, "Named", __mt$8a50c731.F(119, -118, class Inner { who() {const H = __mt$8a50c731, __mt$f = H.Fe(116, void 0, this, new.target); try {  return H.R(__mt$f, H.X(115, H.G5(114, Inner).name)); } finally { H.Fr(117, __mt$f); } } }, void 0, "who", 0, 116)));
 
 const c = __mt$8a50c731.X(125, __mt$8a50c731.N(124, "c", __mt$8a50c731.m1(122, Circle, __mt$8a50c731.M(123, Circle, "make"), 2)));
 const s = __mt$8a50c731.X(128, __mt$8a50c731.N(127, "s", __mt$8a50c731.n1(126, Square, "sq")));

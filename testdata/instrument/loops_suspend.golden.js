@@ -10,7 +10,7 @@ async function perIteration() {const H = __mt$95a94897, __mt$f = H.Fg(42, perIte
   { for (const k of H.T(15, [1, 2, 3])) { H.Iy(16, __mt$f); try { { H.N(13, "k", k); H.X(14); {
     const o = H.X(19, H.N(18, "o", H.T(17, { k })));
     H.X(22, H.Y(21, __mt$f, await H.Ys(21, __mt$f, H.c0(20, tick), "fns", fns, 16, "o", o, "k", k), "fns", fns, 16, "o", o, "k", k));
-    H.X(30, H.m1(28, fns, H.M(29, fns, "push"), H.F(27, 25, () => { const __mt$f = H.Fe(25, void 0); try { return H.R(__mt$f, H.X(24, H.G30(23, o).k)) } finally { H.Fr(26, __mt$f); } })));
+    H.X(30, H.m1(28, fns, H.M(29, fns, "push"), H.F(27, 25, () => { const __mt$f = H.Fe(25, void 0); try { return H.R(__mt$f, H.X(24, H.G26(23, o).k)) } finally { H.Fr(26, __mt$f); } })));
   } } } finally { H.Iz(16, __mt$f); } } }
   return H.R(__mt$f, H.X(41, H.m1(39, __mt$1 = H.m1(37, fns, H.M(38, fns, "map"), H.F(36, 34, (f) => { const __mt$f = H.Fe(34, void 0); try { H.N(33, "f", f); return H.R(__mt$f, H.X(32, H.c0(31, f))) } finally { H.Fr(35, __mt$f); } })), H.M(40, __mt$1, "join"), ",")));
 } finally { H.Fx(43, __mt$f); } }
@@ -21,7 +21,7 @@ async function nested() {const H = __mt$95a94897, __mt$f = H.Fg(89, nested, this
     { outer: for (const a of H.T(49, [1, 2])) { H.Iy(50, __mt$f); try { { H.N(47, "a", a); H.X(48); {
       let oa = H.X(53, H.N(52, "oa", H.T(51, { a })));
       { for (let b = H.X(55, H.N(54, "b", 0)); H.X(56, b < 3); H.X(57, b++)) { H.Iy(58, __mt$f); H.N(75, "b", b); try { {
-        H.X(66, H.m1(64, fns, H.M(65, fns, "push"), H.F(63, 61, () => { const __mt$f = H.Fe(61, void 0); try { return H.R(__mt$f, H.X(60, H.G13(59, oa).a * 10 + b)) } finally { H.Fr(62, __mt$f); } })));
+        H.X(66, H.m1(64, fns, H.M(65, fns, "push"), H.F(63, 61, () => { const __mt$f = H.Fe(61, void 0); try { return H.R(__mt$f, H.X(60, H.G23(59, oa).a * 10 + b)) } finally { H.Fr(62, __mt$f); } })));
         if (H.X(67, b === 1)) continue outer;
         H.X(74, H.Y(73, __mt$f, await H.Ys(73, __mt$f, (H.X(68, a === 2) ? H.m1(70, __mt$1 = Promise, H.M(71, __mt$1, "reject"), H.n1(69, Error, "stop " + b)) : H.c0(72, tick)), "fns", fns, 50, "oa", oa, "a", a, 58, "b", b), "fns", fns, 50, "oa", oa, "a", a, 58, "b", b));
       } } finally { H.Iz(58, __mt$f); } } }
@@ -35,7 +35,7 @@ async function testOnly() {const H = __mt$95a94897, __mt$f = H.Fg(124, testOnly,
   const fns = H.X(93, H.N(92, "fns", H.T(91, [])));
   { for (let i = H.X(95, H.N(94, "i", 0)); H.X(98, H.Y(97, __mt$f, await H.Ys(97, __mt$f, H.c1(96, tick, i < 3), "i", i, "fns", fns), "i", i, "fns", fns)); H.X(99, i++)) { H.Iy(100, __mt$f); H.N(112, "i", i); try { {
     const o = H.X(103, H.N(102, "o", H.T(101, { i })));
-    H.X(111, H.m1(109, fns, H.M(110, fns, "push"), H.F(108, 106, () => { const __mt$f = H.Fe(106, void 0); try { return H.R(__mt$f, H.X(105, H.G30(104, o).i)) } finally { H.Fr(107, __mt$f); } })));
+    H.X(111, H.m1(109, fns, H.M(110, fns, "push"), H.F(108, 106, () => { const __mt$f = H.Fe(106, void 0); try { return H.R(__mt$f, H.X(105, H.G26(104, o).i)) } finally { H.Fr(107, __mt$f); } })));
   } } finally { H.Iz(100, __mt$f); } } }
   return H.R(__mt$f, H.X(123, H.m1(121, __mt$1 = H.m1(119, fns, H.M(120, fns, "map"), H.F(118, 116, (f) => { const __mt$f = H.Fe(116, void 0); try { H.N(115, "f", f); return H.R(__mt$f, H.X(114, H.c0(113, f))) } finally { H.Fr(117, __mt$f); } })), H.M(122, __mt$1, "join"), ",")));
 } finally { H.Fx(125, __mt$f); } }
@@ -50,7 +50,7 @@ async function noSuspension() {const H = __mt$95a94897, __mt$f = H.Fg(154, noSus
 function* yielded() {const H = __mt$95a94897, __mt$f = H.Fg(172, yielded, this, new.target); try { 
   { for (const k of H.T(158, [4, 5])) { H.Iy(159, __mt$f); try { { H.N(156, "k", k); H.X(157); {
     const o = H.X(162, H.N(161, "o", H.T(160, { k })));
-    const got = H.X(170, H.N(169, "got", H.Y(168, __mt$f, yield H.Yv(168, __mt$f, H.F(167, 165, () => { const __mt$f = H.Fe(165, void 0); try { return H.R(__mt$f, H.X(164, H.G30(163, o).k)) } finally { H.Fr(166, __mt$f); } }), 159, "o", o, "k", k), 159, "o", o, "k", k)));
+    const got = H.X(170, H.N(169, "got", H.Y(168, __mt$f, yield H.Yv(168, __mt$f, H.F(167, 165, () => { const __mt$f = H.Fe(165, void 0); try { return H.R(__mt$f, H.X(164, H.G26(163, o).k)) } finally { H.Fr(166, __mt$f); } }), 159, "o", o, "k", k), 159, "o", o, "k", k)));
     if (got) return H.R(__mt$f, H.X(171, got));
   } } } finally { H.Iz(159, __mt$f); } } }
 } finally { H.Fx(173, __mt$f); } }
@@ -59,7 +59,7 @@ async function* asyncYielded() {const H = __mt$95a94897, __mt$f = H.Fg(190, asyn
   let n = H.X(175, H.N(174, "n", 0));
   { while (H.X(176, n < 2)) { H.Iy(177, __mt$f); try { {
     const box = H.X(180, H.N(179, "box", H.T(178, { n: n++ })));
-    H.X(189, H.Y(188, __mt$f, yield H.Yv(188, __mt$f, H.Y(187, __mt$f, await H.Ys(187, __mt$f, H.c1(186, tick, H.F(185, 183, () => { const __mt$f = H.Fe(183, void 0); try { return H.R(__mt$f, H.X(182, H.G18(181, box).n)) } finally { H.Fr(184, __mt$f); } })), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box));
+    H.X(189, H.Y(188, __mt$f, yield H.Yv(188, __mt$f, H.Y(187, __mt$f, await H.Ys(187, __mt$f, H.c1(186, tick, H.F(185, 183, () => { const __mt$f = H.Fe(183, void 0); try { return H.R(__mt$f, H.X(182, H.G22(181, box).n)) } finally { H.Fr(184, __mt$f); } })), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box));
   } } finally { H.Iz(177, __mt$f); } } }
 } finally { H.Fx(191, __mt$f); } }
 

@@ -8,7 +8,7 @@ __mt$84e16127.X(21, __mt$84e16127.m2(19, __mt$84e16127_1 = console, __mt$84e1612
 let Animal = __mt$84e16127.N(46, "Animal", __mt$84e16127.F(45, 30, class Animal {
   #secret = __mt$84e16127.Q(22, this, "#secret", 42, 1);
   static count = __mt$84e16127.Q(23, this, "count", 0, 0);
-  constructor(name) {const H = __mt$84e16127, __mt$f = H.Fe(30, void 0, this, new.target); var __mt$1, __mt$2, __mt$3; try { H.N(29, "name", name);  H.X(25, H.Pt(24, __mt$f, this, "name", name, 3)); H.X(28, (__mt$2 = H.G29(27, __mt$1 = Animal).count, __mt$3 = __mt$2++, H.P29(26, __mt$1, "count", __mt$2, 3), __mt$3)) } finally { H.Fr(31, __mt$f); } }
+  constructor(name) {const H = __mt$84e16127, __mt$f = H.Fe(30, void 0, this, new.target); var __mt$1, __mt$2, __mt$3; try { H.N(29, "name", name);  H.X(25, H.Pt(24, __mt$f, this, "name", name, 3)); H.X(28, (__mt$2 = H.G7(27, __mt$1 = Animal).count, __mt$3 = __mt$2++, H.P7(26, __mt$1, "count", __mt$2, 3), __mt$3)) } finally { H.Fr(31, __mt$f); } }
   speak() {const H = __mt$84e16127, __mt$f = H.Fe(34, void 0, this, new.target); try {  return H.R(__mt$f, H.X(33, `${H.Gt(32, __mt$f, this).name} makes a sound`)) } finally { H.Fr(35, __mt$f); } }
   get secret() {const H = __mt$84e16127, __mt$f = H.Fe(38, void 0, this, new.target); try {  return H.R(__mt$f, H.X(37, H.Gt(36, __mt$f, this).#secret)) } finally { H.Fr(39, __mt$f); } }
   static create(n) {const H = __mt$84e16127, __mt$f = H.Fe(43, void 0, this, new.target); try { H.N(42, "n", n);  return H.R(__mt$f, H.X(41, H.n1(40, this, n))) } finally { H.Fr(44, __mt$f); } }

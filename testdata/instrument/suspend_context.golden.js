@@ -8,7 +8,7 @@ const tick = __mt$37545756.X(9, __mt$37545756.N(8, "tick", __mt$37545756.F(7, 5,
 
 async function rewrite(p) {const H = __mt$37545756, __mt$f = H.Fg(32, rewrite, this, new.target, 34); try { H.N(31, "p", p); 
   let x = H.X(12, H.N(11, "x", H.T(10, { v: 1 })));
-  const peek = H.X(19, H.N(18, "peek", H.F(17, 15, {"peek": () => { const __mt$f = H.Fe(15, void 0); try { return H.R(__mt$f, H.X(14, H.G7(13, x).v + p)) } finally { H.Fr(16, __mt$f); } }}["peek"])));
+  const peek = H.X(19, H.N(18, "peek", H.F(17, 15, {"peek": () => { const __mt$f = H.Fe(15, void 0); try { return H.R(__mt$f, H.X(14, H.G5(13, x).v + p)) } finally { H.Fr(16, __mt$f); } }}["peek"])));
   const before = H.X(22, H.N(21, "before", H.c0(20, peek)));
   H.X(25, H.Y(24, __mt$f, await H.Ys(24, __mt$f, H.c0(23, tick), "peek", peek, "before", before), "peek", peek, "before", before));
   H.X(28, x = H.W(27, "x", H.T(26, { v: 2 }), x));
@@ -20,7 +20,7 @@ async function late() {const H = __mt$37545756, __mt$f = H.Fg(67, late, this, ne
   const a = H.X(40, H.Nw(39, "a", H.T(38, { n: 1 })));
   let b = H.Nw(41, "b", void 0);
   const { c, ...rest } = H.T(42, { c: 3, d: 4 }), __mt$37545756_d1 = (H.Nw(43, "c", c), H.Nw(44, "rest", H.T(45, rest)), 0);
-  let K = H.N(53, "K", H.F(52, -51, class K { get n() {const __mt$f = H.Fe(49, void 0, this, new.target); try {  return H.R(__mt$f, H.X(48, H.G12(46, a).n + c + H.G23(47, rest).d)); } finally { H.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
+  let K = H.N(53, "K", H.F(52, -51, class K { get n() {const __mt$f = H.Fe(49, void 0, this, new.target); try {  return H.R(__mt$f, H.X(48, H.G4(46, a).n + c + H.G21(47, rest).d)); } finally { H.Fr(50, __mt$f); } } }, void 0, "n", 1, 49));
   {H.N(66, "inner", H.F(65, 55, inner)); 
     function inner() {const __mt$f = H.Fe(55, inner, this, new.target); try {  return H.R(__mt$f, H.X(54, b)); } finally { H.Fr(56, __mt$f); } }
     H.X(57, b = "b");
