@@ -691,3 +691,74 @@ console.log(r, kept.length, grown < (1 << 20) ? 'small' : 'grown ' + grown);
 		t.Fatalf("%d FUNCTION_ENTER entries, want at least 24 (natives call the copies' functions)", enters)
 	}
 }
+
+// TestRunTimeCodeCollects: a program that evaluates fresh code over and
+// over has V8 collect its whole heap each time the instrumented text of
+// that code reaches 16M characters (the shim's codeMade), so that text
+// it no longer runs does not pile up until V8's own next full collection.
+// With --trace-gc, such collections have the reason "runtime", which plain
+// Node gives here only for the program's own %CollectGarbage. The shim compiles its collector with natives
+// syntax allowed for that compilation only: afterwards the program's eval
+// of natives syntax is a SyntaxError as it is plain, and where the
+// program's flags allow natives syntax, they still do.
+func TestRunTimeCodeCollects(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	bin := memtracebin.Path(t)
+	const prog = `'use strict';
+const ev = eval;
+const body = 'var o = { n: 1, a: [1, 2] }; ' + 'o.k = { n: o.n + 1, a: [o.a[0], { m: o.n }] }; '.repeat(2000) + 'o.k.n';
+let r = 0;
+for (let i = 0; i < 64; i++) r += ev('/*' + i + '*/' + body);
+let natives;
+try { natives = ev('%CollectGarbage(0)') === undefined ? 'natives' : '?'; } catch (e) { natives = e.name; }
+console.log(r, natives);
+`
+	orig, inst := writeInstrumented(t, prog)
+	split := func(out []byte) (lines string, runtime int) {
+		var b strings.Builder
+		for _, l := range strings.Split(string(out), "\n") {
+			switch {
+			case strings.Contains(l, "Mark-Compact") || strings.Contains(l, "Scavenge"):
+				if strings.Contains(l, " runtime; ") {
+					runtime++
+				}
+			case l != "":
+				b.WriteString(l + "\n")
+			}
+		}
+		return b.String(), runtime
+	}
+	for _, flags := range [][]string{{"--trace-gc"}, {"--trace-gc", "--allow-natives-syntax"}} {
+		want := "128 SyntaxError\n"
+		if len(flags) == 2 {
+			want = "128 natives\n"
+		}
+		// The program's own %CollectGarbage is one where natives syntax
+		// is allowed.
+		own := len(flags) - 1
+		out, err := exec.Command(node, append(flags, orig)...).Output()
+		got, n := split(out)
+		if err != nil || got != want || n != own {
+			t.Fatalf("plain run %v: %v, printed %q with %d collections for the runtime, want %q and %d", flags, err, got, n, want, own)
+		}
+		dir := t.TempDir()
+		cmd := exec.Command(node, append(flags, "-r", shim, inst)...)
+		cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(dir, "mem-trace"), "MEMTRACE_BIN="+bin)
+		var se bytes.Buffer
+		cmd.Stderr = &se
+		out, err = cmd.Output()
+		got, n = split(out)
+		if err != nil || got != want {
+			t.Fatalf("instrumented run %v: %v, printed %q, want %q\n%s", flags, err, got, want, se.String())
+		}
+		if n <= own {
+			t.Errorf("instrumented run %v: no full collection for the runtime (reason \"runtime\" in --trace-gc's lines) after 64 strings of about 600K characters instrumented", flags)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "mem-trace"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, "main", b)
+	}
+}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "e0828dd64c5a2568"
+const Version = "d26a242ae4db09af"

@@ -143,8 +143,9 @@ function install() {
   let fs;
   let fd = -1;
   const chunks = []; // without a file system (browsers, later: a websocket)
-  if (proc !== undefined && typeof proc.getBuiltinModule === 'function') {
-    try { fs = proc.getBuiltinModule('fs'); } catch { fs = undefined; }
+  const builtinMod = proc !== undefined && typeof proc.getBuiltinModule === 'function' ? proc.getBuiltinModule : undefined;
+  if (builtinMod !== undefined) {
+    try { fs = apply(builtinMod, proc, ['fs']); } catch { fs = undefined; }
   }
   if (fs !== undefined) {
     fd = fs.openSync(env.MEMTRACE_OUT || 'mem-trace', 'w');
@@ -1274,7 +1275,7 @@ function install() {
       if (typeof args[0] === 'string') {
         const s0 = args[0];
         args[0] = instrumentCode(s0, 'evalIndirect', undefined, h);
-        if (args[0] !== s0 && hook !== undefined) evalOrigin('evalIndirect\0' + s0, hook, false);
+        if (args[0] !== s0 && hook !== undefined && s0.length <= CODE_CACHE_SRC) evalOrigin('evalIndirect\0' + s0, hook, false);
       }
     } else if ((kind === K_SET_TIMEOUT || kind === K_SET_INTERVAL) && typeof args[0] === 'string' && timersTakeStrings) {
       args[0] = instrumentCode(args[0], 'timer', undefined, h);
@@ -3473,7 +3474,7 @@ function install() {
   // instrumenter set by setInstrumenter (`memtrace node`'s) takes
   // precedence. Results are cached per
   // (name, string): at most 256 entries and 4M characters of keys and
-  // results, none over 256K (a program that evaluates fresh copies of a
+  // results, none over 256K, no string over 64K (a program that evaluates fresh copies of a
   // library, as Octane's CodeLoad does, would otherwise fill the cache
   // with results it never uses again, each about five times its source).
   const builtinModule = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
@@ -3490,7 +3491,7 @@ function install() {
     return n >= 0 && n < 1e9 ? n : 2000;
   }
   let instrumenter; // f(code, name, strict) -> instrumented code or undefined
-  const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 4 << 20;
+  const CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 4 << 20, CODE_CACHE_SRC = CODE_CACHE_CHARS >> 6;
   const codeCache = new SafeMap();
   const codeRing = [];
   let codeRingPos = 0;
@@ -3512,8 +3513,10 @@ function install() {
   // original text S finds by its name (vmCode).
   function instrumentCode(s, name, file, from) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
-    const key = file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;
-    let out = codeCache.get(key);
+    // Strings over CODE_CACHE_SRC characters are not cached: no key is
+    // made for them (each would be a copy of the string).
+    const key = s.length > CODE_CACHE_SRC ? undefined : file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;
+    let out = key === undefined ? undefined : codeCache.get(key);
     let sites;
     if (out === undefined) {
       try {
@@ -3562,7 +3565,8 @@ function install() {
         out = s; // a table apart cannot be matched with its script
         sites = undefined;
       }
-      cacheCode(key, out, sites);
+      if (key !== undefined) cacheCode(key, out, sites);
+      if (out !== s) codeMade(out.length);
     } else {
       sites = codeSites.get(key);
       // Evaluated again: without the marker that keeps first-time code out
@@ -3614,6 +3618,67 @@ function install() {
       v[3] = undefined;
     }
   }
+  // codeMade counts the characters of instrumented run-time code (the
+  // strings the engine keeps as its scripts' text while their code lives,
+  // about four times the program's own) and, each time they reach
+  // RT_GC_CHARS or an eighth of the heap the last such collection left,
+  // has V8 collect the whole heap (Node; elsewhere nothing). V8 lets the
+  // heap grow to about four times what its last full collection left while
+  // collections cost little of the run's time; a program that evaluates
+  // fresh code over and over (Octane's CodeLoad: copies of a library made
+  // distinct by a salt) makes its instrumented text and bytecode faster
+  // than it would its own, and so reached twice its plain peak before the
+  // next collection came (docs/instrumentation.md §6). A collection is
+  // paid per RT_GC_CHARS characters or more, which cost far more to
+  // instrument and compile than a full collection of a heap eight times
+  // their size takes. The collector is V8's %CollectGarbage, compiled once
+  // with natives syntax allowed for that compilation only (left as it was
+  // when the program's flags allow it).
+  const RT_GC_CHARS = 16 << 20;
+  let rtChars = 0, rtGcAt = RT_GC_CHARS, rtGc;
+  function codeMade(n) {
+    rtChars += n;
+    if (rtChars < rtGcAt) return;
+    rtChars = 0;
+    if (rtGc === undefined) rtGc = fullCollection();
+    if (rtGc === null) {
+      rtGcAt = Infinity;
+      return;
+    }
+    try {
+      const used = rtGc();
+      rtGcAt = used / 8 > RT_GC_CHARS ? used / 8 : RT_GC_CHARS;
+    } catch {
+      rtGcAt = Infinity;
+    }
+  }
+  // fullCollection returns a function that collects the whole heap and
+  // returns the bytes in use after it, or null where there is none.
+  function fullCollection() {
+    if (builtinMod === undefined) return null;
+    try {
+      const v8 = apply(builtinMod, proc, ['v8']);
+      const stats = v8.getHeapStatistics, setFlags = v8.setFlagsFromString;
+      let f;
+      try {
+        f = N_FUNCTION('%CollectGarbage(0)');
+      } catch {
+        apply(setFlags, v8, ['--allow-natives-syntax']);
+        try {
+          f = N_FUNCTION('%CollectGarbage(0)');
+        } finally {
+          apply(setFlags, v8, ['--no-allow-natives-syntax']);
+        }
+      }
+      return () => {
+        f();
+        return apply(stats, v8, []).used_heap_size;
+      };
+    } catch {
+      return null;
+    }
+  }
+
   // sharedSites returns site table t, or an equal one that a script of
   // the last 8 strings instrumented has: strings that differ in names of
   // one length have one table (copies of a library made distinct by a
@@ -3682,7 +3747,7 @@ function install() {
     const src = '({"anonymous": ' + apply(strSlice, text, [0, at]) + apply(strSlice, text, [at + 9]) + '}).anonymous';
     const code = instrumentCode(src, 'evalIndirect', undefined, from);
     if (code === src) return fn;
-    if (hook !== undefined) evalOrigin('evalIndirect\0' + src, hook, true);
+    if (hook !== undefined && src.length <= CODE_CACHE_SRC) evalOrigin('evalIndirect\0' + src, hook, true);
     let g;
     try {
       g = apply(N_EVAL, undefined, [code]);
@@ -3797,7 +3862,7 @@ function install() {
 
   // Frames in run-time code (indirect eval, the function constructors,
   // and direct eval, whose strings the shim's cache holds: at most 256,
-  // none over 256K characters). The engine names such a frame's script by
+  // none over 256K characters, no string over 64K). The engine names such a frame's script by
   // the hash of its text (CallSite getScriptHash: SHA-256 of its UTF-8),
   // so the cached results are hashed, once each, when a stack with such a
   // frame is first formatted. codeInfo keeps, per cache key, where the
