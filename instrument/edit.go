@@ -44,13 +44,14 @@ const HookCopies = 32
 // some site of each common name and turned megamorphic (Octane, CPU time
 // instrumented: zlib -27%, Box2D -11%, RayTrace -8%, PdfJS -5%).
 //
-// A variable that a function reads from an enclosing function (its
-// binding is not the reading function's own) is named apart from the
-// locals of that name: minified code reuses its short names for
-// everything, and an Emscripten module's heap view c, which every
-// function of the module reads, shared its reader with each function's
-// own c, whatever those held (zlib: the reader of c's copy went
-// megamorphic; apart, 21% less CPU instrumented). Captured bindings of
+// A variable that a function reads from outside it (its binding belongs
+// to an enclosing function or to the top level of the script or module,
+// not to the reading function) is named apart from the locals of that
+// name: minified code reuses its short names for everything, and an
+// Emscripten module's heap view c, which every function of the module
+// reads, shared its reader with each function's own c, whatever those
+// held (zlib: the reader of c's copy went megamorphic; apart, 21% less
+// CPU instrumented). Captured bindings of
 // one name keep sharing a copy: TypeScript's 33 module functions each
 // bind the namespace TypeScript, one object.
 func (r *rewriter) copyOf(obj js.Expr, i int) int {

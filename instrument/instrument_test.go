@@ -336,7 +336,10 @@ func TestHookCopyCaptured(t *testing.T) {
   c[2] = 3;
   return [load, store, own, () => c[3]];
 }
-function other() { var c = [1]; return function () { return c[0]; }; }`
+function other() { var c = [1]; return function () { return c[0]; }; }
+var t = [2];
+t[0] = 4;
+function top() { return t[1]; }`
 	got, err := strip(src, js.Script)
 	if err != nil {
 		t.Fatal(err)
@@ -351,5 +354,14 @@ function other() { var c = [1]; return function () { return c[0]; }; }`
 	want := []string{"G22", "P22", "P18", "G18", "P18", "G22", "G22"}
 	if strings.Join(copies, " ") != strings.Join(want, " ") {
 		t.Errorf("hooks on c: %v, want %v (captured: c@, local: c)\n%s", copies, want, got)
+	}
+	// A script's top-level name read by a function is captured too; the
+	// top level's own write is not.
+	copies = nil
+	for _, m := range regexp.MustCompile(`\.([GP])(\d+)\(\d+, t[,)]`).FindAllStringSubmatch(got, -1) {
+		copies = append(copies, m[1]+m[2])
+	}
+	if want := "P3 G25"; strings.Join(copies, " ") != want {
+		t.Errorf("hooks on t: %v, want %s (top level: t, in top: t@)\n%s", copies, want, got)
 	}
 }

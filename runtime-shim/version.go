@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d26a242ae4db09af"
+const Version = "77319040c755e40e"

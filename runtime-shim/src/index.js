@@ -3474,9 +3474,10 @@ function install() {
   // instrumenter set by setInstrumenter (`memtrace node`'s) takes
   // precedence. Results are cached per
   // (name, string): at most 256 entries and 4M characters of keys and
-  // results, none over 256K, no string over 64K (a program that evaluates fresh copies of a
-  // library, as Octane's CodeLoad does, would otherwise fill the cache
-  // with results it never uses again, each about five times its source).
+  // results, none over 256K, no string over 64K (a program that evaluates
+  // fresh copies of a library, as Octane's CodeLoad does, would otherwise
+  // fill the cache with results it never uses again, each about five
+  // times its source).
   const builtinModule = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
     ? proc.getBuiltinModule : undefined;
   const getBuiltin = builtinModule !== undefined ? (id) => apply(builtinModule, proc, [id]) : undefined;
@@ -3862,10 +3863,10 @@ function install() {
 
   // Frames in run-time code (indirect eval, the function constructors,
   // and direct eval, whose strings the shim's cache holds: at most 256,
-  // none over 256K characters, no string over 64K). The engine names such a frame's script by
-  // the hash of its text (CallSite getScriptHash: SHA-256 of its UTF-8),
-  // so the cached results are hashed, once each, when a stack with such a
-  // frame is first formatted. codeInfo keeps, per cache key, where the
+  // none over 256K characters, no string over 64K). The engine names such
+  // a frame's script by the hash of its text (CallSite getScriptHash:
+  // SHA-256 of its UTF-8), so the cached results are hashed, once each,
+  // when a stack with such a frame is first formatted. codeInfo keeps, per cache key, where the
   // program made the code (the eval origin the engine would have given:
   // "eval at f (file:line:col)", not the shim's) and whether a function
   // constructor made it (whose functions' frames the engine names "eval").
