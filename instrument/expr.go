@@ -142,7 +142,7 @@ func (r *rewriter) expr(e js.Expr) {
 		last := len(e.List) - 1
 		for i, x := range e.List {
 			if i < last {
-				r.flushed(x, acorn(x), false)
+				r.discarded(x, acorn(x), false)
 			} else {
 				r.expr(x)
 			}

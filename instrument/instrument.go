@@ -82,6 +82,11 @@ type Options struct {
 	// primitives, and G at property reads of them (where neither logs
 	// anything): for differential tests of that rule.
 	KeepPrimitiveHooks bool
+	// CallX calls X at the end of every statement-level expression, also
+	// where the pending-flush slot is tested inline first (H.p[0] ||
+	// H.X(k), docs/instrumentation.md §4): for differential tests of that
+	// form.
+	CallX bool
 }
 
 // Site is the source range of one local iid: 1-based lines, 1-based

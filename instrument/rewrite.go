@@ -1698,7 +1698,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		if s.Directive != "" {
 			return
 		}
-		r.flushed(s.X, s.Span, guard)
+		r.discarded(s.X, s.Span, guard)
 	case *js.VarDecl:
 		r.varDecl(s, false)
 	case *js.FuncDecl:
@@ -1725,13 +1725,13 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		case *js.VarDecl:
 			r.varDecl(init, false)
 		case js.Expr:
-			r.flushed(init, s.Span, false)
+			r.discarded(init, s.Span, false)
 		}
 		if s.Test != nil {
 			r.flushed(s.Test, s.Span, false)
 		}
 		if s.Update != nil {
-			r.flushed(s.Update, s.Span, false)
+			r.discarded(s.Update, s.Span, false)
 		}
 		r.iterBody(it, s.Body)
 		r.stmt(s.Body, false)
@@ -1907,6 +1907,49 @@ func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
 	}
 	r.fill(h, pre, r.hk("X", k), post)
 	r.ins(e.EndPos(), cl)
+}
+
+// discarded instruments e, a statement-level expression whose value is
+// not used, as flushed does; where no completion value can be observed
+// (inlineX), X is called only when the pending-flush slot is empty:
+// "e, H.p[0] || H.X(k)" (docs/instrumentation.md §4, X). Same entries,
+// same iids: only the call is saved when the slot is already full.
+func (r *rewriter) discarded(e js.Expr, sp js.Span, guard bool) {
+	if !r.inlineX() || trivial(e) {
+		r.flushed(e, sp, guard)
+		return
+	}
+	h := r.hole(e.Pos())
+	r.expr(e)
+	k := r.site(sp)
+	if guard {
+		r.fill(h, ";")
+	}
+	var arr [96]byte
+	b := append(arr[:0], ", "...)
+	b = append(b, r.h...)
+	b = append(b, ".p[0] || "...)
+	b = append(b, r.h...)
+	b = append(b, ".X("...)
+	b = strconv.AppendInt(b, int64(k), 10)
+	b = append(b, ')')
+	r.insParts(e.EndPos(), "", b, "")
+}
+
+// inlineX reports that a statement-level expression here has no
+// observable completion value: in a function's body (not in a parameter
+// list or a field initializer, where the handle may be an expression),
+// also in eval code, or at the top level of an ES module or CommonJS
+// module (classic scripts and eval code give the value of their last
+// statement).
+func (r *rewriter) inlineX() bool {
+	switch {
+	case r.fn == nil || r.fn.noTemps || r.opts.CallX:
+		return false
+	case r.fn.parent != nil:
+		return true
+	}
+	return !r.opts.Eval && (r.prog.Goal == js.Module || r.prog.Goal == js.CommonJS)
 }
 
 // primitiveVar reports that the var id declares only ever holds

@@ -118,6 +118,9 @@
     Iz: function (i, f) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Iz"); },
     R: function (f, v) { return v; },
     X: function (i, v) { iid(i); return v; },
+    // p: the pending-flush slot (H.p[0] || H.X(i)), empty, so that every
+    // X is called and its iid checked.
+    p: [0],
     Nw: function (i, name, v) { iid(i); if (typeof name !== "string") throw new Error("stub: bad Nw"); return v; },
     E: function (i, s) { iid(i); return s; },
     L: function (i, v) { return v; },

@@ -265,7 +265,12 @@ function install() {
   let lastUseFlushTime = 0;
   let emittedSid = -1; // last UPDATE_CURRENT_SCRIPT written
   let curSid = 0; // J$.sid: 0 outside instrumented code
-  let pending = false; // the pending-flush slot
+  // The pending-flush slot: pend[0] is 1 while a flush is pending. An
+  // array, not a variable, so that instrumented code can test it inline
+  // (H.p[0] || H.X(k), docs/instrumentation.md §4) and call X only when
+  // the slot is empty: in code that writes no entry between statements,
+  // nearly every X finds it full.
+  const pend = new Int32Array(1);
   let pendSid = 0;
   let pendIid = 0;
   let stopped = false;
@@ -674,8 +679,8 @@ function install() {
   // flushPending is step 4: the pending flush, written (after the script,
   // if it changed) or, in compact mode, left out.
   function flushPending() {
-    if (pending) {
-      pending = false;
+    if (pend[0] !== 0) {
+      pend[0] = 0;
       if (!dirty && compact) {
         elided++;
         return;
@@ -1736,7 +1741,7 @@ function install() {
         const saved = curSid;
         curSid = fsid;
         logName(WRITE, fe, name, 0);
-        if (!pending) setPending(fsid, fe);
+        if (pend[0] === 0) setPending(fsid, fe);
         timerGlobals.delete(state.timeoutId);
         curSid = saved;
       }
@@ -1755,7 +1760,7 @@ function install() {
   }
 
   function setPending(sid, iid) {
-    pending = true;
+    pend[0] = 1;
     pendSid = sid;
     pendIid = iid;
   }
@@ -1966,7 +1971,7 @@ function install() {
         const saved = siteOf(ci);
         for (let k = 0; k < st.names.length; k++) logPutfield(ci, st.pid, st.names[k], 0);
         if (a.length > 0) promiseValue(ci, st.pid, a[0]);
-        if (!pending) setPending(curSid, ci);
+        if (pend[0] === 0) setPending(curSid, ci);
         curSid = saved;
       }
       const r = apply(fn, undefined, a);
@@ -2210,7 +2215,7 @@ function install() {
         const name = timerGlobals.get(t);
         if (name !== undefined) {
           logName(WRITE, ci, name, 0);
-          if (!pending) setPending(curSid, ci);
+          if (pend[0] === 0) setPending(curSid, ci);
           timerGlobals.delete(t);
         }
         break;
@@ -3154,8 +3159,8 @@ function install() {
 
     // X: end of a statement-level expression: fills the pending-flush slot.
     X(i, v) {
-      if (!pending) {
-        pending = true;
+      if (pend[0] === 0) {
+        pend[0] = 1;
         pendSid = this.sid;
         pendIid = this.base + i;
         if (nativeCount !== 0) {
@@ -4333,6 +4338,8 @@ function install() {
   // (booleans; allPutfields, MemInsight's spelling, is accepted too). An
   // instrumented script's prologue passes the modes it was instrumented
   // with (S).
+  // p: the pending-flush slot, read by instrumented code (H.p[0]).
+  defineProperty(Script.prototype, 'p', { value: pend });
   const fastG = Script.prototype.G;
   function configure(o) {
     if (!o) return;

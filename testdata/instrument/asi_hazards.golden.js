@@ -2,9 +2,9 @@ __mt.Sg("__mt$b5e06b09", 1, 0, "asi_hazards.js", "ESACAAACCSACAAACCKACAJCECEAMA8
 var a = __mt$b5e06b09.X(2, __mt$b5e06b09.W(1, "a", 1, a))
 var b = __mt$b5e06b09.X(4, __mt$b5e06b09.W(3, "b", a, b))
 ;__mt$b5e06b09.X(6, a = __mt$b5e06b09.W(5, "a", b, a))
-;__mt$b5e06b09.X(17, __mt$b5e06b09.m1(15, __mt$b5e06b09_1 = __mt$b5e06b09.T(7, [a, b]), __mt$b5e06b09.M(16, __mt$b5e06b09_1, "forEach"), __mt$b5e06b09.F(14, 12, function (x) {const H = __mt$b5e06b09, __mt$f = H.Fe(12, void 0, this, new.target); var __mt$1; try { H.N(11, "x", x);  H.X(10, H.m1(8, __mt$1 = console, H.M(9, __mt$1, "log"), x)) } finally { H.Fr(13, __mt$f); } })))
+;__mt$b5e06b09.X(17, __mt$b5e06b09.m1(15, __mt$b5e06b09_1 = __mt$b5e06b09.T(7, [a, b]), __mt$b5e06b09.M(16, __mt$b5e06b09_1, "forEach"), __mt$b5e06b09.F(14, 12, function (x) {const H = __mt$b5e06b09, __mt$f = H.Fe(12, void 0, this, new.target); var __mt$1; try { H.N(11, "x", x);  H.m1(8, __mt$1 = console, H.M(9, __mt$1, "log"), x), H.p[0] || H.X(10) } finally { H.Fr(13, __mt$f); } })))
 var c = __mt$b5e06b09.X(30, __mt$b5e06b09.W(29, "c", __mt$b5e06b09.c1(28, __mt$b5e06b09.F(21, 19, function () {const H = __mt$b5e06b09, __mt$f = H.Fe(19, void 0, this, new.target); try {  return H.R(__mt$f, H.X(18, 1)) } finally { H.Fr(20, __mt$f); } })
-, __mt$b5e06b09.F(27, 25, function () {const H = __mt$b5e06b09, __mt$f = H.Fe(25, void 0, this, new.target); var __mt$1; try {  H.X(24, H.m1(22, __mt$1 = console, H.M(23, __mt$1, "log"), "iife")) } finally { H.Fr(26, __mt$f); } })), c))
+, __mt$b5e06b09.F(27, 25, function () {const H = __mt$b5e06b09, __mt$f = H.Fe(25, void 0, this, new.target); var __mt$1; try {  H.m1(22, __mt$1 = console, H.M(23, __mt$1, "log"), "iife"), H.p[0] || H.X(24) } finally { H.Fr(26, __mt$f); } })), c))
 let d = __mt$b5e06b09.X(32, __mt$b5e06b09.N(31, "d", 2))
 d
 ;__mt$b5e06b09.X(33, ++d)

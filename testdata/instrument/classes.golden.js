@@ -11,12 +11,12 @@ let Shape = __mt$8a50c731.N(74, "Shape", __mt$8a50c731.F(73, 25, class Shape {
   kind = __mt$8a50c731.Q(10, this, "kind", "shape", 1);
   tags = __mt$8a50c731.Q(13, this, "tags", __mt$8a50c731.T(12, { list: __mt$8a50c731.T(11, []) }), 1);
   constructor(name) {const H = __mt$8a50c731, __mt$f = H.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { H.N(24, "name", name); 
-    H.X(15, H.Pt(14, __mt$f, this, "name", name, 3));
-    H.X(19, this.#id = H.Q(18, this, "#id", H.P18(16, __mt$1 = Shape, "count", (__mt$2 = H.G18(17, __mt$1).count, ++__mt$2), 3), 0));
-    H.X(23, H.m1(21, __mt$1 = H.G18(20, Shape).#registry, H.M(22, __mt$1, "push"), this));
+    H.Pt(14, __mt$f, this, "name", name, 3), H.p[0] || H.X(15);
+    this.#id = H.Q(18, this, "#id", H.P18(16, __mt$1 = Shape, "count", (__mt$2 = H.G18(17, __mt$1).count, ++__mt$2), 3), 0), H.p[0] || H.X(19);
+    H.m1(21, __mt$1 = H.G18(20, Shape).#registry, H.M(22, __mt$1, "push"), this), H.p[0] || H.X(23);
   } finally { H.Fr(26, __mt$f); } }
   get id() {const H = __mt$8a50c731, __mt$f = H.Fe(29, void 0, this, new.target); try {  return H.R(__mt$f, H.X(28, H.Gt(27, __mt$f, this).#id)); } finally { H.Fr(30, __mt$f); } }
-  set label(v) {const H = __mt$8a50c731, __mt$f = H.Fe(34, void 0, this, new.target); try { H.N(33, "v", v);  H.X(32, H.Pt(31, __mt$f, this, "name", v, 3)); } finally { H.Fr(35, __mt$f); } }
+  set label(v) {const H = __mt$8a50c731, __mt$f = H.Fe(34, void 0, this, new.target); try { H.N(33, "v", v);  H.Pt(31, __mt$f, this, "name", v, 3), H.p[0] || H.X(32); } finally { H.Fr(35, __mt$f); } }
   area() {const H = __mt$8a50c731, __mt$f = H.Fe(37, void 0, this, new.target); try {  return H.R(__mt$f, H.X(36, 0)); } finally { H.Fr(38, __mt$f); } }
   #secret() {const H = __mt$8a50c731, __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.R(__mt$f, H.X(40, "s" + H.Gt(39, __mt$f, this).#id)); } finally { H.Fr(42, __mt$f); } }
   reveal() {const H = __mt$8a50c731, __mt$f = H.Fe(46, void 0, this, new.target); try {  return H.R(__mt$f, H.X(45, H.m0(44, H.Gt(43, __mt$f, this), this.#secret))); } finally { H.Fr(47, __mt$f); } }
@@ -25,13 +25,13 @@ let Shape = __mt$8a50c731.N(74, "Shape", __mt$8a50c731.F(73, 25, class Shape {
   static double(x) {const H = __mt$8a50c731, __mt$f = H.Fe(61, void 0, this, new.target); try { H.N(60, "x", x);  return H.R(__mt$f, H.X(59, H.m1(58, H.G18(57, Shape), Shape.#helper, x))); } finally { H.Fr(62, __mt$f); } }
   [sym]() {const H = __mt$8a50c731, __mt$f = H.Fe(64, void 0, this, new.target); try {  return H.R(__mt$f, H.X(63, "sym")); } finally { H.Fr(65, __mt$f); } }
   ["computed" + 1]() {const H = __mt$8a50c731, __mt$f = H.Fe(67, void 0, this, new.target); try {  return H.R(__mt$f, H.X(66, "c1")); } finally { H.Fr(68, __mt$f); } }
-  static { __mt$8a50c731.X(72, __mt$8a50c731.m1(70, log, __mt$8a50c731.M(71, log, "push"), "static block " + __mt$8a50c731.G5(69, this).name)); }
+  static { __mt$8a50c731.m1(70, log, __mt$8a50c731.M(71, log, "push"), "static block " + __mt$8a50c731.G5(69, this).name), __mt$8a50c731.p[0] || __mt$8a50c731.X(72); }
 }, void 0, "id", 1, 29, "label", 2, 34, "area", 0, 37, "#secret", 8, 41, "reveal", 0, 46, "size", 5, 51, "#helper", 12, 55, "double", 4, 61));
 let Circle = __mt$8a50c731.N(101, "Circle", __mt$8a50c731.F(100, 81, class Circle extends Shape {
   r = __mt$8a50c731.Q(75, this, "r", 1, 1);
   constructor(r) {const H = __mt$8a50c731, __mt$f = H.Fe(81, void 0, void 0, new.target); try { H.N(80, "r", r); 
-    H.X(77, H.Sp(76, __mt$f, super("circle")));
-    H.X(79, H.P14(78, this, "r", r, 3));
+    H.Sp(76, __mt$f, super("circle")), H.p[0] || H.X(77);
+    H.P14(78, this, "r", r, 3), H.p[0] || H.X(79);
   } finally { H.Fr(82, __mt$f); } }
   area() {const H = __mt$8a50c731, __mt$f = H.Fe(88, void 0, this, new.target); var __mt$1; try {  return H.R(__mt$f, H.X(87, H.m1(85, __mt$1 = Math, H.M(86, __mt$1, "round"), 3.14159 * H.Gt(83, __mt$f, this).r * H.Gt(84, __mt$f, this).r))); } finally { H.Fr(89, __mt$f); } }
   describe() {const H = __mt$8a50c731, __mt$f = H.Fe(93, void 0, this, new.target); try {  return H.R(__mt$f, H.X(92, super.area() + "/" + H.m0(90, this, H.Mt(91, __mt$f, this, "area")))); } finally { H.Fr(94, __mt$f); } }

@@ -1,10 +1,10 @@
 __mt.Sg("__mt$d2f47b8b", 2, 0, "es5_basics.js", "GKAUAAAWCiBAEAZAcAAAeFCGEAAGEAAGEICAWCKASAAAiBAAAcAAAkBCKAYFmBGEAAGEAAGEAAGEAlBGEAAGGIeAMANAaAAAaAAAaCCAQAAAKAiBAMAJAWAbAyBAAAYAAA0BCaAiBAAAcAmBAMAAAaA/BA6CAAAWAAA8CEaACC0BAWAdA2BAAA2BAAA2BAPAmCFCGEAAGEAAGEIYASAAASAAASCCAMAAAOAQAMAAAOCaAMAZAmBAAAWAAAoBCUAQAAAQAAAQCaAsBAAAaAZAmCAAAWAAAoCCCAUAAAWC8BAKA7BAmCAAAWAAAoCCSAKAAAKCaAeAAAaAiBAQAUAIAvCA4CAAAWAAA6CvBCGEDCyBCAAyBCYCGEZCyBCAAyBCAAyBCAAyBCAAyBCAAyBC", {7:[],16:[],41:["c"],46:[]}, 90, 91, 0, (s, o) => import(s, o)); /* node-do-not-add-exception-line */ __mt$d2f47b8b.N(83, "O", __mt$d2f47b8b.F(82, 7, O)); __mt$d2f47b8b.N(84, "o", o); __mt$d2f47b8b.N(86, "counter", __mt$d2f47b8b.F(85, 46, counter)); __mt$d2f47b8b.N(87, "next", next); __mt$d2f47b8b.N(88, "re", re); __mt$d2f47b8b.N(89, "s", s); // ES5: literals, property reads and writes, calls, constructors, closures.
 function O(p) {const H = __mt$d2f47b8b, __mt$f = H.Fe(7, O, this, new.target); try { H.N(6, "p", p); 
-    H.X(2, H.Pt(1, __mt$f, this, "p", p, 2));
-    H.X(5, H.Pt(4, __mt$f, this, "list", H.T(3, []), 2));
+    H.Pt(1, __mt$f, this, "p", p, 2), H.p[0] || H.X(2);
+    H.Pt(4, __mt$f, this, "list", H.T(3, []), 2), H.p[0] || H.X(5);
 } finally { H.Fr(8, __mt$f); } }
 __mt$d2f47b8b.X(20, __mt$d2f47b8b.P21(19, __mt$d2f47b8b.G30(9, O).prototype, "add", __mt$d2f47b8b.F(18, 16, function (x) {const H = __mt$d2f47b8b, __mt$f = H.Fe(16, void 0, this, new.target); var __mt$1; try { H.N(15, "x", x); 
-    H.X(13, H.m1(11, __mt$1 = H.Gt(10, __mt$f, this).list, H.M(12, __mt$1, "push"), x));
+    H.m1(11, __mt$1 = H.Gt(10, __mt$f, this).list, H.M(12, __mt$1, "push"), x), H.p[0] || H.X(13);
     return H.R(__mt$f, H.X(14, this));
 } finally { H.Fr(17, __mt$f); } }), 2));
 var o = __mt$d2f47b8b.X(24, __mt$d2f47b8b.W(23, "o", __mt$d2f47b8b.n1(22, O, __mt$d2f47b8b.T(21, {n: 1})), o));

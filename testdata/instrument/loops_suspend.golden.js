@@ -9,8 +9,8 @@ async function perIteration() {const H = __mt$95a94897, __mt$f = H.Fg(42, perIte
   const fns = H.X(12, H.N(11, "fns", H.T(10, [])));
   { for (const k of H.T(15, [1, 2, 3])) { H.Iy(16, __mt$f); try { { H.N(13, "k", k); H.X(14); {
     const o = H.X(19, H.N(18, "o", H.T(17, { k })));
-    H.X(22, H.Y(21, __mt$f, await H.Ys(21, __mt$f, H.c0(20, tick), "fns", fns, 16, "o", o, "k", k), "fns", fns, 16, "o", o, "k", k));
-    H.X(30, H.m1(28, fns, H.M(29, fns, "push"), H.F(27, 25, () => { const __mt$f = H.Fe(25, void 0); try { return H.R(__mt$f, H.X(24, H.G26(23, o).k)) } finally { H.Fr(26, __mt$f); } })));
+    H.Y(21, __mt$f, await H.Ys(21, __mt$f, H.c0(20, tick), "fns", fns, 16, "o", o, "k", k), "fns", fns, 16, "o", o, "k", k), H.p[0] || H.X(22);
+    H.m1(28, fns, H.M(29, fns, "push"), H.F(27, 25, () => { const __mt$f = H.Fe(25, void 0); try { return H.R(__mt$f, H.X(24, H.G26(23, o).k)) } finally { H.Fr(26, __mt$f); } })), H.p[0] || H.X(30);
   } } } finally { H.Iz(16, __mt$f); } } }
   return H.R(__mt$f, H.X(41, H.m1(39, __mt$1 = H.m1(37, fns, H.M(38, fns, "map"), H.F(36, 34, (f) => { const __mt$f = H.Fe(34, void 0); try { H.N(33, "f", f); return H.R(__mt$f, H.X(32, H.c0(31, f))) } finally { H.Fr(35, __mt$f); } })), H.M(40, __mt$1, "join"), ",")));
 } finally { H.Fx(43, __mt$f); } }
@@ -20,10 +20,10 @@ async function nested() {const H = __mt$95a94897, __mt$f = H.Fg(89, nested, this
   try {
     { outer: for (const a of H.T(49, [1, 2])) { H.Iy(50, __mt$f); try { { H.N(47, "a", a); H.X(48); {
       let oa = H.X(53, H.N(52, "oa", H.T(51, { a })));
-      { for (let b = H.X(55, H.N(54, "b", 0)); H.X(56, b < 3); H.X(57, b++)) { H.Iy(58, __mt$f); H.N(75, "b", b); try { {
-        H.X(66, H.m1(64, fns, H.M(65, fns, "push"), H.F(63, 61, () => { const __mt$f = H.Fe(61, void 0); try { return H.R(__mt$f, H.X(60, H.G23(59, oa).a * 10 + b)) } finally { H.Fr(62, __mt$f); } })));
+      { for (let b = H.X(55, H.N(54, "b", 0)); H.X(56, b < 3); b++, H.p[0] || H.X(57)) { H.Iy(58, __mt$f); H.N(75, "b", b); try { {
+        H.m1(64, fns, H.M(65, fns, "push"), H.F(63, 61, () => { const __mt$f = H.Fe(61, void 0); try { return H.R(__mt$f, H.X(60, H.G23(59, oa).a * 10 + b)) } finally { H.Fr(62, __mt$f); } })), H.p[0] || H.X(66);
         if (H.X(67, b === 1)) continue outer;
-        H.X(74, H.Y(73, __mt$f, await H.Ys(73, __mt$f, (H.X(68, a === 2) ? H.m1(70, __mt$1 = Promise, H.M(71, __mt$1, "reject"), H.n1(69, Error, "stop " + b)) : H.c0(72, tick)), "fns", fns, 50, "oa", oa, "a", a, 58, "b", b), "fns", fns, 50, "oa", oa, "a", a, 58, "b", b));
+        H.Y(73, __mt$f, await H.Ys(73, __mt$f, (H.X(68, a === 2) ? H.m1(70, __mt$1 = Promise, H.M(71, __mt$1, "reject"), H.n1(69, Error, "stop " + b)) : H.c0(72, tick)), "fns", fns, 50, "oa", oa, "a", a, 58, "b", b), "fns", fns, 50, "oa", oa, "a", a, 58, "b", b), H.p[0] || H.X(74);
       } } finally { H.Iz(58, __mt$f); } } }
     } } } finally { H.Iz(50, __mt$f); } } }
   } catch (e) {H.Y(76, __mt$f, void 0, "e", e, "fns", fns); 
@@ -33,17 +33,17 @@ async function nested() {const H = __mt$95a94897, __mt$f = H.Fg(89, nested, this
 
 async function testOnly() {const H = __mt$95a94897, __mt$f = H.Fg(124, testOnly, this, new.target); var __mt$1; try { 
   const fns = H.X(93, H.N(92, "fns", H.T(91, [])));
-  { for (let i = H.X(95, H.N(94, "i", 0)); H.X(98, H.Y(97, __mt$f, await H.Ys(97, __mt$f, H.c1(96, tick, i < 3), "i", i, "fns", fns), "i", i, "fns", fns)); H.X(99, i++)) { H.Iy(100, __mt$f); H.N(112, "i", i); try { {
+  { for (let i = H.X(95, H.N(94, "i", 0)); H.X(98, H.Y(97, __mt$f, await H.Ys(97, __mt$f, H.c1(96, tick, i < 3), "i", i, "fns", fns), "i", i, "fns", fns)); i++, H.p[0] || H.X(99)) { H.Iy(100, __mt$f); H.N(112, "i", i); try { {
     const o = H.X(103, H.N(102, "o", H.T(101, { i })));
-    H.X(111, H.m1(109, fns, H.M(110, fns, "push"), H.F(108, 106, () => { const __mt$f = H.Fe(106, void 0); try { return H.R(__mt$f, H.X(105, H.G26(104, o).i)) } finally { H.Fr(107, __mt$f); } })));
+    H.m1(109, fns, H.M(110, fns, "push"), H.F(108, 106, () => { const __mt$f = H.Fe(106, void 0); try { return H.R(__mt$f, H.X(105, H.G26(104, o).i)) } finally { H.Fr(107, __mt$f); } })), H.p[0] || H.X(111);
   } } finally { H.Iz(100, __mt$f); } } }
   return H.R(__mt$f, H.X(123, H.m1(121, __mt$1 = H.m1(119, fns, H.M(120, fns, "map"), H.F(118, 116, (f) => { const __mt$f = H.Fe(116, void 0); try { H.N(115, "f", f); return H.R(__mt$f, H.X(114, H.c0(113, f))) } finally { H.Fr(117, __mt$f); } })), H.M(122, __mt$1, "join"), ",")));
 } finally { H.Fx(125, __mt$f); } }
 
 async function noSuspension() {const H = __mt$95a94897, __mt$f = H.Fg(154, noSuspension, this, new.target); var __mt$1; try { 
-  H.X(128, H.Y(127, __mt$f, await H.Ys(127, __mt$f, H.c0(126, tick))));
+  H.Y(127, __mt$f, await H.Ys(127, __mt$f, H.c0(126, tick))), H.p[0] || H.X(128);
   const fns = H.X(131, H.N(130, "fns", H.T(129, [])));
-  { const __mt$l = H.Il(135); for (const k of H.T(134, ["x", "y"])) { H.Ie(135, __mt$l); try { { H.N(132, "k", k); H.X(133); H.X(142, H.m1(140, fns, H.M(141, fns, "push"), H.F(139, 137, () => { const __mt$f = H.Fe(137, void 0); try { return H.R(__mt$f, H.X(136, k)) } finally { H.Fr(138, __mt$f); } }))); } } finally { H.Ix(135, __mt$l, __mt$f); } } }
+  { const __mt$l = H.Il(135); for (const k of H.T(134, ["x", "y"])) { H.Ie(135, __mt$l); try { { H.N(132, "k", k); H.X(133); H.m1(140, fns, H.M(141, fns, "push"), H.F(139, 137, () => { const __mt$f = H.Fe(137, void 0); try { return H.R(__mt$f, H.X(136, k)) } finally { H.Fr(138, __mt$f); } })), H.p[0] || H.X(142); } } finally { H.Ix(135, __mt$l, __mt$f); } } }
   return H.R(__mt$f, H.X(153, H.m1(151, __mt$1 = H.m1(149, fns, H.M(150, fns, "map"), H.F(148, 146, (f) => { const __mt$f = H.Fe(146, void 0); try { H.N(145, "f", f); return H.R(__mt$f, H.X(144, H.c0(143, f))) } finally { H.Fr(147, __mt$f); } })), H.M(152, __mt$1, "join"), ",")));
 } finally { H.Fx(155, __mt$f); } }
 
@@ -59,22 +59,22 @@ async function* asyncYielded() {const H = __mt$95a94897, __mt$f = H.Fg(190, asyn
   let n = H.X(175, H.N(174, "n", 0));
   { while (H.X(176, n < 2)) { H.Iy(177, __mt$f); try { {
     const box = H.X(180, H.N(179, "box", H.T(178, { n: n++ })));
-    H.X(189, H.Y(188, __mt$f, yield H.Yv(188, __mt$f, H.Y(187, __mt$f, await H.Ys(187, __mt$f, H.c1(186, tick, H.F(185, 183, () => { const __mt$f = H.Fe(183, void 0); try { return H.R(__mt$f, H.X(182, H.G22(181, box).n)) } finally { H.Fr(184, __mt$f); } })), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box));
+    H.Y(188, __mt$f, yield H.Yv(188, __mt$f, H.Y(187, __mt$f, await H.Ys(187, __mt$f, H.c1(186, tick, H.F(185, 183, () => { const __mt$f = H.Fe(183, void 0); try { return H.R(__mt$f, H.X(182, H.G22(181, box).n)) } finally { H.Fr(184, __mt$f); } })), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box), "n", n, 177, "box", box), H.p[0] || H.X(189);
   } } finally { H.Iz(177, __mt$f); } } }
 } finally { H.Fx(191, __mt$f); } }
 
 async function main() {const H = __mt$95a94897, __mt$f = H.Fg(268, main, this, new.target); var __mt$1, __mt$2, __mt$3; try { 
-  H.X(196, H.m1(194, __mt$1 = console, H.M(195, __mt$1, "log"), H.Y(193, __mt$f, await H.Ys(193, __mt$f, H.c0(192, perIteration)))));
-  H.X(201, H.m1(199, __mt$1 = console, H.M(200, __mt$1, "log"), H.Y(198, __mt$f, await H.Ys(198, __mt$f, H.c0(197, nested)))));
-  H.X(206, H.m1(204, __mt$1 = console, H.M(205, __mt$1, "log"), H.Y(203, __mt$f, await H.Ys(203, __mt$f, H.c0(202, testOnly)))));
-  H.X(211, H.m1(209, __mt$1 = console, H.M(210, __mt$1, "log"), H.Y(208, __mt$f, await H.Ys(208, __mt$f, H.c0(207, noSuspension)))));
-  H.X(226, H.m1(224, __mt$1 = console, H.M(225, __mt$1, "log"), H.m1(222, __mt$2 = H.m1(220, __mt$3 = H.T(213, [...H.c0(212, yielded)]), H.M(221, __mt$3, "map"), H.F(219, 217, (f) => { const __mt$f = H.Fe(217, void 0); try { H.N(216, "f", f); return H.R(__mt$f, H.X(215, H.c0(214, f))) } finally { H.Fr(218, __mt$f); } })), H.M(223, __mt$2, "join"), ",")));
+  H.m1(194, __mt$1 = console, H.M(195, __mt$1, "log"), H.Y(193, __mt$f, await H.Ys(193, __mt$f, H.c0(192, perIteration)))), H.p[0] || H.X(196);
+  H.m1(199, __mt$1 = console, H.M(200, __mt$1, "log"), H.Y(198, __mt$f, await H.Ys(198, __mt$f, H.c0(197, nested)))), H.p[0] || H.X(201);
+  H.m1(204, __mt$1 = console, H.M(205, __mt$1, "log"), H.Y(203, __mt$f, await H.Ys(203, __mt$f, H.c0(202, testOnly)))), H.p[0] || H.X(206);
+  H.m1(209, __mt$1 = console, H.M(210, __mt$1, "log"), H.Y(208, __mt$f, await H.Ys(208, __mt$f, H.c0(207, noSuspension)))), H.p[0] || H.X(211);
+  H.m1(224, __mt$1 = console, H.M(225, __mt$1, "log"), H.m1(222, __mt$2 = H.m1(220, __mt$3 = H.T(213, [...H.c0(212, yielded)]), H.M(221, __mt$3, "map"), H.F(219, 217, (f) => { const __mt$f = H.Fe(217, void 0); try { H.N(216, "f", f); return H.R(__mt$f, H.X(215, H.c0(214, f))) } finally { H.Fr(218, __mt$f); } })), H.M(223, __mt$2, "join"), ",")), H.p[0] || H.X(226);
   const g = H.X(229, H.N(228, "g", H.c0(227, yielded)));
-  H.X(232, H.m0(230, g, H.M(231, g, "next")));
-  H.X(241, H.m2(239, __mt$1 = console, H.M(240, __mt$1, "log"), H.G11(235, H.m1(233, g, H.M(234, g, "next"), "early")).value, H.G14(238, H.m0(236, g, H.M(237, g, "next"))).done));
+  H.m0(230, g, H.M(231, g, "next")), H.p[0] || H.X(232);
+  H.m2(239, __mt$1 = console, H.M(240, __mt$1, "log"), H.G11(235, H.m1(233, g, H.M(234, g, "next"), "early")).value, H.G14(238, H.m0(236, g, H.M(237, g, "next"))).done), H.p[0] || H.X(241);
   const fs = H.X(244, H.N(243, "fs", H.T(242, [])));
-  { for await (const f of H.Ys(248, __mt$f, H.c0(247, asyncYielded), "g", g, "fs", fs)) { H.Y(249, __mt$f, void 0, "f", f, "g", g, "fs", fs); try { { H.N(245, "f", f); H.X(246); H.X(253, H.m1(251, fs, H.M(252, fs, "push"), f)); } } finally { H.Ys(250, __mt$f, void 0, "f", f, "g", g, "fs", fs); } } H.Y(254, __mt$f, void 0, "g", g, "fs", fs); }
-  H.X(267, H.m1(265, __mt$1 = console, H.M(266, __mt$1, "log"), H.m1(263, __mt$2 = H.m1(261, fs, H.M(262, fs, "map"), H.F(260, 258, (f) => { const __mt$f = H.Fe(258, void 0); try { H.N(257, "f", f); return H.R(__mt$f, H.X(256, H.c0(255, f))) } finally { H.Fr(259, __mt$f); } })), H.M(264, __mt$2, "join"), ",")));
+  { for await (const f of H.Ys(248, __mt$f, H.c0(247, asyncYielded), "g", g, "fs", fs)) { H.Y(249, __mt$f, void 0, "f", f, "g", g, "fs", fs); try { { H.N(245, "f", f); H.X(246); H.m1(251, fs, H.M(252, fs, "push"), f), H.p[0] || H.X(253); } } finally { H.Ys(250, __mt$f, void 0, "f", f, "g", g, "fs", fs); } } H.Y(254, __mt$f, void 0, "g", g, "fs", fs); }
+  H.m1(265, __mt$1 = console, H.M(266, __mt$1, "log"), H.m1(263, __mt$2 = H.m1(261, fs, H.M(262, fs, "map"), H.F(260, 258, (f) => { const __mt$f = H.Fe(258, void 0); try { H.N(257, "f", f); return H.R(__mt$f, H.X(256, H.c0(255, f))) } finally { H.Fr(259, __mt$f); } })), H.M(264, __mt$2, "join"), ",")), H.p[0] || H.X(267);
 } finally { H.Fx(269, __mt$f); } }
 __mt$95a94897.X(271, __mt$95a94897.c0(270, main));
 

@@ -5,5 +5,5 @@ function List({ title, items }) {const __mt$f = H.Fe(29, List, this, new.target)
   return /* @__PURE__ */ H.R(__mt$f, H.X(26, H.m3(24, React, H.M(25, React, "createElement"), "ul", H.T(13, { title }), H.m1(22, items, H.M(23, items, "map"), H.F(21, 19, (x) => /* @__PURE__ */ { const __mt$f = H.Fe(19, void 0); try { H.N(18, "x", x); return H.R(__mt$f, H.X(17, H.m3(15, React, H.M(16, React, "createElement"), "li", H.T(14, { key: x }), x))) } finally { H.Fr(20, __mt$f); } })))));
 } finally { H.Fr(30, __mt$f); } }
 const tree = /* @__PURE__ */ H.X(36, H.N(35, "tree@", H.m2(33, React, H.M(34, React, "createElement"), List, H.T(32, { title: "t", items: H.T(31, ["a", "b"]) }))));
-H.X(43, H.m1(41, __mt$1 = console, H.M(42, __mt$1, "log"), H.m1(39, __mt$2 = JSON, H.M(40, __mt$2, "stringify"), H.c1(38, List, H.G21(37, tree).p)))); 
+H.m1(41, __mt$1 = console, H.M(42, __mt$1, "log"), H.m1(39, __mt$2 = JSON, H.M(40, __mt$2, "stringify"), H.c1(38, List, H.G21(37, tree).p))), H.p[0] || H.X(43); 
 } finally { H.Sx(); }

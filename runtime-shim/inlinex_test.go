@@ -1,0 +1,96 @@
+package runtimeshim
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/js"
+)
+
+// inlineXProgram has statements that write entries and statements that do
+// not, next to each other and in every position the inline test of the
+// pending-flush slot takes: expression statements, for initialisers and
+// updates, sequences, loops, a generator, an async function, a class's
+// static block and methods, exceptions, and a module's top level.
+const inlineXProgram = `
+let sink = [];
+function keep(o) { sink.push(o); return o; }
+function numeric(n) {
+  var s = 0, t = 0, k;
+  for (k = 0, s = 1; k < n; k++, t += k) { s = (s * 31 + k) | 0; t ^= s; }
+  s++; t--; keep({ s }); s += 2; t = s, keep([t]), s--;
+  return s + t;
+}
+function* gen(n) { let o = { n }; yield o; o.n++; yield keep(o); o = null; n++; }
+async function later(x) { const box = { x }; await null; box.x++; x++; keep(box); return box.x; }
+class K {
+  static { this.made = 0; K.made++; }
+  constructor(v) { this.v = v; K.made++; }
+  bump() { this.v++; this.v += 1; this.w = { v: this.v }; return this; }
+}
+function throws(o) { o.x = 1; if (o.x) throw new Error("stop"); o.y = 2; }
+let total = 0;
+for (let i = 0; i < 3; i++) { total += numeric(50 + i); total ^= i; }
+for (const v of gen(2)) { total += v.n; }
+const k = new K(1); k.bump().bump();
+try { throws({}); } catch (e) { total++; keep(e.message); }
+total = total, sink.length, keep({ total });
+later(3).then(v => { total += v; console.log(total, K.made, k.v, sink.length); });
+`
+
+// TestInlineX: the instrumented code that tests the pending-flush slot
+// before calling X (e, H.p[0] || H.X(k)) writes the trace the code that
+// always calls X writes, byte for byte, in full and compact mode, as a
+// CommonJS module and as an ES module (classic scripts keep the call at
+// their top level, where completion values are observable).
+func TestInlineX(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	dir := t.TempDir()
+	for _, goal := range []struct {
+		g    js.Goal
+		file string
+	}{{js.CommonJS, "x.js"}, {js.Module, "x.mjs"}} {
+		for _, compact := range []string{"0", "1"} {
+			var traces [2][]byte
+			var out [2]string
+			for k, callX := range []bool{false, true} {
+				res, err := instrument.Instrument([]byte(inlineXProgram), instrument.Options{Goal: goal.g, File: goal.file, CallX: callX})
+				if err != nil {
+					t.Fatal(err)
+				}
+				inline := strings.Count(string(res.Code), ".p[0] || ")
+				if callX && inline != 0 || !callX && inline < 20 {
+					t.Fatalf("%s CallX=%v: %d inline tests", goal.file, callX, inline)
+				}
+				prog := filepath.Join(dir, fmt.Sprintf("%d%s", k, goal.file))
+				if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				got := run(t, node, shim, prog, []string{"MEMTRACE_COMPACT=" + compact})
+				if got.exit != 0 {
+					t.Fatalf("%s: exit %d\n%s", goal.file, got.exit, got.stderr)
+				}
+				check(t, goal.file, got.trace)
+				traces[k], out[k] = got.trace, got.stdout
+			}
+			if out[0] != out[1] || out[0] == "" {
+				t.Fatalf("%s: output %q inline, %q with calls", goal.file, out[0], out[1])
+			}
+			if !bytes.Equal(traces[0], traces[1]) {
+				a, b := strings.Split(dump(t, traces[0]), "\n"), strings.Split(dump(t, traces[1]), "\n")
+				for i := 0; i < len(a) && i < len(b); i++ {
+					if a[i] != b[i] {
+						t.Fatalf("%s compact=%s: entry %d: %s inline, %s with calls", goal.file, compact, i, a[i], b[i])
+					}
+				}
+				t.Fatalf("%s compact=%s: %d entries inline, %d with calls", goal.file, compact, len(a), len(b))
+			}
+		}
+	}
+}
