@@ -365,3 +365,30 @@ function top() { return t[1]; }`
 		t.Errorf("hooks on t: %v, want %s (top level: t, in top: t@)\n%s", copies, want, got)
 	}
 }
+
+// TestInlineXSizeLimit: statements test the pending-flush slot inline in
+// functions of up to inlineXMax characters; longer functions keep X's
+// calls (their graphs in TurboFan), and so does a classic script's top
+// level, where completion values are observable.
+func TestInlineXSizeLimit(t *testing.T) {
+	body := func(n int) string {
+		var b strings.Builder
+		for b.Len() < n {
+			b.WriteString("o.x = 1; ")
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		n      int
+		inline bool
+	}{{inlineXMax - 100, true}, {inlineXMax + 100, false}} {
+		got, err := strip("function f(o) { "+body(c.n)+"} o.y = 2;", js.Script)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tests, calls := strings.Count(got, "H.p[0] || H.X("), strings.Count(got, "H.X(")
+		if c.inline && (tests == 0 || tests != calls-1) || !c.inline && tests != 0 {
+			t.Errorf("function of about %d characters: %d inline tests, %d X calls in all", c.n, tests, calls)
+		}
+	}
+}

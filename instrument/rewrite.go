@@ -1936,6 +1936,13 @@ func (r *rewriter) discarded(e js.Expr, sp js.Span, guard bool) {
 	r.insParts(e.EndPos(), "", b, "")
 }
 
+// inlineXMax: functions longer than this (source characters) keep X's
+// calls. TurboFan compiles the inline tests into the function's graph:
+// in zlib's large asm.js functions (up to 46 K characters), compiled on
+// V8's background threads, that raised the peak RSS by about 15 MB
+// (malloc arenas of the compiler threads), past twice plain Node's.
+const inlineXMax = 2000
+
 // inlineX reports that a statement-level expression here has no
 // observable completion value: in a function's body (not in a parameter
 // list or a field initializer, where the handle may be an expression),
@@ -1947,7 +1954,7 @@ func (r *rewriter) inlineX() bool {
 	case r.fn == nil || r.fn.noTemps || r.opts.CallX:
 		return false
 	case r.fn.parent != nil:
-		return true
+		return r.fn.span.End-r.fn.span.Start <= inlineXMax
 	}
 	return !r.opts.Eval && (r.prog.Goal == js.Module || r.prog.Goal == js.CommonJS)
 }
