@@ -392,3 +392,34 @@ func TestInlineXSizeLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineXGoals: the inline test applies where no completion value can
+// be observed: in function bodies whatever the goal (eval code's too), at
+// a module's or CommonJS module's top level, not at the top level of a
+// classic script or of eval code (eval("o.x = 1") gives 1: the value must
+// reach X's return), nor with CallX.
+func TestInlineXGoals(t *testing.T) {
+	const src = "o.x = 1; function f(o) { o.y = 2; }"
+	for _, c := range []struct {
+		name string
+		opts Options
+		want int // statements with the inline test: the function's, and the top level's where allowed
+	}{
+		{"script", Options{Goal: js.Script}, 1},
+		{"module", Options{Goal: js.Module}, 2},
+		{"commonjs", Options{Goal: js.CommonJS}, 2},
+		{"eval", Options{Goal: js.Script, Eval: true}, 1},
+		{"global eval", Options{Goal: js.Script, Eval: true, GlobalCode: true}, 1},
+		{"eval as CommonJS", Options{Goal: js.CommonJS, Eval: true}, 1},
+		{"CallX", Options{Goal: js.Module, CallX: true}, 0},
+	} {
+		c.opts.File = "t.js"
+		res, err := Instrument([]byte(src), c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if n := strings.Count(string(res.Code), ".p[0] || "); n != c.want {
+			t.Errorf("%s: %d inline tests, want %d\n%s", c.name, n, c.want, res.Code)
+		}
+	}
+}
