@@ -71,6 +71,7 @@
     Yv(i, d, v) { return v; }
     Y(i, d, v) { return v; }
     R(d, v) { return v; }
+    Rx(d, i, v) { return v; }
     X(i, v) { return v; }
     Il(i) { return 0; }
     Ie(i, l) {}

@@ -127,7 +127,7 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Assign:
 		r.assign(e)
 	case *js.Cond:
-		r.flushed(e.Test, e.Span, false)
+		r.tested(e.Test, e.Span)
 		r.expr(e.Yes)
 		r.expr(e.No)
 	case *js.Call:

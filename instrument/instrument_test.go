@@ -97,7 +97,7 @@ func TestES5Constructs(t *testing.T) {
 		// method calls: base, key, lookup (M), arguments, call; a base that
 		// reads the same twice needs no temporary
 		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m1(1, o, H.M(2, o, "m"), a))`},
-		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.R(__mt$f, H.X(4, H.m1(2, this, H.Mt(3, __mt$f, this, "m"), H.G12(1, a).b))) } finally { H.Fr(6, __mt$f); } }`},
+		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.Rx(__mt$f, 4, H.m1(2, this, H.Mt(3, __mt$f, this, "m"), H.G12(1, a).b)) } finally { H.Fr(6, __mt$f); } }`},
 		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m0(1, __mt$b = o, H.M(2, __mt$b, "m")))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
 		{`(o.m)()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M(2, T_1, "m")))`},
 		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m0(3, T_1 = H.m0(1, T_2 = o, H.M(2, T_2, \"m\")\n), H.M(4, T_1, \"n\")\n))"},
@@ -126,12 +126,12 @@ func TestES5Constructs(t *testing.T) {
 		// flushes
 		{`a, b(), c`, `H.X(3, (a, H.X(2, H.c0(1, b)), c))`},
 		{`x; 1; "s"; (y)`, `x; 1; "s"; (y)`},
-		{`if (a.b) c()`, `if (H.X(2, H.G12(1, a).b)) H.X(4, H.c0(3, c))`},
-		{`while (x < f()) {}`, `while (H.X(2, x < H.c0(1, f))) {}`},
-		{`do ; while (f())`, `do ; while (H.X(2, H.c0(1, f)))`},
-		{`for (var i = 0; i < n; i++) g(i)`, `H.N(7, "i", i); for (var i = H.X(2, H.W(1, "i", 0, i)); H.X(3, i < n); H.X(4, i++)) H.X(6, H.c1(5, g, i))`},
+		{`if (a.b) c()`, `if (((H.G12(1, a).b) ? H.p[0] || H.X(2, 1) : !H.p[0] && H.X(2, 0))) H.X(4, H.c0(3, c))`},
+		{`while (x < f()) {}`, `while (((x < H.c0(1, f)) ? H.p[0] || H.X(2, 1) : !H.p[0] && H.X(2, 0))) {}`},
+		{`do ; while (f())`, `do ; while (((H.c0(1, f)) ? H.p[0] || H.X(2, 1) : !H.p[0] && H.X(2, 0)))`},
+		{`for (var i = 0; i < n; i++) g(i)`, `H.N(7, "i", i); for (var i = H.X(2, H.W(1, "i", 0, i)); ((i < n) ? H.p[0] || H.X(3, 1) : !H.p[0] && H.X(3, 0)); H.X(4, i++)) H.X(6, H.c1(5, g, i))`},
 		{`t ? a : b`, `H.X(1, t ? a : b)`},
-		{`x = t() ? a : b`, `H.X(4, x = H.W(3, "x", H.X(2, H.c0(1, t)) ? a : b, (typeof x === "undefined" ? void 0 : x)))`},
+		{`x = t() ? a : b`, `H.X(4, x = H.W(3, "x", ((H.c0(1, t)) ? H.p[0] || H.X(2, 1) : !H.p[0] && H.X(2, 0)) ? a : b, (typeof x === "undefined" ? void 0 : x)))`},
 		{`switch (f()) { case g(): break }`, `switch (H.X(2, H.c0(1, f))) { case H.X(4, H.c0(3, g)): break }`},
 		{`throw e`, `throw e`},
 		{`throw new Error(m)`, `throw H.X(2, H.n1(1, Error, m))`},
@@ -140,13 +140,13 @@ func TestES5Constructs(t *testing.T) {
 		{`for (var k in o) f(k)`, `var T_1; H.N(5, "k", k); for (T_1 in o) { var k = H.X(2, H.W(1, "k", T_1, k)); H.X(4, H.c1(3, f, k)) }`},
 		{`for (o.p in q) ;`, `for (o.p in q) ;`},
 		// functions
-		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.N(5, "b", b);  var b = H.X(2, H.W(1, "b", a, b)); return H.R(__mt$f, H.X(3, b)) } finally { H.Fr(7, __mt$f); } }`},
-		{`var g = function h() { return h }`, `H.N(8, "g", g); var g = H.X(7, H.W(6, "g", H.F(5, 3, function h() {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "h", h);  return H.R(__mt$f, H.X(1, h)) } finally { H.Fr(4, __mt$f); } }), g))`},
+		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.N(5, "b", b);  var b = H.X(2, H.W(1, "b", a, b)); return H.Rx(__mt$f, 3, b) } finally { H.Fr(7, __mt$f); } }`},
+		{`var g = function h() { return h }`, `H.N(8, "g", g); var g = H.X(7, H.W(6, "g", H.F(5, 3, function h() {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "h", h);  return H.Rx(__mt$f, 1, h) } finally { H.Fr(4, __mt$f); } }), g))`},
 		{`function f() { "use strict"; return }`, `H.N(4, "f", H.F(3, 1, f)); function f() { "use strict";const __mt$f = H.Fe(1, f, this, new.target); try {  return } finally { H.Fr(2, __mt$f); } }`},
 		{`function f() { f = 1 }`, `H.N(6, "f", H.F(5, 3, f)); function f() {const __mt$f = H.Fe(3, void 0, this, new.target); try {  f = H.W(1, "f", 1, f), H.p[0] || H.X(2) } finally { H.Fr(4, __mt$f); } }`},
 		{`function f() { g(); function g() {} }`, `H.N(10, "f", H.F(9, 7, f)); function f() {const __mt$f = H.Fe(7, f, this, new.target); try { H.N(6, "g", H.F(5, 3, g));  H.c0(1, g), H.p[0] || H.X(2); function g() {const __mt$f = H.Fe(3, g, this, new.target); try { } finally { H.Fr(4, __mt$f); } } } finally { H.Fr(8, __mt$f); } }`},
 		// a var repeating a function declaration: no try wrapper, Fr on each exit
-		{`function f() { var g = 1; return g; function g() {} }`, `H.N(11, "f", H.F(10, 9, f)); function f() {const __mt$f = H.Fe(9, f, this, new.target); H.N(8, "g", H.F(7, 5, g));  var g = H.X(3, H.W(2, "g", 1, g)); return H.Fr(1, __mt$f, H.R(__mt$f, H.X(4, g))); function g() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } ;H.Fr(1, __mt$f); }`},
+		{`function f() { var g = 1; return g; function g() {} }`, `H.N(11, "f", H.F(10, 9, f)); function f() {const __mt$f = H.Fe(9, f, this, new.target); H.N(8, "g", H.F(7, 5, g));  var g = H.X(3, H.W(2, "g", 1, g)); return H.Fr(1, __mt$f, H.Rx(__mt$f, 4, g)); function g() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } ;H.Fr(1, __mt$f); }`},
 		{`with (o) { f(); x = 1 }`, `with (o) { H.X(1, f()); H.X(3, x = H.W(2, "x", 1, (typeof x === "undefined" ? void 0 : x))) }`},
 	} {
 		expectInstrumented(t, c[0], c[1])
@@ -155,19 +155,19 @@ func TestES5Constructs(t *testing.T) {
 
 func TestModernConstructs(t *testing.T) {
 	for _, c := range [][2]string{
-		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, {"f": (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.R(__mt$f, H.X(1, a + b)) } finally { H.Fr(5, __mt$f); } }}["f"])))`},
-		{`f(() => ({}))`, `H.X(7, H.c1(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.R(__mt$f, H.X(2, (H.T(1, {})))) } finally { H.Fr(4, __mt$f); } })))`},
+		{`let f = (a, b) => a + b`, `let f = H.X(8, H.N(7, "f", H.F(6, 4, {"f": (a, b) => { const __mt$f = H.Fe(4, void 0); try { H.N(2, "a", a); H.N(3, "b", b); return H.Rx(__mt$f, 1, a + b) } finally { H.Fr(5, __mt$f); } }}["f"])))`},
+		{`f(() => ({}))`, `H.X(7, H.c1(6, f, H.F(5, 3, () => { const __mt$f = H.Fe(3, void 0); try { return H.Rx(__mt$f, 2, (H.T(1, {}))) } finally { H.Fr(4, __mt$f); } })))`},
 		{`let x`, `let x = H.N(1, "x", void 0)`},
 		{`const {a, b: [c]} = o`, `const {a, b: [c]} = o, {} = (H.N(1, "a", a), H.N(2, "c", c), 0)`},
 		{`for (const [k, v] of m) use(k, v)`, `for (const [k, v] of m) { H.N(1, "k", k); H.N(2, "v", v); H.X(3); H.X(5, H.c2(4, use, k, v)) }`},
 		{`[a, b] = [b, a]`, `var T_1; H.X(4, (T_1 = ([a, b] = H.T(1, [b, a])), H.W(2, "a", a, void 0), H.W(3, "b", b, void 0), T_1))`},
 		{`x = class {}`, `H.X(4, x = H.W(3, "x", H.F(2, -1, {"x": class {}}["x"]), (typeof x === "undefined" ? void 0 : x)))`},
-		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.Sp(1, __mt$f, super(x)), H.p[0] || H.X(2) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.R(__mt$f, H.X(6, super.m())) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
-		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G30(2, o).p, 1); static { H.c0(4, f), H.p[0] || H.X(5) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.R(__mt$f, H.X(7, H.Gt(6, __mt$f, this).#x)) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
+		{`class A extends B { constructor(x) { super(x) } m() { return super.m() } static s() {} }`, `let A = H.N(12, "A", H.F(11, 4, class A extends B { constructor(x) {const __mt$f = H.Fe(4, void 0, void 0, new.target); try { H.N(3, "x", x);  H.Sp(1, __mt$f, super(x)), H.p[0] || H.X(2) } finally { H.Fr(5, __mt$f); } } m() {const __mt$f = H.Fe(7, void 0, this, new.target); try {  return H.Rx(__mt$f, 6, super.m()) } finally { H.Fr(8, __mt$f); } } static s() {const __mt$f = H.Fe(9, void 0, this, new.target); try { } finally { H.Fr(10, __mt$f); } } }, void 0, "m", 0, 7, "s", 4, 9));`},
+		{`class C { #x = 1; y = o.p; static { f() } m() { return this.#x } }`, `let C = H.N(12, "C", H.F(11, -10, class C { #x = H.Q(1, this, "#x", 1, 1); y = H.Q(3, this, "y", H.G30(2, o).p, 1); static { H.c0(4, f), H.p[0] || H.X(5) } m() {const __mt$f = H.Fe(8, void 0, this, new.target); try {  return H.Rx(__mt$f, 7, H.Gt(6, __mt$f, this).#x) } finally { H.Fr(9, __mt$f); } } }, void 0, "m", 0, 8));`},
 		// this from the frame (Gt, Pt, Mt) only where the frame's this is the function's own for the whole body: not in parameters, arrows, generators
-		{`function f(x = this.p) { this.q = () => this.r; }`, `H.N(13, "f", H.F(12, 10, f)); function f(x = H.G1(1, this).p) {const __mt$f = H.Fe(10, f, this, new.target); try { H.N(9, "x", x);  H.Pt(7, __mt$f, this, "q", H.F(6, 4, () => { const __mt$f = H.Fe(4, void 0); try { return H.R(__mt$f, H.X(3, H.G2(2, this).r)) } finally { H.Fr(5, __mt$f); } }), 2), H.p[0] || H.X(8); } finally { H.Fr(11, __mt$f); } }`},
+		{`function f(x = this.p) { this.q = () => this.r; }`, `H.N(13, "f", H.F(12, 10, f)); function f(x = H.G1(1, this).p) {const __mt$f = H.Fe(10, f, this, new.target); try { H.N(9, "x", x);  H.Pt(7, __mt$f, this, "q", H.F(6, 4, () => { const __mt$f = H.Fe(4, void 0); try { return H.Rx(__mt$f, 3, H.G2(2, this).r) } finally { H.Fr(5, __mt$f); } }), 2), H.p[0] || H.X(8); } finally { H.Fr(11, __mt$f); } }`},
 		{`function* g() { yield this.p }`, `H.N(7, "g", H.F(6, 4, g)); function* g() {const __mt$f = H.Fg(4, g, this, new.target); try {  H.Y(2, __mt$f, yield H.Yv(2, __mt$f, H.G1(1, this).p)), H.p[0] || H.X(3) } finally { H.Fx(5, __mt$f); } }`},
-		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.Ts(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.R(__mt$f, H.X(3, 1)) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
+		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.Ts(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.Rx(__mt$f, 3, 1) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(8, "g", H.F(7, 5, g)); async function* g() {const __mt$f = H.Fg(5, g, this, new.target); try {  H.Y(3, __mt$f, yield* H.Ys(3, __mt$f, H.Y(2, __mt$f, await H.Ys(2, __mt$f, H.c0(1, h))))), H.p[0] || H.X(4) } finally { H.Fx(6, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G12(1, a)?.b.c)`},
 		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.M(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G18(1, c).d)))`},
@@ -175,14 +175,14 @@ func TestModernConstructs(t *testing.T) {
 		// tagged templates: through the call hooks, the template's arguments from H.q (one site per template: the strings object is the program's)
 		{"t`x${a.b}`", "H.X(3, H.ct(2, t, H.q`x${H.G12(1, a).b}`))"},
 		{"o.f `a${1}`; o[k]`b`; (a.b)`c`", "var T_1; H.X(3, H.mt(1, T_1 = o, H.M(2, T_1, \"f\"), H.q`a${1}`)); H.X(6, H.mt(4, T_1 = o, H.M(5, T_1, k), H.q`b`)); H.X(9, H.mt(7, T_1 = a, H.M(8, T_1, \"b\"), H.q`c`))"},
-		{"class C { #t() {} m() { return this.#t`x` } }", "let C = H.N(10, \"C\", H.F(9, -8, class C { #t() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.R(__mt$f, H.X(5, H.mt(4, H.Gt(3, __mt$f, this), this.#t, H.q`x`))) } finally { H.Fr(7, __mt$f); } } }, void 0, \"#t\", 8, 1, \"m\", 0, 6));"},
+		{"class C { #t() {} m() { return this.#t`x` } }", "let C = H.N(10, \"C\", H.F(9, -8, class C { #t() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.Rx(__mt$f, 5, H.mt(4, H.Gt(3, __mt$f, this), this.#t, H.q`x`)) } finally { H.Fr(7, __mt$f); } } }, void 0, \"#t\", 8, 1, \"m\", 0, 6));"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G30(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
 		// names from named evaluation: numeric keys, a string key with a line continuation (requoted: lines stay), __proto__ (a computed key)
-		{"x = {1: function* () {}, \"a\\\nb\": () => 1}; var __proto__ = () => 2", "H.N(17, \"__proto__\", __proto__); H.X(10, x = H.W(9, \"x\", H.T(8, {1: H.F(3, 1, {1: function* () {const __mt$f = H.Fg(1, void 0, this, new.target); try { } finally { H.Fx(2, __mt$f); } }}[1]), \"a\\\nb\": H.F(7, 5, {\"ab\": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}[\"ab\"])}), (typeof x === \"undefined\" ? void 0 : x))); var __proto__ = H.X(16, H.W(15, \"__proto__\", H.F(14, 12, {[\"__proto__\"]: () => { const __mt$f = H.Fe(12, void 0); try { return H.R(__mt$f, H.X(11, 2)) } finally { H.Fr(13, __mt$f); } }}[\"__proto__\"]), __proto__))"},
+		{"x = {1: function* () {}, \"a\\\nb\": () => 1}; var __proto__ = () => 2", "H.N(17, \"__proto__\", __proto__); H.X(10, x = H.W(9, \"x\", H.T(8, {1: H.F(3, 1, {1: function* () {const __mt$f = H.Fg(1, void 0, this, new.target); try { } finally { H.Fx(2, __mt$f); } }}[1]), \"a\\\nb\": H.F(7, 5, {\"ab\": () => { const __mt$f = H.Fe(5, void 0); try { return H.Rx(__mt$f, 4, 1) } finally { H.Fr(6, __mt$f); } }}[\"ab\"])}), (typeof x === \"undefined\" ? void 0 : x))); var __proto__ = H.X(16, H.W(15, \"__proto__\", H.F(14, 12, {[\"__proto__\"]: () => { const __mt$f = H.Fe(12, void 0); try { return H.Rx(__mt$f, 11, 2) } finally { H.Fr(13, __mt$f); } }}[\"__proto__\"]), __proto__))"},
 		// names from computed keys: the object literal's property is spread from an object of its own (Fo); a class field's key is kept in a temporary (K) for its Q and name
-		{`o = {[k]: () => 1, [j]: 2}; class C { [k] = function () {}; static [j] = 2 }`, `var T_k1, T_k2; H.X(7, o = H.W(6, "o", H.Ts(5, {...H.Fo(4, 2, {[k]: () => { const __mt$f = H.Fe(2, void 0); try { return H.R(__mt$f, H.X(1, 1)) } finally { H.Fr(3, __mt$f); } }}), [j]: 2}), (typeof o === "undefined" ? void 0 : o))); let C = H.N(15, "C", H.F(14, -13, class C { [T_k1 = H.K(k)] = H.Q(11, this, T_k1, H.F(10, 8, {[T_k1]: function () {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } }}[T_k1]), 1); static [T_k2 = H.K(j)] = H.Q(12, this, T_k2, 2, 0) }));`},
-		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), "g": H.F(7, 5, {"g": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["g"])}), (typeof x === "undefined" ? void 0 : x)))`},
+		{`o = {[k]: () => 1, [j]: 2}; class C { [k] = function () {}; static [j] = 2 }`, `var T_k1, T_k2; H.X(7, o = H.W(6, "o", H.Ts(5, {...H.Fo(4, 2, {[k]: () => { const __mt$f = H.Fe(2, void 0); try { return H.Rx(__mt$f, 1, 1) } finally { H.Fr(3, __mt$f); } }}), [j]: 2}), (typeof o === "undefined" ? void 0 : o))); let C = H.N(15, "C", H.F(14, -13, class C { [T_k1 = H.K(k)] = H.Q(11, this, T_k1, H.F(10, 8, {[T_k1]: function () {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } }}[T_k1]), 1); static [T_k2 = H.K(j)] = H.Q(12, this, T_k2, 2, 0) }));`},
+		{`x = {f: function () {}, "g": () => 1}`, `H.X(10, x = H.W(9, "x", H.T(8, {f: H.F(3, 1, {"f": function () {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }}["f"]), "g": H.F(7, 5, {"g": () => { const __mt$f = H.Fe(5, void 0); try { return H.Rx(__mt$f, 4, 1) } finally { H.Fr(6, __mt$f); } }}["g"])}), (typeof x === "undefined" ? void 0 : x)))`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}
@@ -190,7 +190,7 @@ func TestModernConstructs(t *testing.T) {
 
 func TestGoals(t *testing.T) {
 	expectGoal(t, js.Module, `import x from "m"; export let y = x.p; export default () => 1`,
-		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G7(1, x).p)); export default H.F(7, 5, {"default": () => { const __mt$f = H.Fe(5, void 0); try { return H.R(__mt$f, H.X(4, 1)) } finally { H.Fr(6, __mt$f); } }}["default"])`)
+		`try { H.N(8, "x@", x); } catch (__mt$e) {} import x from "m"; export let y = H.X(3, H.N(2, "y@", H.G7(1, x).p)); export default H.F(7, 5, {"default": () => { const __mt$f = H.Fe(5, void 0); try { return H.Rx(__mt$f, 4, 1) } finally { H.Fr(6, __mt$f); } }}["default"])`)
 	got, err := strip("'use strict'\nvar a = f(); return a", js.CommonJS)
 	if err != nil {
 		t.Fatal(err)
@@ -226,7 +226,7 @@ func TestOptionalChains(t *testing.T) {
 // writes go through Q; super() in a derived constructor through Sp.
 func TestClasses(t *testing.T) {
 	for _, c := range [][2]string{
-		{`class C { m() { return 1; } }`, `let C = H.N(6, "C", H.F(5, -4, class C { m() {const __mt$f = H.Fe(2, void 0, this, new.target); try {  return H.R(__mt$f, H.X(1, 1)); } finally { H.Fr(3, __mt$f); } } }, void 0, "m", 0, 2));`},
+		{`class C { m() { return 1; } }`, `let C = H.N(6, "C", H.F(5, -4, class C { m() {const __mt$f = H.Fe(2, void 0, this, new.target); try {  return H.Rx(__mt$f, 1, 1); } finally { H.Fr(3, __mt$f); } } }, void 0, "m", 0, 2));`},
 		{`class C { get g() {} set g(v) {} static s() {} #p() {} static get #q() {} }`, `let C = H.N(14, "C", H.F(13, -12, class C { get g() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } set g(v) {const __mt$f = H.Fe(4, void 0, this, new.target); try { H.N(3, "v", v); } finally { H.Fr(5, __mt$f); } } static s() {const __mt$f = H.Fe(6, void 0, this, new.target); try { } finally { H.Fr(7, __mt$f); } } #p() {const __mt$f = H.Fe(8, void 0, this, new.target); try { } finally { H.Fr(9, __mt$f); } } static get #q() {const __mt$f = H.Fe(10, void 0, this, new.target); try { } finally { H.Fr(11, __mt$f); } } }, void 0, "g", 1, 1, "g", 2, 4, "s", 4, 6, "#p", 8, 8, "#q", 13, 10));`},
 		{`class D extends B { x = {}; static y = 1; constructor() { super(); this.#z = o; } #z; }`, `let D = H.N(11, "D", H.F(10, 8, class D extends B { x = H.Q(2, this, "x", H.T(1, {}), 1); static y = H.Q(3, this, "y", 1, 0); constructor() {const __mt$f = H.Fe(8, void 0, void 0, new.target); try {  H.Sp(4, __mt$f, super()), H.p[0] || H.X(5); this.#z = H.Q(6, this, "#z", o, 0), H.p[0] || H.X(7); } finally { H.Fr(9, __mt$f); } } #z; }));`},
 		{`(class { [k]() {} "s"() {} 1() {} })`, `H.X(9, (H.F(8, -7, class { [k]() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } "s"() {const __mt$f = H.Fe(3, void 0, this, new.target); try { } finally { H.Fr(4, __mt$f); } } 1() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } }, void 0, "s", 0, 3, 1, 0, 5)))`},
@@ -382,13 +382,14 @@ func TestInlineXSizeLimit(t *testing.T) {
 		n      int
 		inline bool
 	}{{inlineXMax - 100, true}, {inlineXMax + 100, false}} {
-		got, err := strip("function f(o) { "+body(c.n)+"} o.y = 2;", js.Script)
+		got, err := strip("function f(o) { if (o.y) o.y = 0; "+body(c.n)+"} o.y = 2;", js.Script)
 		if err != nil {
 			t.Fatal(err)
 		}
+		ifs := len(inlineTestRE.FindAllString(got, -1))
 		tests, calls := strings.Count(got, "H.p[0] || H.X("), strings.Count(got, "H.X(")
-		if c.inline && (tests == 0 || tests != calls-1) || !c.inline && tests != 0 {
-			t.Errorf("function of about %d characters: %d inline tests, %d X calls in all", c.n, tests, calls)
+		if c.inline && (tests == 0 || ifs != 1 || tests+ifs != calls-1) || !c.inline && tests != 0 {
+			t.Errorf("function of about %d characters: %d inline tests (%d of an if's test), %d X calls in all", c.n, tests, ifs, calls)
 		}
 	}
 }
@@ -397,7 +398,12 @@ func TestInlineXSizeLimit(t *testing.T) {
 // be observed: in function bodies whatever the goal (eval code's too), at
 // a module's or CommonJS module's top level, not at the top level of a
 // classic script or of eval code (eval("o.x = 1") gives 1: the value must
-// reach X's return), nor with CallX.
+// reach X's return), nor with CallX. The tests of if, loops and ?: have
+// no completion value: their inline form applies at every top level.
+//
+// inlineTestRE matches a test's inline form (tested), whatever the handle.
+var inlineTestRE = regexp.MustCompile(`\) \? (\S+)\.p\[0\] \|\| (\S+)\.X\(\d+, 1\) : !(\S+)\.p\[0\] && (\S+)\.X\(\d+, 0\)\)`)
+
 func TestInlineXGoals(t *testing.T) {
 	const src = "o.x = 1; function f(o) { o.y = 2; }"
 	for _, c := range []struct {
@@ -420,6 +426,19 @@ func TestInlineXGoals(t *testing.T) {
 		}
 		if n := strings.Count(string(res.Code), ".p[0] || "); n != c.want {
 			t.Errorf("%s: %d inline tests, want %d\n%s", c.name, n, c.want, res.Code)
+		}
+		// A test has no completion value: inline at every top level (not
+		// with CallX).
+		res, err = Instrument([]byte("if (o.x) o.y = 2;"), c.opts)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		want := 1
+		if c.opts.CallX {
+			want = 0
+		}
+		if n := len(inlineTestRE.FindAllIndex(res.Code, -1)); n != want {
+			t.Errorf("%s: %d inline tests of the if's test, want %d\n%s", c.name, n, want, res.Code)
 		}
 	}
 }

@@ -1305,13 +1305,9 @@ func (r *rewriter) function(fp funcParts) int {
 		}
 	} else {
 		b = append(b, "return "...)
-		b = append(b, r.h...)
-		b = append(b, ".R("...)
-		b = append(b, fs.self...)
-		b = append(b, ", "...)
-		b = append(b, r.hk("X", k)...)
+		b = r.appendRx(b, fs.self, k)
 		r.fillBytes(h, b)
-		r.insParts(fp.exprBody.EndPos(), ")) } finally { ", fc, "); } }")
+		r.insParts(fp.exprBody.EndPos(), ") } finally { ", fc, "); } }")
 	}
 	r.scratch, r.scratch2 = b[:0], fc[:0]
 	// FREE_VARS
@@ -1713,7 +1709,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 	case *js.Throw:
 		r.flushed(s.Arg, s.Span, false)
 	case *js.If:
-		r.flushed(s.Test, s.Span, false)
+		r.tested(s.Test, s.Span)
 		r.stmt(s.Then, false)
 		if s.Else != nil {
 			r.stmt(s.Else, false)
@@ -1728,7 +1724,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			r.discarded(init, s.Span, false)
 		}
 		if s.Test != nil {
-			r.flushed(s.Test, s.Span, false)
+			r.tested(s.Test, s.Span)
 		}
 		if s.Update != nil {
 			r.discarded(s.Update, s.Span, false)
@@ -1751,7 +1747,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		r.iterEnd(it, s.Body)
 	case *js.While:
 		it := r.iterBegin(s)
-		r.flushed(s.Test, s.Span, false)
+		r.tested(s.Test, s.Span)
 		r.iterBody(it, s.Body)
 		r.stmt(s.Body, false)
 		r.iterBodyEnd(it, s.Body)
@@ -1761,7 +1757,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		r.iterBody(it, s.Body)
 		r.stmt(s.Body, false)
 		r.iterBodyEnd(it, s.Body)
-		r.flushed(s.Test, s.Span, false)
+		r.tested(s.Test, s.Span)
 		r.iterEnd(it, s.Body)
 	case *js.Labeled:
 		if fo := labeledForAwait(s); fo != nil && r.fn.susp {
@@ -1841,9 +1837,9 @@ func (r *rewriter) ret(s *js.Return) {
 	h := r.hole(s.Arg.Pos())
 	r.expr(s.Arg)
 	k := r.site(s.Span)
-	// return H.R(__mt$f, H.X(k, e)); without try: H.Fr(fr, __mt$f, H.R(…)).
+	// return H.Rx(__mt$f, k, e); without try: H.Fr(fr, __mt$f, H.Rx(…)).
 	b := r.scratch[:0]
-	cl := "))"
+	cl := ")"
 	if f.noTry {
 		b = append(b, r.h...)
 		b = append(b, '.')
@@ -1853,13 +1849,9 @@ func (r *rewriter) ret(s *js.Return) {
 		b = append(b, ", "...)
 		b = append(b, f.self...)
 		b = append(b, ", "...)
-		cl = ")))"
+		cl = "))"
 	}
-	b = append(b, r.h...)
-	b = append(b, ".R("...)
-	b = append(b, f.self...)
-	b = append(b, ", "...)
-	b = append(b, r.hk("X", k)...)
+	b = r.appendRx(b, f.self, k)
 	if isSeq(s.Arg) {
 		b = append(b, '(')
 		r.fillBytes(h, b)
@@ -1869,6 +1861,18 @@ func (r *rewriter) ret(s *js.Return) {
 		r.ins(s.Arg.EndPos(), cl)
 	}
 	r.scratch = b[:0]
+}
+
+// appendRx appends "H.Rx(self, k, ": the value of a return statement's
+// argument (or an arrow's expression body) with its statement end (X) and
+// its RETURN (R) in one call.
+func (r *rewriter) appendRx(b []byte, self string, k int) []byte {
+	b = append(b, r.h...)
+	b = append(b, ".Rx("...)
+	b = append(b, self...)
+	b = append(b, ", "...)
+	b = strconv.AppendInt(b, int64(k), 10)
+	return append(b, ", "...)
 }
 
 func isSeq(e js.Expr) bool {
@@ -1934,6 +1938,52 @@ func (r *rewriter) discarded(e js.Expr, sp js.Span, guard bool) {
 	b = strconv.AppendInt(b, int64(k), 10)
 	b = append(b, ')')
 	r.insParts(e.EndPos(), "", b, "")
+}
+
+// tested instruments e, the test of an if, a loop or a conditional
+// expression, whose value is used only for its truth: as flushed does,
+// or, where statement ends may test the pending-flush slot inline
+// (inlineTest), "((e) ? H.p[0] || H.X(k, 1) : !H.p[0] && H.X(k, 0))".
+// The test converts e to a boolean once, as the statement does, and X
+// runs after e, when the slot is empty, as with "H.X(k, e)"; the value
+// the statement sees has e's truth.
+func (r *rewriter) tested(e js.Expr, sp js.Span) {
+	if !r.inlineTest() || trivial(e) {
+		r.flushed(e, sp, false)
+		return
+	}
+	h := r.hole(e.Pos())
+	r.expr(e)
+	k := r.site(sp)
+	r.fill(h, "((")
+	var arr [128]byte
+	b := append(arr[:0], ") ? "...)
+	b = append(b, r.h...)
+	b = append(b, ".p[0] || "...)
+	b = append(b, r.h...)
+	b = append(b, ".X("...)
+	b = strconv.AppendInt(b, int64(k), 10)
+	b = append(b, ", 1) : !"...)
+	b = append(b, r.h...)
+	b = append(b, ".p[0] && "...)
+	b = append(b, r.h...)
+	b = append(b, ".X("...)
+	b = strconv.AppendInt(b, int64(k), 10)
+	b = append(b, ", 0))"...)
+	r.insParts(e.EndPos(), "", b, "")
+}
+
+// inlineTest reports that a test may check the pending-flush slot
+// inline: as inlineX, except that a test has no completion value, so a
+// classic script's and eval code's top levels qualify too.
+func (r *rewriter) inlineTest() bool {
+	switch {
+	case r.fn == nil || r.fn.noTemps || r.opts.CallX:
+		return false
+	case r.fn.parent != nil:
+		return r.fn.span.End-r.fn.span.Start <= inlineXMax
+	}
+	return true
 }
 
 // inlineXMax: functions longer than this (source characters) keep X's

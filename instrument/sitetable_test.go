@@ -265,7 +265,7 @@ func TestHandleAlias(t *testing.T) {
 		t.Fatalf("alias %q; f binds it once (g uses f's):\n%s", res.Alias, code)
 	}
 	lines := strings.Split(code, "\n")
-	if !strings.Contains(lines[1], "function f(a = "+h+".G") || !strings.Contains(lines[1], "return H.R(__mt$f, H.X(") ||
+	if !strings.Contains(lines[1], "function f(a = "+h+".G") || !strings.Contains(lines[1], "return H.Rx(__mt$f, ") ||
 		!strings.Contains(lines[1], "function g() {const __mt$f = H.Fe(") {
 		t.Errorf("f's parameters keep the long name, its body and g use the alias:\n%s", lines[1])
 	}

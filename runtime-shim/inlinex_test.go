@@ -33,18 +33,33 @@ class K {
   constructor(v) { this.v = v; K.made++; }
   bump() { this.v++; this.v += 1; this.w = { v: this.v }; return this; }
 }
+function conds(a) {
+  let n = 0, o = null;
+  if (a) n++; else n--;
+  if (keep({ a })) n += 2;
+  if (o) n = 0;
+  while (n < 6 && keep([n]).length) n++;
+  do { n--; } while (n > 4 ? keep({ n }) : 0);
+  for (let i = 0; a && i < 3; i++) n += i ? 1 : keep({ i }).i;
+  if (keep({}).none) n++;
+  while (keep({ n }).n > 100) n--;
+  return (n > 3 ? keep({ n }) : { n }).n + (n < -100 ? 1 : n !== n ? 2 : 3);
+}
 function throws(o) { o.x = 1; if (o.x) throw new Error("stop"); o.y = 2; }
 let total = 0;
 for (let i = 0; i < 3; i++) { total += numeric(50 + i); total ^= i; }
 for (const v of gen(2)) { total += v.n; }
 const k = new K(1); k.bump().bump();
 try { throws({}); } catch (e) { total++; keep(e.message); }
+total += conds(0) + conds(1) + conds({});
+if (total > 1) total++; else keep(total);
 total = total, sink.length, keep({ total });
 later(3).then(v => { total += v; console.log(total, K.made, k.v, sink.length); });
 `
 
 // TestInlineX: the instrumented code that tests the pending-flush slot
-// before calling X (e, H.p[0] || H.X(k)) writes the trace the code that
+// before calling X (e, H.p[0] || H.X(k); the tests of if, loops and ?:
+// as (e) ? H.p[0] || H.X(k, 1) : !H.p[0] && H.X(k, 0)) writes the trace the code that
 // always calls X writes, byte for byte, in full and compact mode, as a
 // CommonJS module and as an ES module (classic scripts keep the call at
 // their top level, where completion values are observable).

@@ -117,6 +117,7 @@
     Iy: function (i, f) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Iy"); },
     Iz: function (i, f) { iid(i); if (!f || !f.susp) throw new Error("stub: bad Iz"); },
     R: function (f, v) { return v; },
+    Rx: function (f, i, v) { iid(i); return v; },
     X: function (i, v) { iid(i); return v; },
     // p: the pending-flush slot (H.p[0] || H.X(i)), empty, so that every
     // X is called and its iid checked.

@@ -3079,6 +3079,12 @@ function install() {
       return v;
     }
 
+    // Rx: X(i) and R(d, v) in one call, return v's.
+    Rx(d, i, v) {
+      if (pend[0] === 0) this.X(i);
+      return this.R(d, v);
+    }
+
     // Fr: function exit (in the body's finally, or, for a body that cannot
     // be wrapped in try, around the returned value v, which it returns).
     Fr(i, d, v) {
@@ -3665,13 +3671,14 @@ function install() {
     try {
       const v8 = apply(builtinMod, proc, ['v8']);
       const stats = v8.getHeapStatistics, setFlags = v8.setFlagsFromString;
+      const make = () => N_FUNCTION('%CollectGarbage(0)');
       let f;
       try {
-        f = N_FUNCTION('%CollectGarbage(0)');
+        f = make();
       } catch {
         apply(setFlags, v8, ['--allow-natives-syntax']);
         try {
-          f = N_FUNCTION('%CollectGarbage(0)');
+          f = make();
         } finally {
           apply(setFlags, v8, ['--no-allow-natives-syntax']);
         }

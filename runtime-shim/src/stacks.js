@@ -10,6 +10,7 @@
 import { apply, arraySlice, defineProperty, getOwnPropertyDescriptor, hasOwn, isArray, regExpExec, SafeSet, SafeWeakMap, strIndexOf, strSlice } from './natives.js';
 
 const strLastIndexOf = String.prototype.lastIndexOf;
+const PST = 'prepareStackTrace';
 
 // Files all of whose frames are memtrace's (memtrace node's preload).
 const hiddenFiles = new SafeSet();
@@ -24,7 +25,7 @@ export function hideFile(name) {
 // statement of install), which it finds from its own stack.
 export function hideShimFrames(E) {
   if (typeof E !== 'function' || typeof E.captureStackTrace !== 'function') return false;
-  const d = getOwnPropertyDescriptor(E, 'prepareStackTrace');
+  const d = getOwnPropertyDescriptor(E, PST);
   if (d === undefined || !hasOwn(d, 'value') || typeof d.value !== 'function' || !d.configurable || !d.writable) return false;
   let frames;
   try {
@@ -143,7 +144,7 @@ export function limitRaised(E) {
 // through the main realm's otherwise (filtered already).
 export function hideRealmFrames(E) {
   if (isShim === undefined || typeof E !== 'function') return false;
-  const d = getOwnPropertyDescriptor(E, 'prepareStackTrace');
+  const d = getOwnPropertyDescriptor(E, PST);
   if (d !== undefined && (!hasOwn(d, 'value') || !d.configurable || !d.writable)) return false;
   guard(E, d !== undefined ? d.value : undefined, d !== undefined && d.enumerable);
   return true;
@@ -409,7 +410,7 @@ function guard(E, initial, enumerable) {
     }
     return w;
   }
-  defineProperty(E, 'prepareStackTrace', {
+  defineProperty(E, PST, {
     get() {
       return typeof current === 'function' ? wrap(current) : current;
     },

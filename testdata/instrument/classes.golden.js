@@ -15,16 +15,16 @@ let Shape = __mt$8a50c731.N(74, "Shape", __mt$8a50c731.F(73, 25, class Shape {
     this.#id = H.Q(18, this, "#id", H.P18(16, __mt$1 = Shape, "count", (__mt$2 = H.G18(17, __mt$1).count, ++__mt$2), 3), 0), H.p[0] || H.X(19);
     H.m1(21, __mt$1 = H.G18(20, Shape).#registry, H.M(22, __mt$1, "push"), this), H.p[0] || H.X(23);
   } finally { H.Fr(26, __mt$f); } }
-  get id() {const H = __mt$8a50c731, __mt$f = H.Fe(29, void 0, this, new.target); try {  return H.R(__mt$f, H.X(28, H.Gt(27, __mt$f, this).#id)); } finally { H.Fr(30, __mt$f); } }
+  get id() {const H = __mt$8a50c731, __mt$f = H.Fe(29, void 0, this, new.target); try {  return H.Rx(__mt$f, 28, H.Gt(27, __mt$f, this).#id); } finally { H.Fr(30, __mt$f); } }
   set label(v) {const H = __mt$8a50c731, __mt$f = H.Fe(34, void 0, this, new.target); try { H.N(33, "v", v);  H.Pt(31, __mt$f, this, "name", v, 3), H.p[0] || H.X(32); } finally { H.Fr(35, __mt$f); } }
-  area() {const H = __mt$8a50c731, __mt$f = H.Fe(37, void 0, this, new.target); try {  return H.R(__mt$f, H.X(36, 0)); } finally { H.Fr(38, __mt$f); } }
-  #secret() {const H = __mt$8a50c731, __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.R(__mt$f, H.X(40, "s" + H.Gt(39, __mt$f, this).#id)); } finally { H.Fr(42, __mt$f); } }
-  reveal() {const H = __mt$8a50c731, __mt$f = H.Fe(46, void 0, this, new.target); try {  return H.R(__mt$f, H.X(45, H.m0(44, H.Gt(43, __mt$f, this), this.#secret))); } finally { H.Fr(47, __mt$f); } }
-  static get size() {const H = __mt$8a50c731, __mt$f = H.Fe(51, void 0, this, new.target); try {  return H.R(__mt$f, H.X(50, H.G17(49, H.G18(48, Shape).#registry).length)); } finally { H.Fr(52, __mt$f); } }
-  static #helper(x) {const H = __mt$8a50c731, __mt$f = H.Fe(55, void 0, this, new.target); try { H.N(54, "x", x);  return H.R(__mt$f, H.X(53, x * 2)); } finally { H.Fr(56, __mt$f); } }
-  static double(x) {const H = __mt$8a50c731, __mt$f = H.Fe(61, void 0, this, new.target); try { H.N(60, "x", x);  return H.R(__mt$f, H.X(59, H.m1(58, H.G18(57, Shape), Shape.#helper, x))); } finally { H.Fr(62, __mt$f); } }
-  [sym]() {const H = __mt$8a50c731, __mt$f = H.Fe(64, void 0, this, new.target); try {  return H.R(__mt$f, H.X(63, "sym")); } finally { H.Fr(65, __mt$f); } }
-  ["computed" + 1]() {const H = __mt$8a50c731, __mt$f = H.Fe(67, void 0, this, new.target); try {  return H.R(__mt$f, H.X(66, "c1")); } finally { H.Fr(68, __mt$f); } }
+  area() {const H = __mt$8a50c731, __mt$f = H.Fe(37, void 0, this, new.target); try {  return H.Rx(__mt$f, 36, 0); } finally { H.Fr(38, __mt$f); } }
+  #secret() {const H = __mt$8a50c731, __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.Rx(__mt$f, 40, "s" + H.Gt(39, __mt$f, this).#id); } finally { H.Fr(42, __mt$f); } }
+  reveal() {const H = __mt$8a50c731, __mt$f = H.Fe(46, void 0, this, new.target); try {  return H.Rx(__mt$f, 45, H.m0(44, H.Gt(43, __mt$f, this), this.#secret)); } finally { H.Fr(47, __mt$f); } }
+  static get size() {const H = __mt$8a50c731, __mt$f = H.Fe(51, void 0, this, new.target); try {  return H.Rx(__mt$f, 50, H.G17(49, H.G18(48, Shape).#registry).length); } finally { H.Fr(52, __mt$f); } }
+  static #helper(x) {const H = __mt$8a50c731, __mt$f = H.Fe(55, void 0, this, new.target); try { H.N(54, "x", x);  return H.Rx(__mt$f, 53, x * 2); } finally { H.Fr(56, __mt$f); } }
+  static double(x) {const H = __mt$8a50c731, __mt$f = H.Fe(61, void 0, this, new.target); try { H.N(60, "x", x);  return H.Rx(__mt$f, 59, H.m1(58, H.G18(57, Shape), Shape.#helper, x)); } finally { H.Fr(62, __mt$f); } }
+  [sym]() {const H = __mt$8a50c731, __mt$f = H.Fe(64, void 0, this, new.target); try {  return H.Rx(__mt$f, 63, "sym"); } finally { H.Fr(65, __mt$f); } }
+  ["computed" + 1]() {const H = __mt$8a50c731, __mt$f = H.Fe(67, void 0, this, new.target); try {  return H.Rx(__mt$f, 66, "c1"); } finally { H.Fr(68, __mt$f); } }
   static { __mt$8a50c731.m1(70, log, __mt$8a50c731.M(71, log, "push"), "static block " + __mt$8a50c731.G5(69, this).name), __mt$8a50c731.p[0] || __mt$8a50c731.X(72); }
 }, void 0, "id", 1, 29, "label", 2, 34, "area", 0, 37, "#secret", 8, 41, "reveal", 0, 46, "size", 5, 51, "#helper", 12, 55, "double", 4, 61));
 let Circle = __mt$8a50c731.N(101, "Circle", __mt$8a50c731.F(100, 81, class Circle extends Shape {
@@ -33,13 +33,13 @@ let Circle = __mt$8a50c731.N(101, "Circle", __mt$8a50c731.F(100, 81, class Circl
     H.Sp(76, __mt$f, super("circle")), H.p[0] || H.X(77);
     H.P14(78, this, "r", r, 3), H.p[0] || H.X(79);
   } finally { H.Fr(82, __mt$f); } }
-  area() {const H = __mt$8a50c731, __mt$f = H.Fe(88, void 0, this, new.target); var __mt$1; try {  return H.R(__mt$f, H.X(87, H.m1(85, __mt$1 = Math, H.M(86, __mt$1, "round"), 3.14159 * H.Gt(83, __mt$f, this).r * H.Gt(84, __mt$f, this).r))); } finally { H.Fr(89, __mt$f); } }
-  describe() {const H = __mt$8a50c731, __mt$f = H.Fe(93, void 0, this, new.target); try {  return H.R(__mt$f, H.X(92, super.area() + "/" + H.m0(90, this, H.Mt(91, __mt$f, this, "area")))); } finally { H.Fr(94, __mt$f); } }
-  static make(r) {const H = __mt$8a50c731, __mt$f = H.Fe(98, void 0, this, new.target); try { H.N(97, "r", r);  return H.R(__mt$f, H.X(96, H.n1(95, this, r))); } finally { H.Fr(99, __mt$f); } }
+  area() {const H = __mt$8a50c731, __mt$f = H.Fe(88, void 0, this, new.target); var __mt$1; try {  return H.Rx(__mt$f, 87, H.m1(85, __mt$1 = Math, H.M(86, __mt$1, "round"), 3.14159 * H.Gt(83, __mt$f, this).r * H.Gt(84, __mt$f, this).r)); } finally { H.Fr(89, __mt$f); } }
+  describe() {const H = __mt$8a50c731, __mt$f = H.Fe(93, void 0, this, new.target); try {  return H.Rx(__mt$f, 92, super.area() + "/" + H.m0(90, this, H.Mt(91, __mt$f, this, "area"))); } finally { H.Fr(94, __mt$f); } }
+  static make(r) {const H = __mt$8a50c731, __mt$f = H.Fe(98, void 0, this, new.target); try { H.N(97, "r", r);  return H.Rx(__mt$f, 96, H.n1(95, this, r)); } finally { H.Fr(99, __mt$f); } }
 }, void 0, "area", 0, 88, "describe", 0, 93, "make", 4, 98));
 let Square = __mt$8a50c731.N(104, "Square", __mt$8a50c731.F(103, -102, class Square extends Shape {}));
-const Anon = __mt$8a50c731.X(113, __mt$8a50c731.N(112, "Anon", __mt$8a50c731.F(111, -110, {"Anon": class { v = __mt$8a50c731.Q(105, this, "v", this, 1); m() {const H = __mt$8a50c731, __mt$f = H.Fe(108, void 0, this, new.target); try {  return H.R(__mt$f, H.X(107, H.Gt(106, __mt$f, this).v === this)); } finally { H.Fr(109, __mt$f); } } }}["Anon"], void 0, "m", 0, 108)));
-const Named = __mt$8a50c731.X(121, __mt$8a50c731.N(120, "Named", __mt$8a50c731.F(119, -118, class Inner { who() {const H = __mt$8a50c731, __mt$f = H.Fe(116, void 0, this, new.target); try {  return H.R(__mt$f, H.X(115, H.G5(114, Inner).name)); } finally { H.Fr(117, __mt$f); } } }, void 0, "who", 0, 116)));
+const Anon = __mt$8a50c731.X(113, __mt$8a50c731.N(112, "Anon", __mt$8a50c731.F(111, -110, {"Anon": class { v = __mt$8a50c731.Q(105, this, "v", this, 1); m() {const H = __mt$8a50c731, __mt$f = H.Fe(108, void 0, this, new.target); try {  return H.Rx(__mt$f, 107, H.Gt(106, __mt$f, this).v === this); } finally { H.Fr(109, __mt$f); } } }}["Anon"], void 0, "m", 0, 108)));
+const Named = __mt$8a50c731.X(121, __mt$8a50c731.N(120, "Named", __mt$8a50c731.F(119, -118, class Inner { who() {const H = __mt$8a50c731, __mt$f = H.Fe(116, void 0, this, new.target); try {  return H.Rx(__mt$f, 115, H.G5(114, Inner).name); } finally { H.Fr(117, __mt$f); } } }, void 0, "who", 0, 116)));
 
 const c = __mt$8a50c731.X(125, __mt$8a50c731.N(124, "c", __mt$8a50c731.m1(122, Circle, __mt$8a50c731.M(123, Circle, "make"), 2)));
 const s = __mt$8a50c731.X(128, __mt$8a50c731.N(127, "s", __mt$8a50c731.n1(126, Square, "sq")));

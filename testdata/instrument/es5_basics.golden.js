@@ -5,14 +5,14 @@ function O(p) {const H = __mt$d2f47b8b, __mt$f = H.Fe(7, O, this, new.target); t
 } finally { H.Fr(8, __mt$f); } }
 __mt$d2f47b8b.X(20, __mt$d2f47b8b.P21(19, __mt$d2f47b8b.G30(9, O).prototype, "add", __mt$d2f47b8b.F(18, 16, function (x) {const H = __mt$d2f47b8b, __mt$f = H.Fe(16, void 0, this, new.target); var __mt$1; try { H.N(15, "x", x); 
     H.m1(11, __mt$1 = H.Gt(10, __mt$f, this).list, H.M(12, __mt$1, "push"), x), H.p[0] || H.X(13);
-    return H.R(__mt$f, H.X(14, this));
+    return H.Rx(__mt$f, 14, this);
 } finally { H.Fr(17, __mt$f); } }), 2));
 var o = __mt$d2f47b8b.X(24, __mt$d2f47b8b.W(23, "o", __mt$d2f47b8b.n1(22, O, __mt$d2f47b8b.T(21, {n: 1})), o));
 __mt$d2f47b8b.X(31, __mt$d2f47b8b.m1(29, __mt$d2f47b8b_1 = __mt$d2f47b8b.m1(25, o, __mt$d2f47b8b.M(26, o, "add"), 1), __mt$d2f47b8b.M(30, __mt$d2f47b8b_1, "add"), __mt$d2f47b8b.T(28, {k: __mt$d2f47b8b.T(27, [2, 3])})));
 __mt$d2f47b8b.X(38, __mt$d2f47b8b.m2(36, __mt$d2f47b8b_1 = console, __mt$d2f47b8b.M(37, __mt$d2f47b8b_1, "log"), __mt$d2f47b8b.m1(32, __mt$d2f47b8b_2 = JSON, __mt$d2f47b8b.M(33, __mt$d2f47b8b_2, "stringify"), o), __mt$d2f47b8b.G29(35, __mt$d2f47b8b.G30(34, o).list).length));
 function counter() {const H = __mt$d2f47b8b, __mt$f = H.Fe(46, counter, this, new.target); try { H.N(45, "c", c); 
     var c = H.X(39, 0);
-    return H.R(__mt$f, H.X(44, H.F(43, 41, function () {const __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.R(__mt$f, H.X(40, ++c)); } finally { H.Fr(42, __mt$f); } })));
+    return H.Rx(__mt$f, 44, H.F(43, 41, function () {const __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.Rx(__mt$f, 40, ++c); } finally { H.Fr(42, __mt$f); } }));
 } finally { H.Fr(47, __mt$f); } }
 var next = __mt$d2f47b8b.X(50, __mt$d2f47b8b.W(49, "next", __mt$d2f47b8b.c0(48, counter), next));
 __mt$d2f47b8b.X(52, __mt$d2f47b8b.c0(51, next)); __mt$d2f47b8b.X(54, __mt$d2f47b8b.c0(53, next));

@@ -13,10 +13,10 @@ for (__mt$d676b56c_1 in o) { k = __mt$d676b56c.X(42, __mt$d676b56c.W(41, "k", __
 for (__mt$d676b56c_1 in __mt$d676b56c.G30(48, o).b) { var j = __mt$d676b56c.X(47, __mt$d676b56c.W(46, "j", __mt$d676b56c_1, j)); __mt$d676b56c.X(51, __mt$d676b56c.m1(49, keys, __mt$d676b56c.M(50, keys, "push"), j)); }
 __mt$d676b56c.X(56, __mt$d676b56c.m3(54, __mt$d676b56c_1 = console, __mt$d676b56c.M(55, __mt$d676b56c_1, "log"), __mt$d676b56c.m1(52, keys, __mt$d676b56c.M(53, keys, "join"), ","), k, j));
 var x = __mt$d676b56c.X(60, __mt$d676b56c.W(59, "x", (__mt$d676b56c.X(57, n++), __mt$d676b56c.X(58, n++), n), x));
-__mt$d676b56c.X(64, __mt$d676b56c.m2(62, __mt$d676b56c_1 = console, __mt$d676b56c.M(63, __mt$d676b56c_1, "log"), x, __mt$d676b56c.X(61, n > 3) ? "big" : "small"));
-for (__mt$d676b56c.X(66, i = __mt$d676b56c.W(65, "i", 0, i)); __mt$d676b56c.X(67, i < 3); __mt$d676b56c.X(68, i++)) { __mt$d676b56c.X(70, n = __mt$d676b56c.W(69, "n", n * 2, n)) }
-while (__mt$d676b56c.X(71, n > 100)) __mt$d676b56c.X(73, n = __mt$d676b56c.W(72, "n", n - 50, n));
-do { __mt$d676b56c.X(74, n++) } while (__mt$d676b56c.X(75, n % 7));
+__mt$d676b56c.X(64, __mt$d676b56c.m2(62, __mt$d676b56c_1 = console, __mt$d676b56c.M(63, __mt$d676b56c_1, "log"), x, ((n > 3) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(61, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(61, 0)) ? "big" : "small"));
+for (__mt$d676b56c.X(66, i = __mt$d676b56c.W(65, "i", 0, i)); ((i < 3) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(67, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(67, 0)); __mt$d676b56c.X(68, i++)) { __mt$d676b56c.X(70, n = __mt$d676b56c.W(69, "n", n * 2, n)) }
+while (((n > 100) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(71, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(71, 0))) __mt$d676b56c.X(73, n = __mt$d676b56c.W(72, "n", n - 50, n));
+do { __mt$d676b56c.X(74, n++) } while (((n % 7) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(75, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(75, 0)));
 __mt$d676b56c.X(78, __mt$d676b56c.m2(76, __mt$d676b56c_1 = console, __mt$d676b56c.M(77, __mt$d676b56c_1, "log"), i, n));
 switch (__mt$d676b56c.X(79, typeof o)) { case "object": __mt$d676b56c.X(82, __mt$d676b56c.m1(80, __mt$d676b56c_1 = console, __mt$d676b56c.M(81, __mt$d676b56c_1, "log"), "obj")); break; default: __mt$d676b56c.X(85, __mt$d676b56c.m1(83, __mt$d676b56c_1 = console, __mt$d676b56c.M(84, __mt$d676b56c_1, "log"), "other")) }
 try { __mt$d676b56c.X(87, __mt$d676b56c.P22(86, null, "p", 1, 2)) } catch (e) { __mt$d676b56c.X(90, __mt$d676b56c.m1(88, __mt$d676b56c_1 = console, __mt$d676b56c.M(89, __mt$d676b56c_1, "log"), e instanceof TypeError)) }
