@@ -458,6 +458,31 @@ function install() {
     if (p === null) p = edgePages[k] = new Uint8Array(4096);
     p[(id >>> 3) & 4095] |= 1 << (id & 7);
   }
+  // Field edges: one bit per hash of (id, property name) in a fixed table
+  // of 2^21 bits (256 KB), set for every PUTFIELD of an object (and a function's
+  // prototype) and never cleared. A clear bit means the trace holds no
+  // edge from that property: a primitive written over it, an own
+  // property, is elided without reading its descriptor, which allocates
+  // (data or accessor, as above). A set bit may be another pair's: the
+  // descriptor decides. Not for the global object, whose properties are
+  // also global variables (DECLARE, WRITE).
+  const fieldBits = new Int32Array(1 << 16);
+  function fieldHash(id, k) {
+    let h = imul(id, -1640531535);
+    for (let j = 0; j < k.length; j++) h = imul(h ^ k.charCodeAt(j), 16777619);
+    return h >>> 11;
+  }
+  function markField(id, k) {
+    const h = fieldHash(id, k);
+    fieldBits[h >>> 5] |= 1 << (h & 31);
+  }
+  // mayHoldEdge: the trace may hold an edge from o's property k (a string).
+  function mayHoldEdge(id, k) {
+    if (!hasEdges(id)) return false;
+    if (id === 1 || typeof k !== 'string') return true;
+    const h = fieldHash(id, k);
+    return (fieldBits[h >>> 5] & (1 << (h & 31))) !== 0;
+  }
 
   // Objects under construction (the constructor protocol): few at a time,
   // one added and removed for every instrumented constructor call. An
@@ -712,7 +737,10 @@ function install() {
     if (type === CREATE_FUN) releaseHeld();
     if (stopped || !before()) return;
     note(type);
-    if (type === CREATE_FUN) markEdges(c); // it implies the edge to the prototype (id+1)
+    if (type === CREATE_FUN) {
+      markEdges(c); // it implies the edge to the prototype (id+1)
+      markField(c, 'prototype');
+    }
     need(13);
     e3(type, a, b, c);
   }
@@ -797,7 +825,10 @@ function install() {
     if (stopped || !before()) return;
     dirty = true;
     fresh = false;
-    if (val !== 0 && prop !== '__proto__') markEdges(base);
+    if (val !== 0 && prop !== '__proto__') {
+      markEdges(base);
+      markField(base, prop);
+    }
     need(17 + 2 * prop.length);
     e2(PUTFIELD, iid, base);
     str(prop);
@@ -963,7 +994,7 @@ function install() {
   // setter rule says) is made and counted as a use at once.
   // c: the copy's number, for its own keyed store.
   function putRead(h, i, o, k, v, s, r, c) {
-    if (r <= 0 || allPutfields || isObj(v) || hasEdges(r)) return put(h, i, o, k, v, s, r, true);
+    if (r <= 0 || allPutfields || isObj(v) || mayHoldEdge(r, k)) return put(h, i, o, k, v, s, r, true);
     if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false); // a new property: put need not ask again
     if (s >= 2) namedStore(k, s & 1)(o, k, v);
     else keyedStore(c, s)(o, k, v);
@@ -2251,7 +2282,7 @@ function install() {
         px = true;
       } else if (id !== 0) {
         const prim = !allPutfields && !isObj(v);
-        if (prim && stamp !== false && !hasEdges(id) && hasOwn(o, k)) {
+        if (prim && stamp !== false && !mayHoldEdge(id, k) && hasOwn(o, k)) {
           // The engine holds no edge from o: an own property, data or
           // accessor, is not logged either way (an elided write, or a
           // setter's); no descriptor needed (element writes of numeric

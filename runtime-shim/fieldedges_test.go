@@ -1,0 +1,110 @@
+package runtimeshim
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/js"
+)
+
+// fieldEdgesProgram writes primitives over properties of objects that
+// hold edges: over a property that holds an object (the edge must go),
+// over one that holds a primitive (elided), over one that once held an
+// object, over a setter, over a function's prototype (an edge its
+// CREATE_FUN implies), and through the hook copies (o.p) and the keyed
+// path (o[k]).
+const fieldEdgesProgram = `'use strict';
+class Node { constructor(v) { this.v = v; this.next = null; this.count = 0; } }
+const a = new Node(1), b = new Node(2);
+a.next = b;
+a.count = 5;
+a.next = null;
+a.next = 7;
+a.count = 6;
+a.extra = 1;
+const k = "next";
+a[k] = b;
+a[k] = 0;
+const o = { get g() { return 1; }, set g(x) {}, h: {}, n: 1 };
+o.g = 3;
+o.n = 2;
+o.h = 0;
+function F() {}
+F.prototype = 5;
+F.prototype = 6;
+const many = [];
+for (let i = 0; i < 2000; i++) { const m = { ["f" + i]: {}, p: i }; m["f" + i] = i; m.p = -i; many.push(m); }
+console.log(a.next, a.count, o.n, F.prototype, many.length);
+`
+
+// TestFieldEdges: with the field-edge table (mayHoldEdge), a primitive
+// written over an own property of an object that holds edges is elided
+// without reading its descriptor when the trace holds no edge from that
+// property, and logged (PUTFIELD 0) when it does: every PUTFIELD of the
+// program, in order, as MemInsight's rule gives it.
+func TestFieldEdges(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	res, err := instrument.Instrument([]byte(fieldEdgesProgram), instrument.Options{Goal: js.CommonJS, File: "fe.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(t.TempDir(), "fe.js")
+	if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, node, shim, prog, nil)
+	if got.exit != 0 || got.stdout != "0 6 2 6 2000\n" {
+		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
+	}
+	check(t, "fe", got.trace)
+	var puts []string
+	fObj, fZero, push := 0, 0, 0
+	for _, line := range strings.Split(strings.TrimSpace(dump(t, got.trace)), "\n") {
+		var e []any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if e[0].(float64) != 3 {
+			continue
+		}
+		name, val := e[3].(string), "obj"
+		if e[4].(float64) == 0 {
+			val = "0"
+		}
+		switch {
+		case strings.Trim(name, "0123456789") == "": // many.push(m)
+			push++
+		case len(name) > 1 && name[0] == 'f' && strings.Trim(name[1:], "0123456789") == "":
+			if val == "0" {
+				fZero++
+			} else {
+				fObj++
+			}
+		default:
+			puts = append(puts, name+"="+val)
+		}
+	}
+	want := []string{
+		"v=0", "next=0", "count=0", "__proto__=obj", // a's construction: new properties
+		"v=0", "next=0", "count=0", "__proto__=obj", // b's
+		"next=obj",           // a.next = b
+		"next=0",             // a.next = null: the edge goes (a.count = 5 elided)
+		"extra=0",            // a new property (a.next = 7, a.count = 6 elided)
+		"next=obj", "next=0", // a[k] = b; a[k] = 0
+		"~get~g=obj", "~set~g=obj", "h=obj", // o's literal (n: a primitive)
+		"h=0",         // o.h = 0 (o.g = 3 reached the setter, o.n = 2 elided)
+		"prototype=0", // F.prototype = 5, over the edge F's CREATE_FUN implies (= 6 elided)
+	}
+	if strings.Join(puts, " ") != strings.Join(want, " ") {
+		t.Errorf("PUTFIELDs:\n got %s\nwant %s", strings.Join(puts, " "), strings.Join(want, " "))
+	}
+	// The loop: each literal's f<i> edge, then its removal; p never logged.
+	if fObj != 2000 || fZero != 2000 || push != 2000 {
+		t.Errorf("loop: %d f<i> edges, %d removed, %d pushes; want 2000 of each", fObj, fZero, push)
+	}
+}
