@@ -108,3 +108,64 @@ func TestFieldEdges(t *testing.T) {
 		t.Errorf("loop: %d f<i> edges, %d removed, %d pushes; want 2000 of each", fObj, fZero, push)
 	}
 }
+
+// newPropsProgram (sloppy) writes new properties: a setter on the
+// prototype, a getter without setter, a read-only inherited property, an
+// object that takes no new property, and plain new properties.
+const newPropsProgram = `var proto = { set s(v) { this._s = v; }, get g() { return 1; } };
+Object.defineProperty(proto, "ro", { value: 1, writable: false });
+var o = Object.create(proto);
+o.s = {};
+o.g = {};
+o.ro = {};
+o.n = {};
+var fz = Object.preventExtensions({});
+fz.x = {};
+o.n2 = 5;
+console.log(typeof o._s, o.g, o.ro, fz.x, typeof o.n, o.n2);
+`
+
+// TestNewPropertyWrites: a write of a property o does not own logs a
+// PUTFIELD when it made one (the write tells, instead of the prototype
+// chain's descriptors): nothing for a setter's write (whose own write
+// logs), for a getter's or a read-only property's (the write fails), nor
+// for an object that takes no new property.
+func TestNewPropertyWrites(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	res, err := instrument.Instrument([]byte(newPropsProgram), instrument.Options{Goal: js.CommonJS, File: "np.js"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(t.TempDir(), "np.js")
+	if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := run(t, node, shim, prog, nil)
+	if got.exit != 0 || got.stdout != "object 1 1 undefined object 5\n" {
+		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
+	}
+	check(t, "np", got.trace)
+	var puts []string
+	for _, line := range strings.Split(strings.TrimSpace(dump(t, got.trace)), "\n") {
+		var e []any
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if e[0].(float64) == 3 {
+			val := "obj"
+			if e[4].(float64) == 0 {
+				val = "0"
+			}
+			puts = append(puts, e[3].(string)+"="+val)
+		}
+	}
+	// proto's accessors and its read-only property (defineProperty); the
+	// setter's own write; then o.n and o.n2. MemInsight's rule, which
+	// looks for an accessor on the chain, also logged o.ro = {} and
+	// fz.x = {}: edges the failed writes did not make.
+	want := "~set~s=obj ~get~g=obj ro=0 _s=obj n=obj n2=0"
+	if strings.Join(puts, " ") != want {
+		t.Errorf("PUTFIELDs:\n got %s\nwant %s", strings.Join(puts, " "), want)
+	}
+}

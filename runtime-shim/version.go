@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "35a3959333733614"
+const Version = "4dacab95532d73c8"

@@ -458,31 +458,44 @@ function install() {
     if (p === null) p = edgePages[k] = new Uint8Array(4096);
     p[(id >>> 3) & 4095] |= 1 << (id & 7);
   }
-  // Field edges: one bit per hash of (id, property name) in a fixed table
-  // of 2^21 bits (256 KB), set for every PUTFIELD of an object (and a function's
-  // prototype) and never cleared. A clear bit means the trace holds no
-  // edge from that property: a primitive written over it, an own
+  // Field edges: one bit per hash of (id, key number) in a fixed table
+  // of 2^21 bits (256 KB), set for every PUTFIELD of an object (and a
+  // function's prototype) and never cleared. A clear bit means the trace
+  // holds no edge from that property: a primitive written over it, an own
   // property, is elided without reading its descriptor, which allocates
   // (data or accessor, as above). A set bit may be another pair's: the
   // descriptor decides. Not for the global object, whose properties are
-  // also global variables (DECLARE, WRITE).
+  // also global variables (DECLARE, WRITE). Key numbers (keyNum) stand for
+  // the names: hashing a name's characters cost as much as the descriptor.
   const fieldBits = new Int32Array(1 << 16);
-  function fieldHash(id, k) {
-    let h = imul(id, -1640531535);
-    for (let j = 0; j < k.length; j++) h = imul(h ^ k.charCodeAt(j), 16777619);
-    return h >>> 11;
-  }
-  function markField(id, k) {
-    const h = fieldHash(id, k);
+  function markField(id, kn) {
+    if (kn === 0) return;
+    const h = (imul(id, -1640531535) ^ imul(kn, 16777619)) >>> 11;
     fieldBits[h >>> 5] |= 1 << (h & 31);
   }
-  // mayHoldEdge: the trace may hold an edge from o's property k (a string).
-  function mayHoldEdge(id, k) {
+  // mayHoldEdge: the trace may hold an edge from o's property of key
+  // number kn (0: unknown).
+  function mayHoldEdge(id, kn) {
     if (!hasEdges(id)) return false;
-    if (id === 1 || typeof k !== 'string') return true;
-    const h = fieldHash(id, k);
+    if (id === 1 || kn === 0) return true;
+    const h = (imul(id, -1640531535) ^ imul(kn, 16777619)) >>> 11;
     return (fieldBits[h >>> 5] & (1 << (h & 31))) !== 0;
   }
+  // keyNum numbers the property names of PUTFIELDs and named writes, for
+  // the field table: the first 16384 names met, never those that begin
+  // with a digit (array indices); 0 for any other, for good (a name
+  // without a number then never gets one, so its marks and tests agree).
+  const keyNums = new SafeMap();
+  let nKeys = 0;
+  function keyNum(k) {
+    let n = keyNums.get(k);
+    if (n !== undefined) return n;
+    const c = k.charCodeAt(0);
+    if (nKeys >= 16384 || !(c > 57 || c < 48)) return 0;
+    keyNums.set(k, ++nKeys);
+    return nKeys;
+  }
+  const PROTO_KN = keyNum('prototype');
 
   // Objects under construction (the constructor protocol): few at a time,
   // one added and removed for every instrumented constructor call. An
@@ -739,7 +752,7 @@ function install() {
     note(type);
     if (type === CREATE_FUN) {
       markEdges(c); // it implies the edge to the prototype (id+1)
-      markField(c, 'prototype');
+      markField(c, PROTO_KN);
     }
     need(13);
     e3(type, a, b, c);
@@ -820,14 +833,15 @@ function install() {
     defLen = from;
   }
 
-  function logPutfield(iid, base, prop, val) {
+  // kn: prop's key number when the caller has it.
+  function logPutfield(iid, base, prop, val, kn) {
     if (base === 1) releaseHeld(); // resolved as a WRITE
     if (stopped || !before()) return;
     dirty = true;
     fresh = false;
     if (val !== 0 && prop !== '__proto__') {
       markEdges(base);
-      markField(base, prop);
+      markField(base, kn !== undefined ? kn : keyNum(prop));
     }
     need(17 + 2 * prop.length);
     e2(PUTFIELD, iid, base);
@@ -994,9 +1008,10 @@ function install() {
   // setter rule says) is made and counted as a use at once.
   // c: the copy's number, for its own keyed store.
   function putRead(h, i, o, k, v, s, r, c) {
-    if (r <= 0 || allPutfields || isObj(v) || mayHoldEdge(r, k)) return put(h, i, o, k, v, s, r, true);
-    if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false); // a new property: put need not ask again
-    if (s >= 2) namedStore(k, s & 1)(o, k, v);
+    const f = s >= 2 ? namedStore(k, s & 1) : undefined;
+    if (r <= 0 || allPutfields || isObj(v) || mayHoldEdge(r, f !== undefined ? f.kn : 0)) return put(h, i, o, k, v, s, r, true, f);
+    if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false, f); // a new property: put need not ask again
+    if (f !== undefined) f(o, k, v);
     else keyedStore(c, s)(o, k, v);
     curSid = h.sid;
     use(r, h.base + i);
@@ -1219,8 +1234,10 @@ function install() {
         // error thrown there (a write to undefined's property)
         f = N_FUNCTION('o', 'k', 'v', (strict ? '"use strict";o.' : 'o.') + k + '=v' + STORE_TAIL);
       } catch {
-        f = strict ? setStrict : setSloppy; // no code from strings
+        // no code from strings
+        f = strict ? (o, k, v) => setStrict(o, k, v) : (o, k, v) => setSloppy(o, k, v);
       }
+      f.kn = keyNum(k); // the name's number (field table)
       m.set(k, f);
     }
     return f;
@@ -2265,8 +2282,11 @@ function install() {
   // known: o's id when the hook knows it (Pt: this's, from the frame), or
   // with stamp (true or false) what a P copy's reader read from o; false:
   // putRead found k not an own property of o, which holds no edge.
-  function put(h, i, o, k, v, strict, known, stamp) {
+  // st: the named store when the caller has it.
+  function put(h, i, o, k, v, strict, known, stamp, st) {
     if (isObj(k)) k = toKey(k);
+    const store = st !== undefined ? st : strict >= 2 ? namedStore(k, strict & 1) : undefined;
+    const kn = store !== undefined ? store.kn : 0;
     let id = 0;
     let skip = false;
     let d; // o's own property k before the write, once read
@@ -2282,7 +2302,7 @@ function install() {
         px = true;
       } else if (id !== 0) {
         const prim = !allPutfields && !isObj(v);
-        if (prim && stamp !== false && !mayHoldEdge(id, k) && hasOwn(o, k)) {
+        if (prim && stamp !== false && !mayHoldEdge(id, kn) && hasOwn(o, k)) {
           // The engine holds no edge from o: an own property, data or
           // accessor, is not logged either way (an elided write, or a
           // setter's); no descriptor needed (element writes of numeric
@@ -2290,14 +2310,17 @@ function install() {
           skip = true;
         } else {
           // One descriptor serves the elision rule and the setter rule
-          // (each allocates: the larger part of what the shim allocates).
-          d = getOwnPropertyDescriptor(o, k);
+          // (each allocates: the larger part of what the shim allocates);
+          // none for a property not own (putRead found it so; or, where no
+          // PUTFIELD gave it an edge, hasOwn says so, which is cheaper: the
+          // fields constructors add).
+          d = stamp === false || !mayHoldEdge(id, kn) && !hasOwn(o, k) ? undefined : getOwnPropertyDescriptor(o, k);
           haveD = true;
           if (prim && d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
         }
       }
     }
-    if (strict >= 2) namedStore(k, strict & 1)(o, k, v);
+    if (store !== undefined) store(o, k, v);
     else if (strict) setStrict(o, k, v);
     else setSloppy(o, k, v);
     if (id === 0) {
@@ -2309,11 +2332,15 @@ function install() {
     const g = h.base + i;
     if (!skip) {
       // A write that reached a setter logs nothing: own accessor, or (no
-      // own property before the write) one on the prototype chain.
+      // own property before the write) one on the prototype chain, which
+      // the write tells: a write that made no own property reached a
+      // setter (or failed: a read-only inherited property, an object that
+      // takes no new property), and walking the chain's descriptors cost
+      // RayTrace's constructors three calls out of compiled code per field.
       const acc = px ? false : !haveD ? isAccessor(o, k)
         : d !== undefined ? d.get !== undefined || d.set !== undefined
-          : isAccessor(getPrototypeOf(o), k);
-      if (!acc) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0);
+          : !hasOwn(o, k);
+      if (!acc) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0, store !== undefined ? kn : undefined);
     }
     use(id, g);
     return v;
