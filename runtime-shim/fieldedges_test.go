@@ -47,35 +47,10 @@ console.log(a.next, a.count, o.n, F.prototype, many.length);
 // property, and logged (PUTFIELD 0) when it does: every PUTFIELD of the
 // program, in order, as MemInsight's rule gives it.
 func TestFieldEdges(t *testing.T) {
-	node := nodeOrSkip(t)
-	shim := shimFile(t)
-	res, err := instrument.Instrument([]byte(fieldEdgesProgram), instrument.Options{Goal: js.CommonJS, File: "fe.js"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prog := filepath.Join(t.TempDir(), "fe.js")
-	if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	got := run(t, node, shim, prog, nil)
-	if got.exit != 0 || got.stdout != "0 6 2 6 2000\n" {
-		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
-	}
-	check(t, "fe", got.trace)
 	var puts []string
 	fObj, fZero, push := 0, 0, 0
-	for _, line := range strings.Split(strings.TrimSpace(dump(t, got.trace)), "\n") {
-		var e []any
-		if err := json.Unmarshal([]byte(line), &e); err != nil {
-			t.Fatalf("%q: %v", line, err)
-		}
-		if e[0].(float64) != 3 {
-			continue
-		}
-		name, val := e[3].(string), "obj"
-		if e[4].(float64) == 0 {
-			val = "0"
-		}
+	for _, p := range putfields(t, fieldEdgesProgram, "fe.js", "0 6 2 6 2000\n") {
+		name, val, _ := strings.Cut(p, "=")
 		switch {
 		case strings.Trim(name, "0123456789") == "": // many.push(m)
 			push++
@@ -131,21 +106,37 @@ console.log(typeof o._s, o.g, o.ro, fz.x, typeof o.n, o.n2);
 // logs), for a getter's or a read-only property's (the write fails), nor
 // for an object that takes no new property.
 func TestNewPropertyWrites(t *testing.T) {
+	puts := putfields(t, newPropsProgram, "np.js", "object 1 1 undefined object 5\n")
+	// proto's accessors and its read-only property (defineProperty); the
+	// setter's own write; then o.n and o.n2. MemInsight's rule, which
+	// looks for an accessor on the chain, also logged o.ro = {} and
+	// fz.x = {}: edges the failed writes did not make.
+	want := "~set~s=obj ~get~g=obj ro=0 _s=obj n=obj n2=0"
+	if strings.Join(puts, " ") != want {
+		t.Errorf("PUTFIELDs:\n got %s\nwant %s", strings.Join(puts, " "), want)
+	}
+}
+
+// putfields runs program instrumented as CommonJS with the real shim,
+// checks its output and its trace, and gives its PUTFIELDs in order as
+// "name=obj" or "name=0".
+func putfields(t *testing.T, program, file, stdout string) []string {
+	t.Helper()
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
-	res, err := instrument.Instrument([]byte(newPropsProgram), instrument.Options{Goal: js.CommonJS, File: "np.js"})
+	res, err := instrument.Instrument([]byte(program), instrument.Options{Goal: js.CommonJS, File: file})
 	if err != nil {
 		t.Fatal(err)
 	}
-	prog := filepath.Join(t.TempDir(), "np.js")
+	prog := filepath.Join(t.TempDir(), file)
 	if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	got := run(t, node, shim, prog, nil)
-	if got.exit != 0 || got.stdout != "object 1 1 undefined object 5\n" {
+	if got.exit != 0 || got.stdout != stdout {
 		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
 	}
-	check(t, "np", got.trace)
+	check(t, file, got.trace)
 	var puts []string
 	for _, line := range strings.Split(strings.TrimSpace(dump(t, got.trace)), "\n") {
 		var e []any
@@ -160,12 +151,5 @@ func TestNewPropertyWrites(t *testing.T) {
 			puts = append(puts, e[3].(string)+"="+val)
 		}
 	}
-	// proto's accessors and its read-only property (defineProperty); the
-	// setter's own write; then o.n and o.n2. MemInsight's rule, which
-	// looks for an accessor on the chain, also logged o.ro = {} and
-	// fz.x = {}: edges the failed writes did not make.
-	want := "~set~s=obj ~get~g=obj ro=0 _s=obj n=obj n2=0"
-	if strings.Join(puts, " ") != want {
-		t.Errorf("PUTFIELDs:\n got %s\nwant %s", strings.Join(puts, " "), want)
-	}
+	return puts
 }
