@@ -1931,13 +1931,19 @@ func (r *rewriter) discarded(e js.Expr, sp js.Span, guard bool) {
 	}
 	var arr [96]byte
 	b := append(arr[:0], ", "...)
+	b = append(r.appendSlotX(b, " || ", k), ')')
+	r.insParts(e.EndPos(), "", b, "")
+}
+
+// appendSlotX appends "H.p[0]" op "H.X(k": the inline test of the
+// pending-flush slot and X's call, to be closed by the caller.
+func (r *rewriter) appendSlotX(b []byte, op string, k int) []byte {
 	b = append(b, r.h...)
-	b = append(b, ".p[0] || "...)
+	b = append(b, ".p[0]"...)
+	b = append(b, op...)
 	b = append(b, r.h...)
 	b = append(b, ".X("...)
-	b = strconv.AppendInt(b, int64(k), 10)
-	b = append(b, ')')
-	r.insParts(e.EndPos(), "", b, "")
+	return strconv.AppendInt(b, int64(k), 10)
 }
 
 // tested instruments e, the test of an if, a loop or a conditional
@@ -1958,18 +1964,8 @@ func (r *rewriter) tested(e js.Expr, sp js.Span) {
 	r.fill(h, "((")
 	var arr [128]byte
 	b := append(arr[:0], ") ? "...)
-	b = append(b, r.h...)
-	b = append(b, ".p[0] || "...)
-	b = append(b, r.h...)
-	b = append(b, ".X("...)
-	b = strconv.AppendInt(b, int64(k), 10)
-	b = append(b, ", 1) : !"...)
-	b = append(b, r.h...)
-	b = append(b, ".p[0] && "...)
-	b = append(b, r.h...)
-	b = append(b, ".X("...)
-	b = strconv.AppendInt(b, int64(k), 10)
-	b = append(b, ", 0))"...)
+	b = append(r.appendSlotX(b, " || ", k), ", 1) : !"...)
+	b = append(r.appendSlotX(b, " && ", k), ", 0))"...)
 	r.insParts(e.EndPos(), "", b, "")
 }
 
