@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4dacab95532d73c8"
+const Version = "9d0769e8c8a0bda7"

@@ -490,7 +490,7 @@ function install() {
   function keyNum(k) {
     let n = keyNums.get(k);
     if (n !== undefined) return n;
-    const c = k.charCodeAt(0);
+    const c = callWith(strCharCodeAt, k, 0); // the captured native: the program may replace String's
     if (nKeys >= 16384 || !(c > 57 || c < 48)) return 0;
     keyNums.set(k, ++nKeys);
     return nKeys;
@@ -2302,7 +2302,11 @@ function install() {
         px = true;
       } else if (id !== 0) {
         const prim = !allPutfields && !isObj(v);
-        if (prim && stamp !== false && !mayHoldEdge(id, kn) && hasOwn(o, k)) {
+        const may = mayHoldEdge(id, kn);
+        // own: k is o's own property (true too when the descriptor will
+        // tell): putRead found it not; without a possible edge, hasOwn.
+        const own = stamp === false ? false : may || hasOwn(o, k);
+        if (prim && !may && own) {
           // The engine holds no edge from o: an own property, data or
           // accessor, is not logged either way (an elided write, or a
           // setter's); no descriptor needed (element writes of numeric
@@ -2311,10 +2315,8 @@ function install() {
         } else {
           // One descriptor serves the elision rule and the setter rule
           // (each allocates: the larger part of what the shim allocates);
-          // none for a property not own (putRead found it so; or, where no
-          // PUTFIELD gave it an edge, hasOwn says so, which is cheaper: the
-          // fields constructors add).
-          d = stamp === false || !mayHoldEdge(id, kn) && !hasOwn(o, k) ? undefined : getOwnPropertyDescriptor(o, k);
+          // none for a property not own (the fields constructors add).
+          d = own ? getOwnPropertyDescriptor(o, k) : undefined;
           haveD = true;
           if (prim && d !== undefined && d.get === undefined && d.set === undefined && !isObj(d.value)) skip = true;
         }
