@@ -117,7 +117,7 @@ func TestSiteTableInPrologue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := bytes.Index(shim, []byte("  const vlqValue ="))
+	i := bytes.Index(shim, []byte("  var vlqValue ="))
 	j := bytes.Index(shim, []byte("  // S registers a script"))
 	if i < 0 || j < i {
 		t.Fatal("decodeSites not found in runtime-shim/src/index.js")

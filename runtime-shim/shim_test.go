@@ -67,6 +67,33 @@ func TestBundleIsFresh(t *testing.T) {
 	}
 }
 
+// TestShimScopeHasNoLexicals keeps install()'s own declarations var (see
+// the comment at its top): a let or const there is read by the hooks
+// through a temporal-dead-zone check at every access.
+func TestShimScopeHasNoLexicals(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("src", "index.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	in, n := false, 0
+	for k, l := range lines {
+		switch {
+		case l == "function install() {":
+			in = true
+		case in && l == "}":
+			in = false
+		case in && (strings.HasPrefix(l, "  let ") || strings.HasPrefix(l, "  const ")):
+			t.Errorf("src/index.js:%d: %s: declare install()'s state with var", k+1, strings.TrimSpace(l))
+		case in && strings.HasPrefix(l, "  var "):
+			n++
+		}
+	}
+	if n < 100 {
+		t.Fatalf("found %d var declarations in install(): the check no longer sees its body", n)
+	}
+}
+
 func TestBundleParsesAndFitsBudget(t *testing.T) {
 	src := []byte(Source())
 	if _, err := js.Parse(src, js.Options{Goal: js.Script, File: "shim.js"}); err != nil {

@@ -25,8 +25,8 @@ func TestUnderConstructionSet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	i := bytes.Index(src, []byte("  let ucKeys ="))
-	j := bytes.Index(src, []byte("  const pendingStatic = []"))
+	i := bytes.Index(src, []byte("  var ucKeys ="))
+	j := bytes.Index(src, []byte("  var pendingStatic = []"))
 	if i < 0 || j < i {
 		t.Fatal("the set is not where this test looks (index.js)")
 	}

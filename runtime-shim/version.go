@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9d0769e8c8a0bda7"
+const Version = "a2a3a1063d73b53e"
