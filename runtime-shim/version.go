@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "a2a3a1063d73b53e"
+const Version = "d67d89e3182e5354"

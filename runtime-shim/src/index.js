@@ -14,6 +14,7 @@ import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, se
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
+import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION } from './consts.js';
 import { CAP, setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
@@ -54,22 +55,12 @@ function install() {
     }
   }
 
-  // Entry types (spec 1.3).
-  var DECLARE = 0, CREATE_OBJ = 1, CREATE_FUN = 2, PUTFIELD = 3, WRITE = 4, LAST_USE = 5,
-    FUNCTION_ENTER = 6, FUNCTION_EXIT = 7, TOP_LEVEL_FLUSH = 8, UPDATE_IID = 9, DEBUG = 10,
-    RETURN = 11, CALL = 18, SCRIPT_ENTER = 19, SCRIPT_EXIT = 20, FREE_VARS = 21,
-    SOURCE_MAPPING = 22, UPDATE_CURRENT_SCRIPT = 23, END_LAST_USE = 24;
-  var LAST_USE_FLUSH_PERIOD = 10000;
   var RegExpProto = RegExp.prototype;
   var $RegExp = RegExp;
   // The last logical time at which a periodic block may start: the entries
-  // up to the next check stay below 2^31.
+  // up to the next check stay below 2^31 (MEMTRACE_TIME_LIMIT sets it).
   var timeLimit = 2147483647 - 4 * LAST_USE_FLUSH_PERIOD;
 
-  // Native models (spec 3.6).
-  var K_PUSH = 1, K_POP = 2, K_SHIFT = 3, K_UNSHIFT = 4, K_SPLICE = 5, K_CONCAT = 6,
-    K_DEFINE_PROPERTY = 7, K_SET_TIMEOUT = 8, K_CLEAR_TIMEOUT = 9, K_SET_INTERVAL = 10,
-    K_CLEAR_INTERVAL = 11;
   markNative(N_PUSH, K_PUSH);
   markNative(N_POP, K_POP);
   markNative(N_SHIFT, K_SHIFT);
@@ -81,8 +72,6 @@ function install() {
   markNative(N_CLEAR_TIMEOUT, K_CLEAR_TIMEOUT);
   markNative(N_SET_INTERVAL, K_SET_INTERVAL);
   markNative(N_CLEAR_INTERVAL, K_CLEAR_INTERVAL);
-  var K_MAP = 12, K_SET = 13, K_WEAK_MAP = 14, K_MAP_SET = 15, K_MAP_DELETE = 16, K_MAP_CLEAR = 17,
-    K_SET_ADD = 18, K_SET_DELETE = 19, K_SET_CLEAR = 20, K_WEAK_MAP_SET = 21, K_WEAK_MAP_DELETE = 22;
   markNative(N_MAP, K_MAP);
   markNative(N_SET, K_SET);
   markNative(N_WEAK_MAP, K_WEAK_MAP);
@@ -94,11 +83,8 @@ function install() {
   markNative(N_SET_CLEAR, K_SET_CLEAR);
   markNative(N_WEAK_MAP_SET, K_WEAK_MAP_SET);
   markNative(N_WEAK_MAP_DELETE, K_WEAK_MAP_DELETE);
-  var K_OBJECT_ASSIGN = 23, K_ARRAY_FROM = 24;
   markNative(N_OBJECT_ASSIGN, K_OBJECT_ASSIGN);
   markNative(N_ARRAY_FROM, K_ARRAY_FROM);
-  var K_WEAK_REF_DEREF = 25, K_FIN_REG = 26, K_FIN_REGISTER = 27, K_FIN_UNREGISTER = 28, K_PROMISE = 29,
-    K_THEN = 30, K_CATCH = 31, K_FINALLY = 32, K_PROMISE_RESOLVE = 33, K_PROMISE_REJECT = 34;
   markNative(N_WEAK_REF_DEREF, K_WEAK_REF_DEREF);
   markNative(N_FIN_REG, K_FIN_REG);
   markNative(N_FIN_REGISTER, K_FIN_REGISTER);
@@ -109,26 +95,15 @@ function install() {
   markNative(N_PROMISE_FINALLY, K_FINALLY);
   markNative(N_PROMISE_RESOLVE, K_PROMISE_RESOLVE);
   markNative(N_PROMISE_REJECT, K_PROMISE_REJECT);
-  // Calls through reflection are calls of their target (invoke).
-  var K_REFLECT_APPLY = 40, K_REFLECT_CONSTRUCT = 41, K_CALL = 42, K_APPLY = 43;
   markNative(N_REFLECT_APPLY, K_REFLECT_APPLY);
   markNative(N_REFLECT_CONSTRUCT, K_REFLECT_CONSTRUCT);
   markNative(N_CALL, K_CALL);
   markNative(N_APPLY, K_APPLY);
-  // A generator's next, return and throw: the generator they resume
-  // (docs/instrumentation.md §7, "Generators and async functions").
-  var K_GEN_RESUME = 44;
   markNative(N_GEN_NEXT, K_GEN_RESUME);
   markNative(N_GEN_RETURN, K_GEN_RESUME);
   markNative(N_GEN_THROW, K_GEN_RESUME);
-  // The error constructors: an error made through a call hook is given the
-  // stack its caller would have captured (makeError).
-  var K_ERROR = 45;
-  var K_LOC = 46; // callAtCaller
   for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError,
     typeof AggregateError === 'function' ? AggregateError : undefined]) markNative(E, K_ERROR);
-  // Run-time code (§6): indirect eval and the function constructors.
-  var K_EVAL = 35, K_FUNCTION = 36;
   markNative(N_EVAL, K_EVAL);
   markNative(N_FUNCTION, K_FUNCTION);
   markNative(N_ASYNC_FUNCTION, K_FUNCTION);
