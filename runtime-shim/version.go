@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d67d89e3182e5354"
+const Version = "ee19c3e177a50135"

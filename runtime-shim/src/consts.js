@@ -30,3 +30,5 @@ export const K_ERROR = 45;
 export const K_LOC = 46; // callAtCaller
 // Run-time code (§6): indirect eval and the function constructors.
 export const K_EVAL = 35, K_FUNCTION = 36;
+// Slots of the direct-mapped cache of named stores by site (siteStore).
+export const STORE_SLOTS = 4096;

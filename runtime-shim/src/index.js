@@ -14,8 +14,8 @@ import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, se
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
-import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION } from './consts.js';
-import { CAP, setSink, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, siteBytes } from './writer.js';
+import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, STORE_SLOTS } from './consts.js';
+import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX } from './writer.js';
 
 /* global __MT_VERSION__ */
 const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
@@ -144,9 +144,10 @@ function install() {
   // takes back the pages a deleted file gave up, 0.2 s per GiB at best,
   // against 0.08 direct), and the trace evicted everything else cached.
   // Direct writes are whole blocks from an aligned address to aligned
-  // offsets: the bytes go through a staging buffer whose aligned start
-  // (sa) is found by probing, the whole blocks are written, and the rest
-  // (sr bytes, under a block) waits for the next hand-over; syncTail
+  // offsets: the writer's own buffer is the staging area (no byte copied
+  // on the way), whose aligned start (sa) is found by probing; the whole
+  // blocks are written, and the rest (sr bytes, under a block) waits at sa
+  // for the next hand-over (sink); syncTail
   // writes it through the ordinary descriptor (every second the program
   // idles, and at the end), so that the file then holds every byte. Writes
   // are positioned (foff) once direct I/O is on: the two descriptors
@@ -169,7 +170,7 @@ function install() {
       dfd = -1;
       return;
     }
-    stage = new Uint8Array(CAP + 2 * BLOCK);
+    stage = writerBuffer();
     let at = -1;
     for (let o = 0; o < BLOCK && at < 0; o += 8) {
       try {
@@ -211,30 +212,40 @@ function install() {
     let done = 0;
     while (done < n) done += fsWriteSync(f, b, at + done, n - done);
   }
-  function sink(buf, n) {
+  // sink hands over buf[from, to) (writer.js) and returns where the next
+  // bytes go: 0, but for direct I/O, whose staging area is the writer's
+  // buffer from the aligned start sa: whole blocks are written from there
+  // and the rest (sr bytes, under a block) moves back to sa, to be written
+  // with the next hand-over.
+  function sink(buf, from, to) {
     if (fd < 0) {
-      chunks.push(buf.slice(0, n));
-      return;
+      chunks.push(buf.slice(from, to));
+      return 0;
     }
     if (dfd < 0) {
-      writeAll(fd, buf, 0, n);
-      return;
+      writeAll(fd, buf, from, to - from);
+      return 0;
     }
-    stage.set(buf.subarray(0, n), sa + sr);
-    const t = sr + n;
+    if (from !== sa + sr) {
+      // the first hand-over, encoded from 0 before sa was known
+      buf.copyWithin(sa + sr, from, to);
+      to += sa + sr - from;
+    }
+    const t = to - sa;
     const w = t - (t & (BLOCK - 1));
     try {
-      writeAll(dfd, stage, sa, w);
+      writeAll(dfd, buf, sa, w);
     } catch {
       // The file system refused a direct write after all: the staged
       // bytes, and everything after them, through the page cache.
       closeDirect();
       sr = 0;
-      writeAll(fd, stage, sa, t);
-      return;
+      writeAll(fd, buf, sa, t);
+      return 0;
     }
     sr = t - w;
-    if (sr > 0) stage.copyWithin(sa, sa + w, sa + t);
+    if (sr > 0) buf.copyWithin(sa, sa + w, sa + t);
+    return sa + sr;
   }
   setSink(sink);
   // syncTail writes the staged tail through the ordinary descriptor (see
@@ -711,7 +722,7 @@ function install() {
       }
       dirty = false;
       writeSid();
-      need(1 + siteBytes(pendSid, pendIid));
+      need(1 + SITE_MAX);
       u8(TOP_LEVEL_FLUSH);
       site(pendSid, pendIid);
       time++;
@@ -898,7 +909,7 @@ function install() {
     if (stopped) return;
     meta(); // beforeLog(true): no periodic flush, and no tick
     const sid = sidOfIid(iid);
-    need(9 + siteBytes(sid, iid));
+    need(9 + SITE_MAX);
     e2(LAST_USE, id, t);
     site(sid, iid);
   }
@@ -973,7 +984,7 @@ function install() {
     if (stopped) return;
     writeSid();
     const sid = sidOfIid(g);
-    need(10 + siteBytes(sid, g));
+    need(10 + SITE_MAX);
     e2(LAST_USE, id, time);
     site(sid, g);
     u8(END_LAST_USE);
@@ -994,7 +1005,7 @@ function install() {
   // setter rule says) is made and counted as a use at once.
   // c: the copy's number, for its own keyed store.
   function putRead(h, i, o, k, v, s, r, c) {
-    const f = s >= 2 ? namedStore(k, s & 1) : undefined;
+    const f = s >= 2 ? siteStore(h.base + i, k, s & 1) : undefined;
     if (r <= 0 || allPutfields || isObj(v) || mayHoldEdge(r, f !== undefined ? f.kn : 0)) return put(h, i, o, k, v, s, r, true, f);
     if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false, f); // a new property: put need not ask again
     if (f !== undefined) f(o, k, v);
@@ -1210,6 +1221,21 @@ function install() {
   // IdentifierName).
   var STORE_TAIL = ' /* node-do-not-add-exception-line */\n//# sourceURL=memtrace-store';
   var namedStores = [new SafeMap(), new SafeMap()];
+  // siteStore is namedStore for the write at global iid g, whose name and
+  // strictness never change: a direct-mapped cache by g of the stores the
+  // last writes used, so that a write does not look its name up in a map
+  // (Richards: 1% of its CPU in that lookup).
+  var storeIid = new Int32Array(STORE_SLOTS);
+  apply(typedArrayFill, storeIid, [-1]);
+  var storeFn = new Array(STORE_SLOTS);
+  function siteStore(g, k, strict) {
+    const s = g & (STORE_SLOTS - 1);
+    if (storeIid[s] === g) return storeFn[s];
+    const f = namedStore(k, strict);
+    storeIid[s] = g;
+    storeFn[s] = f;
+    return f;
+  }
   function namedStore(k, strict) {
     const m = namedStores[strict];
     let f = m.get(k);
@@ -2271,7 +2297,7 @@ function install() {
   // st: the named store when the caller has it.
   function put(h, i, o, k, v, strict, known, stamp, st) {
     if (isObj(k)) k = toKey(k);
-    const store = st !== undefined ? st : strict >= 2 ? namedStore(k, strict & 1) : undefined;
+    const store = st !== undefined ? st : strict >= 2 ? siteStore(h.base + i, k, strict & 1) : undefined;
     const kn = store !== undefined ? store.kn : 0;
     let id = 0;
     let skip = false;
@@ -2328,7 +2354,7 @@ function install() {
       const acc = px ? false : !haveD ? isAccessor(o, k)
         : d !== undefined ? d.get !== undefined || d.set !== undefined
           : !hasOwn(o, k);
-      if (!acc) logPutfield(g, id, $String(k), isObj(v) ? idOrCreate(v, g) : 0, store !== undefined ? kn : undefined);
+      if (!acc) logPutfield(g, id, typeof k === 'string' ? k : $String(k), isObj(v) ? idOrCreate(v, g) : 0, store !== undefined ? kn : undefined);
     }
     use(id, g);
     return v;

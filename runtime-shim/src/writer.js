@@ -1,8 +1,8 @@
 // The binary encoding (spec 1.2): a type byte, big-endian int32 fields,
 // strings as a big-endian int32 byte length followed by UTF-16LE code units.
-// Entries are encoded into one reusable 1 MiB buffer, handed to the sink
-// when the next entry would not fit; an entry is never split across two
-// hand-overs unless it is larger than the buffer itself.
+// Entries are encoded into one reusable buffer of about 1 MiB, handed to
+// the sink when the next entry would not fit; an entry is never split
+// across two hand-overs unless it is larger than the buffer itself.
 //
 // The writer is module state and plain functions rather than an object:
 // every entry goes through here (tens of millions a second at best), and
@@ -10,43 +10,61 @@
 // register between the fields of one entry. Callers make room for the
 // whole entry first (need), then write its fields (e1..e4, or u8, i32,
 // str and site in order).
+//
+// The sink may keep the end of what it was given at the front of the
+// buffer, under TAIL bytes, and tells where the next bytes go: a trace
+// written by direct I/O takes whole blocks from an aligned address, and
+// its staging area is this buffer, so that no byte is copied on the way
+// but the tail (index.js, sink).
 
 export const CAP = 1 << 20;
 
-// SLACK bytes past CAP let site strings be copied as whole int32 words.
+// TAIL: room at the front for what a sink keeps (under 2 blocks of 4 KB:
+// the alignment found and the partial block). END: where entries stop,
+// at least CAP - TAIL bytes after where they start. Past END, TAIL more
+// bytes let the sink move a first hand-over that began at 0 to its
+// aligned start, and SLACK bytes let site strings be copied as whole int32
+// words.
+const TAIL = 2 * 4096;
+const END = CAP + TAIL / 2;
 const SLACK = 64;
-const ab = new ArrayBuffer(CAP + SLACK);
+const ab = new ArrayBuffer(END + TAIL + SLACK);
 const buf = new Uint8Array(ab);
 const dv = new DataView(ab);
+let start = 0; // where the bytes not yet handed to the sink begin
 let off = 0;
 let written = 0; // bytes handed to the sink
-let sink = null; // sink(bytes Uint8Array, length)
+let sink = null; // sink(buf, from, to): hands over buf[from, to), returns the next start
 
 export function setSink(f) {
   sink = f;
 }
 
+// buffer is the writer's buffer (the sink's staging area).
+export function buffer() {
+  return buf;
+}
+
 // need makes room for n more bytes.
 export function need(n) {
-  if (off + n > CAP) flush();
+  if (off + n > END) flush();
 }
 
 export function flush() {
-  if (off > 0) {
-    sink(buf, off);
-    written += off;
-    off = 0;
+  if (off > start) {
+    written += off - start;
+    start = off = sink(buf, start, off);
   }
 }
 
 // pending is the number of bytes encoded and not yet handed to the sink.
 export function pending() {
-  return off;
+  return off - start;
 }
 
 // bytes is the number of bytes encoded so far.
 export function bytes() {
-  return written + off;
+  return written + off - start;
 }
 
 // e1..e4: an entry of a type byte and one to four int32 fields.
@@ -98,7 +116,7 @@ export function i32(v) {
 // bytes, unless that is more than CAP (then it streams).
 export function str(s) {
   const n = s.length;
-  if (4 + 2 * n > CAP - off) {
+  if (4 + 2 * n > END - off) {
     longStr(s);
     return;
   }
@@ -117,7 +135,7 @@ export function str(s) {
 export function strNum(s, v) {
   const n = s.length;
   const l = decLen(v);
-  if (4 + 2 * (n + l) > CAP - off) {
+  if (4 + 2 * (n + l) > END - off) {
     longStr(s + v);
     return;
   }
@@ -137,7 +155,7 @@ function longStr(s) {
   need(4);
   i32(n * 2);
   for (let i = 0; i < n; i++) {
-    if (off + 2 > CAP) flush();
+    if (off + 2 > END) flush();
     dv.setUint16(off, s.charCodeAt(i), true);
     off += 2;
   }
@@ -157,7 +175,7 @@ const slotSid = new Int32Array(SLOTS);
 const slotLen = new Uint8Array(SLOTS);
 
 // site writes the string "sid:iid"; the caller has made room for
-// siteBytes(sid, iid).
+// SITE_MAX bytes.
 export function site(sid, iid) {
   const k = iid & (SLOTS - 1);
   const n = slotLen[k];
@@ -213,7 +231,7 @@ export function decLen(v) {
     v < 10000000 ? 7 : v < 100000000 ? 8 : v < 1000000000 ? 9 : 10;
 }
 
-// siteBytes is the encoded size of the string "sid:iid".
-export function siteBytes(sid, iid) {
-  return 4 + 2 * (decLen(sid) + 1 + decLen(iid));
-}
+// SITE_MAX bounds the encoded size of a site string "sid:iid" (the
+// longest, "-2147483648:-2147483648", is 4 + 46 bytes): callers make room
+// for that much rather than count the digits of the two numbers.
+export const SITE_MAX = 50;
