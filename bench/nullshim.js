@@ -84,6 +84,7 @@
   // Each copy of P has keyed stores of its own, as the shim's do.
   for (let k = 0; k < 32; k++) {
     H.prototype["G" + k] = H.prototype.G;
+    H.prototype["M" + k] = H.prototype.M;
     const sl = Function("o", "k", "v", "o[k] = v;"), st = Function("o", "k", "v", "'use strict'; o[k] = v;");
     H.prototype["P" + k] = function (i, o, k, v, strict) {
       if (strict < 2) strict ? st(o, k, v) : sl(o, k, v);

@@ -26,7 +26,7 @@ func (r *rewriter) hk(name string, i int) string {
 	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
-// HookCopies is the number of copies of the G and P hooks (G0, G1, …) the
+// HookCopies is the number of copies of the G, P and M hooks (G0, G1, …) the
 // runtime shim defines, each reading the object's id through a reader of
 // its own (runtime-shim/src/ids.js, Stamp.u0): V8 keeps the type feedback
 // of that read per function, so the copies divide the program's sites

@@ -697,7 +697,7 @@ func (r *rewriter) appendLookup(b []byte, m *js.Member, base string, j int, priv
 		b = append(b, r.fn.self...)
 		b = append(b, ", "...)
 	} else {
-		b = append(b, r.hk("M", j)...)
+		b = append(b, r.hkc("M", r.copyOf(m.Object, j), j)...)
 	}
 	b = append(b, base...)
 	b = append(b, ", "...)

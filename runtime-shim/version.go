@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "ee19c3e177a50135"
+const Version = "0a83666c5dbbeb78"

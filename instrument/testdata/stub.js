@@ -137,12 +137,13 @@
       };
     })(k);
   });
-  // G0..G31, P0..P31: copies of G and P (instrument.HookCopies, the
+  // G0..G31, P0..P31, M0..M31: copies of G, P and M (instrument.HookCopies, the
   // copy picked by instrument.copyOf: the instrumenter's unit tests check
   // which); the hooks beyond them do not exist.
   for (var k = 0; k < 32; k++) (function (k) {
     H["G" + k] = function (i, o) { return H.G(i, o); };
     H["P" + k] = function (i, o, key, v, strict) { return H.P(i, o, key, v, strict); };
+    H["M" + k] = function (j, o, key) { return H.M(j, o, key); };
   })(k);
   globalThis.__mt = {
     S: function (file, sites, free, se, sr) {

@@ -13,7 +13,7 @@ let Shape = __mt$8a50c731.N(74, "Shape", __mt$8a50c731.F(73, 25, class Shape {
   constructor(name) {const H = __mt$8a50c731, __mt$f = H.Fe(25, void 0, this, new.target); var __mt$1, __mt$2; try { H.N(24, "name", name); 
     H.Pt(14, __mt$f, this, "name", name, 3), H.p[0] || H.X(15);
     this.#id = H.Q(18, this, "#id", H.P18(16, __mt$1 = Shape, "count", (__mt$2 = H.G18(17, __mt$1).count, ++__mt$2), 3), 0), H.p[0] || H.X(19);
-    H.m1(21, __mt$1 = H.G18(20, Shape).#registry, H.M(22, __mt$1, "push"), this), H.p[0] || H.X(23);
+    H.m1(21, __mt$1 = H.G18(20, Shape).#registry, H.M22(22, __mt$1, "push"), this), H.p[0] || H.X(23);
   } finally { H.Fr(26, __mt$f); } }
   get id() {const H = __mt$8a50c731, __mt$f = H.Fe(29, void 0, this, new.target); try {  return H.Rx(__mt$f, 28, H.Gt(27, __mt$f, this).#id); } finally { H.Fr(30, __mt$f); } }
   set label(v) {const H = __mt$8a50c731, __mt$f = H.Fe(34, void 0, this, new.target); try { H.N(33, "v", v);  H.Pt(31, __mt$f, this, "name", v, 3), H.p[0] || H.X(32); } finally { H.Fr(35, __mt$f); } }
@@ -25,7 +25,7 @@ let Shape = __mt$8a50c731.N(74, "Shape", __mt$8a50c731.F(73, 25, class Shape {
   static double(x) {const H = __mt$8a50c731, __mt$f = H.Fe(61, void 0, this, new.target); try { H.N(60, "x", x);  return H.Rx(__mt$f, 59, H.m1(58, H.G18(57, Shape), Shape.#helper, x)); } finally { H.Fr(62, __mt$f); } }
   [sym]() {const H = __mt$8a50c731, __mt$f = H.Fe(64, void 0, this, new.target); try {  return H.Rx(__mt$f, 63, "sym"); } finally { H.Fr(65, __mt$f); } }
   ["computed" + 1]() {const H = __mt$8a50c731, __mt$f = H.Fe(67, void 0, this, new.target); try {  return H.Rx(__mt$f, 66, "c1"); } finally { H.Fr(68, __mt$f); } }
-  static { __mt$8a50c731.m1(70, log, __mt$8a50c731.M(71, log, "push"), "static block " + __mt$8a50c731.G5(69, this).name), __mt$8a50c731.p[0] || __mt$8a50c731.X(72); }
+  static { __mt$8a50c731.m1(70, log, __mt$8a50c731.M3(71, log, "push"), "static block " + __mt$8a50c731.G5(69, this).name), __mt$8a50c731.p[0] || __mt$8a50c731.X(72); }
 }, void 0, "id", 1, 29, "label", 2, 34, "area", 0, 37, "#secret", 8, 41, "reveal", 0, 46, "size", 5, 51, "#helper", 12, 55, "double", 4, 61));
 let Circle = __mt$8a50c731.N(101, "Circle", __mt$8a50c731.F(100, 81, class Circle extends Shape {
   r = __mt$8a50c731.Q(75, this, "r", 1, 1);
@@ -33,7 +33,7 @@ let Circle = __mt$8a50c731.N(101, "Circle", __mt$8a50c731.F(100, 81, class Circl
     H.Sp(76, __mt$f, super("circle")), H.p[0] || H.X(77);
     H.P14(78, this, "r", r, 3), H.p[0] || H.X(79);
   } finally { H.Fr(82, __mt$f); } }
-  area() {const H = __mt$8a50c731, __mt$f = H.Fe(88, void 0, this, new.target); var __mt$1; try {  return H.Rx(__mt$f, 87, H.m1(85, __mt$1 = Math, H.M(86, __mt$1, "round"), 3.14159 * H.Gt(83, __mt$f, this).r * H.Gt(84, __mt$f, this).r)); } finally { H.Fr(89, __mt$f); } }
+  area() {const H = __mt$8a50c731, __mt$f = H.Fe(88, void 0, this, new.target); var __mt$1; try {  return H.Rx(__mt$f, 87, H.m1(85, __mt$1 = Math, H.M15(86, __mt$1, "round"), 3.14159 * H.Gt(83, __mt$f, this).r * H.Gt(84, __mt$f, this).r)); } finally { H.Fr(89, __mt$f); } }
   describe() {const H = __mt$8a50c731, __mt$f = H.Fe(93, void 0, this, new.target); try {  return H.Rx(__mt$f, 92, super.area() + "/" + H.m0(90, this, H.Mt(91, __mt$f, this, "area"))); } finally { H.Fr(94, __mt$f); } }
   static make(r) {const H = __mt$8a50c731, __mt$f = H.Fe(98, void 0, this, new.target); try { H.N(97, "r", r);  return H.Rx(__mt$f, 96, H.n1(95, this, r)); } finally { H.Fr(99, __mt$f); } }
 }, void 0, "area", 0, 88, "describe", 0, 93, "make", 4, 98));
@@ -41,14 +41,14 @@ let Square = __mt$8a50c731.N(104, "Square", __mt$8a50c731.F(103, -102, class Squ
 const Anon = __mt$8a50c731.X(113, __mt$8a50c731.N(112, "Anon", __mt$8a50c731.F(111, -110, {"Anon": class { v = __mt$8a50c731.Q(105, this, "v", this, 1); m() {const H = __mt$8a50c731, __mt$f = H.Fe(108, void 0, this, new.target); try {  return H.Rx(__mt$f, 107, H.Gt(106, __mt$f, this).v === this); } finally { H.Fr(109, __mt$f); } } }}["Anon"], void 0, "m", 0, 108)));
 const Named = __mt$8a50c731.X(121, __mt$8a50c731.N(120, "Named", __mt$8a50c731.F(119, -118, class Inner { who() {const H = __mt$8a50c731, __mt$f = H.Fe(116, void 0, this, new.target); try {  return H.Rx(__mt$f, 115, H.G5(114, Inner).name); } finally { H.Fr(117, __mt$f); } } }, void 0, "who", 0, 116)));
 
-const c = __mt$8a50c731.X(125, __mt$8a50c731.N(124, "c", __mt$8a50c731.m1(122, Circle, __mt$8a50c731.M(123, Circle, "make"), 2)));
+const c = __mt$8a50c731.X(125, __mt$8a50c731.N(124, "c", __mt$8a50c731.m1(122, Circle, __mt$8a50c731.M9(123, Circle, "make"), 2)));
 const s = __mt$8a50c731.X(128, __mt$8a50c731.N(127, "s", __mt$8a50c731.n1(126, Square, "sq")));
 __mt$8a50c731.X(130, __mt$8a50c731.P2(129, s, "label", "square", 3));
-__mt$8a50c731.X(146, __mt$8a50c731.m(144, log, __mt$8a50c731.M(145, log, "push"), __mt$8a50c731.m0(131, c, __mt$8a50c731.M(132, c, "area")), __mt$8a50c731.m0(133, c, __mt$8a50c731.M(134, c, "describe")), __mt$8a50c731.G18(135, c).id, __mt$8a50c731.G2(136, s).id, __mt$8a50c731.G2(137, s).name, __mt$8a50c731.G2(138, s).kind, __mt$8a50c731.m0(139, c, __mt$8a50c731.M(140, c, "reveal")), __mt$8a50c731.G6(141, Shape).size, __mt$8a50c731.m1(142, Shape, __mt$8a50c731.M(143, Shape, "double"), 21)));
-__mt$8a50c731.X(162, __mt$8a50c731.m(160, log, __mt$8a50c731.M(161, log, "push"), __mt$8a50c731.m0(147, c, __mt$8a50c731.M(148, c, sym)), __mt$8a50c731.m0(149, c, __mt$8a50c731.M(150, c, "computed1")), __mt$8a50c731.m0(152, __mt$8a50c731_1 = __mt$8a50c731.n0(151, Anon), __mt$8a50c731.M(153, __mt$8a50c731_1, "m")), __mt$8a50c731.m0(155, __mt$8a50c731_1 = __mt$8a50c731.n0(154, Named), __mt$8a50c731.M(156, __mt$8a50c731_1, "who")), __mt$8a50c731.G31(157, Anon).name, __mt$8a50c731.G6(158, Named).name, __mt$8a50c731.G9(159, Circle).name));
-__mt$8a50c731.X(171, __mt$8a50c731.m3(169, log, __mt$8a50c731.M(170, log, "push"), c instanceof Shape, __mt$8a50c731.m1(163, __mt$8a50c731_1 = Object, __mt$8a50c731.M(164, __mt$8a50c731_1, "getPrototypeOf"), Square) === Shape, __mt$8a50c731.m1(167, __mt$8a50c731_1 = __mt$8a50c731.m1(165, __mt$8a50c731_2 = Object, __mt$8a50c731.M(166, __mt$8a50c731_2, "keys"), c), __mt$8a50c731.M(168, __mt$8a50c731_1, "join"), ",")));
-__mt$8a50c731.X(181, __mt$8a50c731.m2(179, log, __mt$8a50c731.M(180, log, "push"), typeof __mt$8a50c731.G21(173, __mt$8a50c731.G6(172, Shape).prototype).area, __mt$8a50c731.m1(177, __mt$8a50c731_1 = __mt$8a50c731.m1(175, __mt$8a50c731_2 = Object, __mt$8a50c731.M(176, __mt$8a50c731_2, "getOwnPropertyNames"), __mt$8a50c731.G6(174, Shape).prototype), __mt$8a50c731.M(178, __mt$8a50c731_1, "join"), ",")));
-try { __mt$8a50c731.X(187, __mt$8a50c731.m1(185, __mt$8a50c731_1 = __mt$8a50c731.G21(183, __mt$8a50c731.G6(182, Shape).prototype).reveal, __mt$8a50c731.M(186, __mt$8a50c731_1, "call"), __mt$8a50c731.T(184, {}))); } catch (e) { __mt$8a50c731.X(192, __mt$8a50c731.m1(190, log, __mt$8a50c731.M(191, log, "push"), __mt$8a50c731.G19(189, __mt$8a50c731.G0(188, e).constructor).name)); }
-__mt$8a50c731.X(197, __mt$8a50c731.m1(195, __mt$8a50c731_1 = console, __mt$8a50c731.M(196, __mt$8a50c731_1, "log"), __mt$8a50c731.m1(193, log, __mt$8a50c731.M(194, log, "join"), "\n")));
+__mt$8a50c731.X(146, __mt$8a50c731.m(144, log, __mt$8a50c731.M17(145, log, "push"), __mt$8a50c731.m0(131, c, __mt$8a50c731.M18(132, c, "area")), __mt$8a50c731.m0(133, c, __mt$8a50c731.M18(134, c, "describe")), __mt$8a50c731.G18(135, c).id, __mt$8a50c731.G2(136, s).id, __mt$8a50c731.G2(137, s).name, __mt$8a50c731.G2(138, s).kind, __mt$8a50c731.m0(139, c, __mt$8a50c731.M18(140, c, "reveal")), __mt$8a50c731.G6(141, Shape).size, __mt$8a50c731.m1(142, Shape, __mt$8a50c731.M6(143, Shape, "double"), 21)));
+__mt$8a50c731.X(162, __mt$8a50c731.m(160, log, __mt$8a50c731.M17(161, log, "push"), __mt$8a50c731.m0(147, c, __mt$8a50c731.M18(148, c, sym)), __mt$8a50c731.m0(149, c, __mt$8a50c731.M18(150, c, "computed1")), __mt$8a50c731.m0(152, __mt$8a50c731_1 = __mt$8a50c731.n0(151, Anon), __mt$8a50c731.M25(153, __mt$8a50c731_1, "m")), __mt$8a50c731.m0(155, __mt$8a50c731_1 = __mt$8a50c731.n0(154, Named), __mt$8a50c731.M28(156, __mt$8a50c731_1, "who")), __mt$8a50c731.G31(157, Anon).name, __mt$8a50c731.G6(158, Named).name, __mt$8a50c731.G9(159, Circle).name));
+__mt$8a50c731.X(171, __mt$8a50c731.m3(169, log, __mt$8a50c731.M17(170, log, "push"), c instanceof Shape, __mt$8a50c731.m1(163, __mt$8a50c731_1 = Object, __mt$8a50c731.M26(164, __mt$8a50c731_1, "getPrototypeOf"), Square) === Shape, __mt$8a50c731.m1(167, __mt$8a50c731_1 = __mt$8a50c731.m1(165, __mt$8a50c731_2 = Object, __mt$8a50c731.M26(166, __mt$8a50c731_2, "keys"), c), __mt$8a50c731.M8(168, __mt$8a50c731_1, "join"), ",")));
+__mt$8a50c731.X(181, __mt$8a50c731.m2(179, log, __mt$8a50c731.M17(180, log, "push"), typeof __mt$8a50c731.G21(173, __mt$8a50c731.G6(172, Shape).prototype).area, __mt$8a50c731.m1(177, __mt$8a50c731_1 = __mt$8a50c731.m1(175, __mt$8a50c731_2 = Object, __mt$8a50c731.M26(176, __mt$8a50c731_2, "getOwnPropertyNames"), __mt$8a50c731.G6(174, Shape).prototype), __mt$8a50c731.M18(178, __mt$8a50c731_1, "join"), ",")));
+try { __mt$8a50c731.X(187, __mt$8a50c731.m1(185, __mt$8a50c731_1 = __mt$8a50c731.G21(183, __mt$8a50c731.G6(182, Shape).prototype).reveal, __mt$8a50c731.M12(186, __mt$8a50c731_1, "call"), __mt$8a50c731.T(184, {}))); } catch (e) { __mt$8a50c731.X(192, __mt$8a50c731.m1(190, log, __mt$8a50c731.M17(191, log, "push"), __mt$8a50c731.G19(189, __mt$8a50c731.G0(188, e).constructor).name)); }
+__mt$8a50c731.X(197, __mt$8a50c731.m1(195, __mt$8a50c731_1 = console, __mt$8a50c731.M10(196, __mt$8a50c731_1, "log"), __mt$8a50c731.m1(193, log, __mt$8a50c731.M17(194, log, "join"), "\n")));
 
 ;__mt$8a50c731.Sx();

@@ -1,5 +1,5 @@
 const H = __mt.S("frag.jsx", "EiDAWAAAWAjBA6BAAA6BAOAIAPA6BAAA6BAAA6BAAA6BAjBAkEDCICCeAkECYACAGAQADAcAAACA2BAUAAACA7BA2CAAACFCICEYA2CCaAkBAAAcAZA+BAAAWAAAgCHCICAAIC", {7:[]}, 28, 29, 0, (s, o) => import(s, o)); /* node-do-not-add-exception-line */ var __mt$1, __mt$2; try { 
 const React = H.X(12, H.N(11, "React@", H.T(10, { createElement: H.F(9, 7, {"createElement": (t, p, ...c) => { const __mt$f = H.Fe(7, void 0); try { H.N(3, "t", t); H.N(4, "p", p); H.N(6, "c", H.T(5, c)); return H.Rx(__mt$f, 2, (H.T(1, { t, p, c }))) } finally { H.Fr(8, __mt$f); } }}["createElement"]), Fragment: "frag" })));
-const el = /* @__PURE__ */ H.X(22, H.N(21, "el@", H.m(19, React, H.M(20, React, "createElement"), H.G28(13, React).Fragment, null, /* @__PURE__ */ H.m3(15, React, H.M(16, React, "createElement"), "b", H.T(14, { id: "x" }), "bold"), " and ", /* @__PURE__ */ H.m3(17, React, H.M(18, React, "createElement"), "i", null, 1 + 2))));
-H.m1(25, __mt$1 = console, H.M(26, __mt$1, "log"), H.m1(23, __mt$2 = JSON, H.M(24, __mt$2, "stringify"), el)), H.p[0] || H.X(27); 
+const el = /* @__PURE__ */ H.X(22, H.N(21, "el@", H.m(19, React, H.M28(20, React, "createElement"), H.G28(13, React).Fragment, null, /* @__PURE__ */ H.m3(15, React, H.M28(16, React, "createElement"), "b", H.T(14, { id: "x" }), "bold"), " and ", /* @__PURE__ */ H.m3(17, React, H.M28(18, React, "createElement"), "i", null, 1 + 2))));
+H.m1(25, __mt$1 = console, H.M10(26, __mt$1, "log"), H.m1(23, __mt$2 = JSON, H.M3(24, __mt$2, "stringify"), el)), H.p[0] || H.X(27); 
 } finally { H.Sx(); }
