@@ -80,6 +80,9 @@ func (r *rewriter) copyOf(obj js.Expr, i int) int {
 
 // hkc is hk for a hook with copies: `H.G7(i, `, copy c (copyOf).
 func (r *rewriter) hkc(name string, c, i int) string {
+	if r.opts.NoCopies {
+		return r.hk(name, i)
+	}
 	n := len(r.h) + len(name) + 20
 	if cap(r.arena)-len(r.arena) < n {
 		r.reserve(n)

@@ -87,6 +87,10 @@ type Options struct {
 	// H.X(k), docs/instrumentation.md §4): for differential tests of that
 	// form.
 	CallX bool
+	// NoCopies calls G, P and M instead of their copies (G0…G31, P0…P31,
+	// M0…M31): for differential tests of the copies, which must change
+	// nothing in the trace.
+	NoCopies bool
 }
 
 // Site is the source range of one local iid: 1-based lines, 1-based

@@ -1,6 +1,7 @@
 package runtimeshim
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -8,17 +9,18 @@ import (
 	"testing"
 
 	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/js"
 )
 
-// TestHookCopies: the shim defines every copy of G and P the instrumenter
-// calls (instrument.HookCopies), and no more.
+// TestHookCopies: the shim defines every copy of G, P and M the
+// instrumenter calls (instrument.HookCopies), and no more.
 func TestHookCopies(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	prog := filepath.Join(t.TempDir(), "copies.js")
 	src := `const h = globalThis.__mt.S("copies.js", "AAAA", {}, 1, 1);
 const missing = [];
-for (let k = 0; k <= +process.argv[2]; k++) for (const n of ["G", "P"]) if (typeof h[n + k] !== "function") missing.push(n + k);
+for (let k = 0; k <= +process.argv[2]; k++) for (const n of ["G", "P", "M"]) if (typeof h[n + k] !== "function") missing.push(n + k);
 console.log(missing.join(","));
 `
 	if err := os.WriteFile(prog, []byte(src), 0o644); err != nil {
@@ -29,7 +31,7 @@ console.log(missing.join(","));
 	if res.exit != 0 {
 		t.Fatalf("exit %d\n%s", res.exit, res.stderr)
 	}
-	want := "G" + strconv.Itoa(n) + ",P" + strconv.Itoa(n)
+	want := "G" + strconv.Itoa(n) + ",P" + strconv.Itoa(n) + ",M" + strconv.Itoa(n)
 	if got := strings.TrimSpace(res.stdout); got != want {
 		t.Fatalf("copies missing from the shim: %q, want only %q (copies 0..%d)", got, want, n-1)
 	}
@@ -53,4 +55,66 @@ func TestKeyedStores(t *testing.T) {
 		t.Fatalf("exit %d, output\n%s\nwant\n%s\nstderr: %s", res.exit, res.stdout, plain, res.stderr)
 	}
 	check(t, "keyed_stores", res.trace)
+}
+
+// copiesProgram calls methods whose this is the object looked up (the
+// lookup leaves its id for the callee's Fe) and methods whose this is
+// another object: bound methods, methods reached through call and apply,
+// lookups whose arguments make method calls of their own, getters, a
+// lookup that throws, a proxy, objects given their ids between the lookup
+// and the call.
+const copiesProgram = `'use strict';
+class A { constructor(v) { this.v = v; } m(x) { return this.v + (x === undefined ? 0 : x); } get g() { return this.v; } }
+const a = new A(1), b = new A(2), p = { v: 3 };
+a.bound = A.prototype.m.bind(p);
+a.other = b.m.bind(b);
+let s = a.m() + a.bound() + a.other() + a.m(b.m(a.m())) + a.m.call(p) + a.m.apply(b, [4]) + a.g;
+const fresh = [];
+for (let i = 0; i < 3; i++) { const o = { v: i, m: A.prototype.m }; s += o.m(o.m(fresh.push(o))); }
+const px = new Proxy(a, {});
+s += px.m(1);
+try { null.m(); } catch (e) { s += 100; }
+try { a.nope(a.m()); } catch (e) { s += 1000; }
+const q = { m() { return this; } };
+s += q.m() === q ? 10000 : 0;
+console.log(s);
+`
+
+// TestHookCopiesSameTrace: the copies (and the ids a method lookup leaves
+// for its callee's Fe) change nothing in the trace: the same program
+// instrumented with and without them (Options.NoCopies) writes the same
+// bytes.
+func TestHookCopiesSameTrace(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	dir := t.TempDir()
+	var traces [2][]byte
+	for k, no := range []bool{false, true} {
+		res, err := instrument.Instrument([]byte(copiesProgram), instrument.Options{Goal: js.CommonJS, File: "c.js", NoCopies: no})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(string(res.Code), ".M("); no && n < 10 || !no && n != 0 {
+			t.Fatalf("NoCopies=%v: %d calls of M", no, n)
+		}
+		prog := filepath.Join(dir, strconv.Itoa(k)+"c.js")
+		if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got := run(t, node, shim, prog, nil)
+		if got.exit != 0 || got.stdout != "11134\n" {
+			t.Fatalf("NoCopies=%v: exit %d, output %q\n%s", no, got.exit, got.stdout, got.stderr)
+		}
+		check(t, "c.js", got.trace)
+		traces[k] = got.trace
+	}
+	if !bytes.Equal(traces[0], traces[1]) {
+		a, b := strings.Split(dump(t, traces[0]), "\n"), strings.Split(dump(t, traces[1]), "\n")
+		for i := 0; i < len(a) && i < len(b); i++ {
+			if a[i] != b[i] {
+				t.Fatalf("entry %d: %s with copies, %s without", i, a[i], b[i])
+			}
+		}
+		t.Fatalf("%d entries with copies, %d without", len(a), len(b))
+	}
 }
