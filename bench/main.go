@@ -853,6 +853,11 @@ func benchOverhead() error {
 			compact.res.cpu.Round(time.Millisecond).String(), fmt.Sprintf("%.1fx", slowC),
 			fmt.Sprintf("%.2fx / %.2fx", float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS)),
 			fmt.Sprintf("%s (%s)", mb(full.size), mb(compact.size)), perEntry, fmt.Sprintf("%.1fx", wf), fmt.Sprintf("%.1fx", ef), note)
+		// Each benchmark as it completes, on standard error: the whole
+		// group takes most of an hour, and a run cut short keeps these.
+		fmt.Fprintf(os.Stderr, "octane %s: plain %v, no-op hooks %.1fx, full %v %.1fx, compact %v %.1fx, RSS %.2fx / %.2fx\n", b.Name,
+			plain.cpu.Round(time.Millisecond), slowN, full.res.cpu.Round(time.Millisecond), slow, compact.res.cpu.Round(time.Millisecond), slowC,
+			float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS))
 	}
 	t.print()
 	how := "direct (O_DIRECT, as the shim writes)"
