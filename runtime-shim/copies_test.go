@@ -1,7 +1,6 @@
 package runtimeshim
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -108,13 +107,5 @@ func TestHookCopiesSameTrace(t *testing.T) {
 		check(t, "c.js", got.trace)
 		traces[k] = got.trace
 	}
-	if !bytes.Equal(traces[0], traces[1]) {
-		a, b := strings.Split(dump(t, traces[0]), "\n"), strings.Split(dump(t, traces[1]), "\n")
-		for i := 0; i < len(a) && i < len(b); i++ {
-			if a[i] != b[i] {
-				t.Fatalf("entry %d: %s with copies, %s without", i, a[i], b[i])
-			}
-		}
-		t.Fatalf("%d entries with copies, %d without", len(a), len(b))
-	}
+	sameTrace(t, traces[0], traces[1], "", "with copies", "without")
 }

@@ -97,15 +97,23 @@ func TestInlineX(t *testing.T) {
 			if out[0] != out[1] || out[0] == "" {
 				t.Fatalf("%s: output %q inline, %q with calls", goal.file, out[0], out[1])
 			}
-			if !bytes.Equal(traces[0], traces[1]) {
-				a, b := strings.Split(dump(t, traces[0]), "\n"), strings.Split(dump(t, traces[1]), "\n")
-				for i := 0; i < len(a) && i < len(b); i++ {
-					if a[i] != b[i] {
-						t.Fatalf("%s compact=%s: entry %d: %s inline, %s with calls", goal.file, compact, i, a[i], b[i])
-					}
-				}
-				t.Fatalf("%s compact=%s: %d entries inline, %d with calls", goal.file, compact, len(a), len(b))
-			}
+			sameTrace(t, traces[0], traces[1], goal.file+" compact="+compact+": ", "inline", "with calls")
 		}
 	}
+}
+
+// sameTrace fails the test unless traces a and b (of variants named an
+// and bn) are the same bytes, naming the first entry that differs.
+func sameTrace(t *testing.T, a, b []byte, what, an, bn string) {
+	t.Helper()
+	if bytes.Equal(a, b) {
+		return
+	}
+	da, db := strings.Split(dump(t, a), "\n"), strings.Split(dump(t, b), "\n")
+	for i := 0; i < len(da) && i < len(db); i++ {
+		if da[i] != db[i] {
+			t.Fatalf("%sentry %d: %s %s, %s %s", what, i, da[i], an, db[i], bn)
+		}
+	}
+	t.Fatalf("%s%d entries %s, %d %s", what, len(da), an, len(db), bn)
 }
