@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "0a83666c5dbbeb78"
+const Version = "ab0a5ac5b91e5ee6"
