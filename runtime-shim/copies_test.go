@@ -89,16 +89,10 @@ func TestHookCopiesSameTrace(t *testing.T) {
 	dir := t.TempDir()
 	var traces [2][]byte
 	for k, no := range []bool{false, true} {
-		res, err := instrument.Instrument([]byte(copiesProgram), instrument.Options{Goal: js.CommonJS, File: "c.js", NoCopies: no})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n := strings.Count(string(res.Code), ".M("); no && n < 10 || !no && n != 0 {
-			t.Fatalf("NoCopies=%v: %d calls of M", no, n)
-		}
 		prog := filepath.Join(dir, strconv.Itoa(k)+"c.js")
-		if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
-			t.Fatal(err)
+		code := instrumentFile(t, prog, copiesProgram, instrument.Options{Goal: js.CommonJS, File: "c.js", NoCopies: no})
+		if n := strings.Count(string(code), ".M("); no && n < 10 || !no && n != 0 {
+			t.Fatalf("NoCopies=%v: %d calls of M", no, n)
 		}
 		got := run(t, node, shim, prog, nil)
 		if got.exit != 0 || got.stdout != "11134\n" {

@@ -3,7 +3,6 @@ package runtimeshim
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -129,14 +128,8 @@ func putfields(t *testing.T, program, file, stdout string) []string {
 	t.Helper()
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
-	res, err := instrument.Instrument([]byte(program), instrument.Options{Goal: js.CommonJS, File: file})
-	if err != nil {
-		t.Fatal(err)
-	}
 	prog := filepath.Join(t.TempDir(), file)
-	if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	instrumentFile(t, prog, program, instrument.Options{Goal: js.CommonJS, File: file})
 	got := run(t, node, shim, prog, nil)
 	if got.exit != 0 || got.stdout != stdout {
 		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)

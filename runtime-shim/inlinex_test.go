@@ -3,7 +3,6 @@ package runtimeshim
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,17 +74,11 @@ func TestInlineX(t *testing.T) {
 			var traces [2][]byte
 			var out [2]string
 			for k, callX := range []bool{false, true} {
-				res, err := instrument.Instrument([]byte(inlineXProgram), instrument.Options{Goal: goal.g, File: goal.file, CallX: callX})
-				if err != nil {
-					t.Fatal(err)
-				}
-				inline := strings.Count(string(res.Code), ".p[0] || ")
+				prog := filepath.Join(dir, fmt.Sprintf("%d%s", k, goal.file))
+				code := instrumentFile(t, prog, inlineXProgram, instrument.Options{Goal: goal.g, File: goal.file, CallX: callX})
+				inline := strings.Count(string(code), ".p[0] || ")
 				if callX && inline != 0 || !callX && inline < 20 {
 					t.Fatalf("%s CallX=%v: %d inline tests", goal.file, callX, inline)
-				}
-				prog := filepath.Join(dir, fmt.Sprintf("%d%s", k, goal.file))
-				if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
-					t.Fatal(err)
 				}
 				got := run(t, node, shim, prog, []string{"MEMTRACE_COMPACT=" + compact})
 				if got.exit != 0 {

@@ -3,7 +3,6 @@ package runtimeshim
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,16 +46,10 @@ func TestPrimitiveWritesElided(t *testing.T) {
 	var traces [2][]string
 	var ws, gs [2]int
 	for k, keep := range []bool{false, true} {
-		res, err := instrument.Instrument([]byte(primProgram), instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveHooks: keep})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ws[k] = strings.Count(string(res.Code), ".W(")
-		gs[k] = len(gHook.FindAllIndex(res.Code, -1))
 		prog := filepath.Join(dir, fmt.Sprintf("prim%d.js", k))
-		if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		code := instrumentFile(t, prog, primProgram, instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveHooks: keep})
+		ws[k] = strings.Count(string(code), ".W(")
+		gs[k] = len(gHook.FindAllIndex(code, -1))
 		got := run(t, node, shim, prog, nil)
 		if got.exit != 0 || got.stdout != "2 1 5 [1,1,2,\"p1ab\",3,true,\"11\",\"4p\"]\n" {
 			t.Fatalf("keep=%v: exit %d, output %q\n%s", keep, got.exit, got.stdout, got.stderr)

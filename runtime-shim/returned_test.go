@@ -1,7 +1,6 @@
 package runtimeshim
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,14 +30,8 @@ console.log(holder.a.length, holder.r.done);
 func TestReturnedNotTheReturnValue(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
-	res, err := instrument.Instrument([]byte(returnedProgram), instrument.Options{Goal: js.CommonJS, File: "ret.js"})
-	if err != nil {
-		t.Fatal(err)
-	}
 	prog := filepath.Join(t.TempDir(), "ret.js")
-	if err := os.WriteFile(prog, res.Code, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	instrumentFile(t, prog, returnedProgram, instrument.Options{Goal: js.CommonJS, File: "ret.js"})
 	got := run(t, node, shim, prog, nil)
 	if got.exit != 0 || got.stdout != "2 true\n" {
 		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/lifetime"
@@ -122,6 +123,20 @@ func shimFile(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// instrumentFile instruments src with opts and writes the result to path,
+// for run; it returns the instrumented code.
+func instrumentFile(t testing.TB, path, src string, opts instrument.Options) []byte {
+	t.Helper()
+	res, err := instrument.Instrument([]byte(src), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, res.Code, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return res.Code
 }
 
 type runResult struct {
