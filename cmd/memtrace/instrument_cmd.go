@@ -123,7 +123,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Input = args[0]
 			if fi, err := os.Stat(opts.Input); err == nil && fi.IsDir() {
-				if opts.Output == "" {
+				if opts.Output == "" || opts.Output == "-" {
 					return flagErrorf("instrumenting the directory %s needs an output directory: -o OUT", opts.Input)
 				}
 				for _, f := range []string{"goal", "loader", "path", "name", "no-shim", "eval", "strict-code", "global-code"} {
@@ -157,7 +157,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 			return instrumentRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` (default: standard output)")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write to `FILE` (default, or -: standard output)")
 	cmd.Flags().StringVar(&opts.Goal, "goal", "", "parse as `GOAL`: script, module or commonjs (default: from the file)")
 	cmd.Flags().StringVar(&opts.Loader, "loader", "", "the language: `L` is js, ts, tsx or jsx (default: from the file's extension)")
 	cmd.Flags().StringVar(&opts.Path, "path", "", "with FILE -, the `PATH` the text comes from: its extension, package.json and tsconfig.json decide loader, goal and compiler options")
@@ -248,9 +248,9 @@ func instrumentRun(opts *instrumentOptions) error {
 }
 
 // writeOutput writes out to the file output, or to standard output when
-// output is "".
+// output is "" or "-".
 func writeOutput(ios *IOStreams, output string, out []byte) error {
-	if output == "" {
+	if output == "" || output == "-" {
 		_, err := ios.Out.Write(out)
 		return err
 	}

@@ -184,6 +184,28 @@ func TestInstrumentEvalHandle(t *testing.T) {
 	assert.Contains(t, stderr, "--global-code is for run-time code: it needs --eval")
 }
 
+// TestInstrumentToStdout: -o - writes the instrumented code to standard
+// output, as no -o does, and leaves no file named "-"; a directory needs a
+// real output directory.
+func TestInstrumentToStdout(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "a.js")
+	require.NoError(t, os.WriteFile(in, []byte("var o = { a: 1 };\n"), 0o644))
+	t.Chdir(dir)
+	code, want, stderr := runCmd(t, "", "instrument", "--no-shim", in)
+	require.Equal(t, ExitOK, code, stderr)
+	code, got, stderr := runCmd(t, "", "instrument", "--no-shim", in, "-o", "-")
+	require.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, got, "__mt.Sg(")
+	assert.Equal(t, want, got)
+	assert.NoFileExists(t, "-")
+
+	code, _, stderr = runCmd(t, "", "instrument", dir, "-o", "-")
+	assert.Equal(t, ExitUsage, code)
+	assert.Contains(t, stderr, "needs an output directory")
+	assert.NoFileExists(t, "-")
+}
+
 // TestInstrumentKeepsLines: the shim that `memtrace instrument` puts in
 // front takes no line (stack traces of the output name the program's own
 // lines) and runs as sloppy code after a "use strict" directive, so that

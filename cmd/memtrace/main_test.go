@@ -232,6 +232,12 @@ func TestEncodeCommand(t *testing.T) {
 	code, stdout, _ := runCmd(t, "[23,0]\n\n[1,-1,1]\n", "trace", "encode", "-")
 	assert.Equal(t, ExitOK, code)
 	assert.Equal(t, "\x17\x00\x00\x00\x00\x01\xff\xff\xff\xff\x00\x00\x00\x01", stdout)
+	// -o - is standard output too, and leaves no file named "-".
+	t.Chdir(t.TempDir())
+	code, stdout, _ = runCmd(t, "[23,0]\n\n[1,-1,1]\n", "trace", "encode", "-", "-o", "-")
+	assert.Equal(t, ExitOK, code)
+	assert.Equal(t, "\x17\x00\x00\x00\x00\x01\xff\xff\xff\xff\x00\x00\x00\x01", stdout)
+	assert.NoFileExists(t, "-")
 
 	code, stdout, errOut = runCmd(t, "[23,0]\n[1,-1\n", "trace", "encode", "-", "-o", filepath.Join(t.TempDir(), "x"))
 	assert.Equal(t, ExitFailure, code)

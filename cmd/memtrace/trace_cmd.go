@@ -503,6 +503,9 @@ func newCmdTraceEncode(ios *IOStreams, runF func(*encodeOptions) error) *cobra.C
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Input = args[0]
+			if opts.Output == "-" {
+				opts.Output = ""
+			}
 			if opts.Output == "" && ios.outTTY {
 				return flagErrorf("refusing to write a binary trace to a terminal; use -o FILE")
 			}
@@ -512,7 +515,7 @@ func newCmdTraceEncode(ios *IOStreams, runF func(*encodeOptions) error) *cobra.C
 			return encodeRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the binary trace to `FILE` (default: standard output)")
+	cmd.Flags().StringVarP(&opts.Output, "output", "o", "", "write the binary trace to `FILE` (default, or -: standard output)")
 	return cmd
 }
 
