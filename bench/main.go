@@ -250,6 +250,69 @@ type sample struct {
 	bytes  int64
 	alloc  int64
 	out    int64
+	busy   load
+}
+
+// load is what else ran on the machine while a child ran, on average, in
+// cores: other processes' CPU time (the machine's busy time, from
+// /proc/stat, less the child's and this process's) and the time the
+// hypervisor gave this machine's CPUs to others (steal). Both slow the
+// child down (shared caches, memory bandwidth, a core taken), so a figure
+// measured under load is marked where it is printed.
+type load struct {
+	other, steal float64
+}
+
+// cpuStat returns the machine's busy time (user, nice, system: not the
+// interrupts, which the child's own I/O raises) and steal time so far,
+// from the first line of /proc/stat; ok is false where it cannot be read.
+func cpuStat() (busy, steal time.Duration, ok bool) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0, false
+	}
+	line, _, _ := bytes.Cut(b, []byte("\n"))
+	f := strings.Fields(string(line))
+	if len(f) < 9 || f[0] != "cpu" {
+		return 0, 0, false
+	}
+	var v [9]time.Duration
+	for i := 1; i < 9; i++ {
+		n, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			return 0, 0, false
+		}
+		v[i] = time.Duration(n) * time.Second / 100 // USER_HZ
+	}
+	return v[1] + v[2] + v[3], v[8], true
+}
+
+// loadSince is the load since busy0, steal0 and own0 (this process's CPU
+// time) were taken, wall time ago, during which the child used cpu.
+func loadSince(busy0, steal0, own0 time.Duration, ok0 bool, wall, cpu time.Duration) load {
+	busy1, steal1, ok1 := cpuStat()
+	if !ok0 || !ok1 || wall <= 0 {
+		return load{}
+	}
+	other := busy1 - busy0 - cpu - (processCPU() - own0)
+	return load{other: max(other.Seconds(), 0) / wall.Seconds(), steal: max((steal1-steal0).Seconds(), 0) / wall.Seconds()}
+}
+
+// worst is the larger load of l and m, part by part.
+func (l load) worst(m load) load {
+	return load{other: max(l.other, m.other), steal: max(l.steal, m.steal)}
+}
+
+// loaded reports whether figures measured under l should be marked: other
+// processes took more than a quarter of a core on average, or the
+// hypervisor more than 5% of a core.
+func (l load) loaded() bool {
+	return l.other > 0.25 || l.steal > 0.05
+}
+
+// String describes l for a note beside a figure.
+func (l load) String() string {
+	return fmt.Sprintf("measured under load: other processes %.2f cores, steal %.2f cores", l.other, l.steal)
 }
 
 // childReport is what a repeating child prints on standard output.
@@ -273,6 +336,7 @@ type result struct {
 	bytes  int64
 	alloc  int64
 	out    int64
+	busy   load // the worst of the runs
 }
 
 func (r result) mbps() float64 {
@@ -318,6 +382,8 @@ func measureRuns(label, file string, reports bool, runs int, mk func() *exec.Cmd
 		if reports {
 			cmd.Stdout = &stdout
 		}
+		busy0, steal0, ok0 := cpuStat()
+		own0, start := processCPU(), time.Now()
 		if err := cmd.Run(); err != nil {
 			return result{}, fmt.Errorf("%s: %v: %s", label, err, stderr.b)
 		}
@@ -333,7 +399,7 @@ func measureRuns(label, file string, reports bool, runs int, mk func() *exec.Cmd
 			}
 			cpu += time.Duration(oru.Utime.Nano() + oru.Stime.Nano())
 		}
-		s := sample{cpu: cpu, maxRSS: ru.Maxrss * 1024, bytes: fi.Size()}
+		s := sample{cpu: cpu, maxRSS: ru.Maxrss * 1024, bytes: fi.Size(), busy: loadSince(busy0, steal0, own0, ok0, time.Since(start), cpu)}
 		// A child that repeats its work reports its own loop's CPU time
 		// and bytes, so that process start-up does not count.
 		var rep childReport
@@ -347,12 +413,14 @@ func measureRuns(label, file string, reports bool, runs int, mk func() *exec.Cmd
 	}
 	cpus := make([]time.Duration, len(samples))
 	rss := make([]int64, len(samples))
+	var busy load
 	for i, s := range samples {
 		cpus[i], rss[i] = s.cpu, s.maxRSS
+		busy = busy.worst(s.busy)
 	}
 	slices.Sort(cpus)
 	slices.Sort(rss)
-	return result{cpu: cpus[len(cpus)/2], maxRSS: rss[len(rss)/2], bytes: samples[0].bytes, alloc: samples[0].alloc, out: samples[0].out}, nil
+	return result{cpu: cpus[len(cpus)/2], maxRSS: rss[len(rss)/2], bytes: samples[0].bytes, alloc: samples[0].alloc, out: samples[0].out, busy: busy}, nil
 }
 
 // tailBuffer keeps the last max bytes written to it.
@@ -841,6 +909,10 @@ func benchOverhead() error {
 			// limit; the rest of the run paid the hooks but no writes.
 			note += "; trace stopped at the 2^31 time limit: slowdown understated"
 		}
+		busy := plain.busy.worst(null.busy).worst(full.res.busy).worst(compact.res.busy)
+		if busy.loaded() {
+			note += "; " + busy.String()
+		}
 		// What writing the full trace's bytes alone costs, as a slowdown.
 		wf := floor.Seconds() * float64(full.size) / float64(1<<30) / plain.cpu.Seconds()
 		// What producing its entries alone costs in JavaScript.
@@ -855,9 +927,10 @@ func benchOverhead() error {
 			fmt.Sprintf("%s (%s)", mb(full.size), mb(compact.size)), perEntry, fmt.Sprintf("%.1fx", wf), fmt.Sprintf("%.1fx", ef), note)
 		// Each benchmark as it completes, on standard error: the whole
 		// group takes most of an hour, and a run cut short keeps these.
-		fmt.Fprintf(os.Stderr, "octane %s: plain %v, no-op hooks %.1fx, full %v %.1fx, compact %v %.1fx, RSS %.2fx / %.2fx\n", b.Name,
+		fmt.Fprintf(os.Stderr, "octane %s: plain %v, no-op hooks %.1fx, full %v %.1fx, compact %v %.1fx, RSS %.2fx / %.2fx; load: other processes %.2f / %.2f / %.2f / %.2f cores, steal %.2f cores\n", b.Name,
 			plain.cpu.Round(time.Millisecond), slowN, full.res.cpu.Round(time.Millisecond), slow, compact.res.cpu.Round(time.Millisecond), slowC,
-			float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS))
+			float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS),
+			plain.busy.other, null.busy.other, full.res.busy.other, compact.res.busy.other, busy.steal)
 	}
 	t.print()
 	how := "direct (O_DIRECT, as the shim writes)"
