@@ -275,6 +275,20 @@ func TestTraceCompact(t *testing.T) {
 	require.NotEmpty(t, rcLines(rcFull))
 	require.Equal(t, rcLines(rcFull), rcLines(rcCompact))
 
+	// -o -: the same bytes on standard output, no file named "-"; never to
+	// a terminal.
+	t.Chdir(t.TempDir())
+	code, stdout, errOut := runCmd(t, "", "trace", "compact", src, "-o", "-")
+	require.Equal(t, ExitCode(0), code, errOut)
+	require.Contains(t, errOut, "flushes left out")
+	require.Equal(t, string(compact), stdout)
+	require.NoFileExists(t, "-")
+	ios, tout, errBuf := testIO("")
+	ios.outTTY = true
+	require.Equal(t, ExitUsage, run([]string{"trace", "compact", src, "-o", "-"}, ios))
+	require.Empty(t, tout.String())
+	require.Contains(t, errBuf.String(), "refusing to write a binary trace to a terminal")
+
 	code, _, _ = runCmd(t, "", "trace", "compact", src)
 	require.NotEqual(t, ExitCode(0), code)
 	bad := filepath.Join(t.TempDir(), "bad")

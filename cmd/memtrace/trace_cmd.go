@@ -599,7 +599,7 @@ func writeFileAtomic(path string, data []byte) error {
 func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 	var output string
 	cmd := &cobra.Command{
-		Use:   "compact TRACE -o OUT",
+		Use:   "compact TRACE -o OUT|-",
 		Short: "Leave out the entries that change nothing the engine computes (a compact trace)",
 		Long: heredoc.Doc(`
 			Copy a trace as a compact trace (docs/instrumentation.md §12): every
@@ -621,11 +621,31 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 			if output == "" {
 				return flagErrorf("compact needs -o OUT")
 			}
+			if output == "-" && ios.outTTY {
+				return flagErrorf("refusing to write a binary trace to a terminal; use -o FILE")
+			}
 			in, err := openTrace(ios, args[0])
 			if err != nil {
 				return err
 			}
 			defer in.Close()
+			report := func(st trace.CompactStats) {
+				fmt.Fprintf(ios.ErrOut, "%d entries: %d flushes left out, %d declarations held back (%d never written); %d bytes -> %d bytes\n", st.Entries, st.Elided, st.Deferred, st.Unused, st.BytesIn, st.BytesOut)
+			}
+			if output == "-" {
+				// A stream: what it wrote before an error stays written,
+				// and the exit status says it is not whole.
+				bw := bufio.NewWriterSize(ios.Out, 1<<20)
+				st, err := trace.Compact(bufio.NewReaderSize(in.r, 1<<20), bw)
+				if ferr := bw.Flush(); err == nil {
+					err = ferr
+				}
+				if err != nil {
+					return fmt.Errorf("%s: %w", in.name, err)
+				}
+				report(st)
+				return nil
+			}
 			dir := filepath.Dir(output)
 			f, err := os.CreateTemp(dir, "."+filepath.Base(output)+".tmp*")
 			if err != nil {
@@ -647,10 +667,10 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 				os.Remove(tmp)
 				return fmt.Errorf("%s: %w", in.name, err)
 			}
-			fmt.Fprintf(ios.ErrOut, "%d entries: %d flushes left out, %d declarations held back (%d never written); %d bytes -> %d bytes\n", st.Entries, st.Elided, st.Deferred, st.Unused, st.BytesIn, st.BytesOut)
+			report(st)
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&output, "output", "o", "", "write the compact trace to `FILE`")
+	cmd.Flags().StringVarP(&output, "output", "o", "", "write the compact trace to `FILE` (-: standard output, not a terminal)")
 	return cmd
 }
