@@ -2025,10 +2025,10 @@ func (r *rewriter) primitiveVar(id *js.Ident) bool {
 }
 
 // primitiveRef reports that the name a reference writes only ever holds
-// primitives (scope.Binding.Primitive).
+// primitives from there on (scope.Binding.PrimitiveAt).
 func (r *rewriter) primitiveRef(id *js.Ident) bool {
 	ref := r.ref(id)
-	return ref != nil && ref.Binding != nil && ref.Binding.Primitive && !r.opts.KeepPrimitiveHooks
+	return ref != nil && ref.Binding != nil && ref.Binding.PrimitiveAt(id.Start) && !r.opts.KeepPrimitiveHooks
 }
 
 // varDecl instruments a variable declaration: W (var) or N (let, const)

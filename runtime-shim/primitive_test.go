@@ -14,7 +14,9 @@ import (
 
 // primProgram stores primitives in locals of every kind the rule knows
 // (counters, accumulators, copies, closures' variables, for-in keys,
-// bigints, logical assignment), next to locals that also hold objects.
+// bigints, logical assignment, parameters coerced by their function's
+// first statements, given objects here), next to locals that also hold
+// objects.
 const primProgram = `'use strict';
 function sum(a) { var s = 0, i; for (i = 0; i < a.length; i++) { s += a[i]; } var avg = s / a.length; return avg; }
 function counter() { var n = 0; return { inc() { n++; return n; }, add(k) { n += k; return n; } }; }
@@ -29,8 +31,12 @@ function mix(o) {
   var len = label.length, first = label[0];
   return [x, y, z, label, holder, flag, b2, len + first];
 }
+function asm(p, q, r) { p = p | 0; q = +q; r = r | 0; var t = 0; t = p + 1 | 0; var u = q; p = p << 1; return (t + u + p + r) | 0; }
+function args(p) { p = p | 0; arguments[0] = {}; return typeof p; }
+function late(p) { var x = 0; p = p | 0; return p + x; }
 const c = counter();
 console.log(sum([1, 2, 3]), c.inc(), c.add(4), JSON.stringify(mix({ a: 1, b: { c: 2 } }), (k, v) => typeof v === 'bigint' ? String(v) : v));
+console.log(asm(3, 2.5, { valueOf() { return 4; } }), asm({ valueOf() { return 1; } }, 0, 0), args(5), late({ valueOf() { return 7; } }));
 `
 
 // TestPrimitiveWritesElided: instrumented without W at the writes of names
@@ -51,14 +57,14 @@ func TestPrimitiveWritesElided(t *testing.T) {
 		ws[k] = strings.Count(string(code), ".W(")
 		gs[k] = len(gHook.FindAllIndex(code, -1))
 		got := run(t, node, shim, prog, nil)
-		if got.exit != 0 || got.stdout != "2 1 5 [1,1,2,\"p1ab\",3,true,\"11\",\"4p\"]\n" {
+		if got.exit != 0 || got.stdout != "2 1 5 [1,1,2,\"p1ab\",3,true,\"11\",\"4p\"]\n16 4 number 7\n" {
 			t.Fatalf("keep=%v: exit %d, output %q\n%s", keep, got.exit, got.stdout, got.stderr)
 		}
 		check(t, "prim", got.trace)
 		traces[k] = bySource(t, dump(t, got.trace))
 	}
-	if ws[0] >= ws[1] || ws[0] != 8 {
-		t.Fatalf("W hooks: %d elided, %d kept; want the 8 of holder, last (they also hold objects), len and first (property reads)", ws[0], ws[1])
+	if ws[0] >= ws[1] || ws[0] != 13 {
+		t.Fatalf("W hooks: %d elided, %d kept; want the 8 of holder, last (they also hold objects), len and first (property reads), and the 5 coercions of parameters (p, q, r of asm, args's p, late's p)", ws[0], ws[1])
 	}
 	if gs[1]-gs[0] != 2 {
 		t.Fatalf("G hooks: %d elided, %d kept; want the reads of label (length, [0]) without G", gs[0], gs[1])

@@ -408,6 +408,9 @@ func (a *analyzer) function(n js.Node, fn *js.Func, kind FuncKind, ownName bool)
 		a.bindPattern(p, Param, s)
 	}
 	if fn.Body != nil {
+		if fn.SimpleParams {
+			coercedParams(fn.Body.Body, s)
+		}
 		a.stmts(fn.Body.Body)
 	}
 	a.pop(s)

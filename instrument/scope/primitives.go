@@ -32,6 +32,19 @@ import js "github.com/memtrace/memtrace/instrument/js"
 //
 // Everything else (property reads, calls, new, this, parameters, yield,
 // await) may be an object.
+//
+// One kind of parameter is Primitive from a point on: asm.js and the
+// numeric code compiled like it coerce each parameter in the function's
+// first statements (p = p | 0; q = +q), after which it holds a number. A
+// parameter of a function with simple parameters, assigned in the run of
+// such statements that opens its body (after its directives) a value
+// that is primitive by its form alone, is Primitive from the end of that
+// statement (Binding.PrimFrom) when it also meets the rules above and
+// its function does not use arguments (whose elements alias sloppy
+// functions' parameters). The prologue runs before anything else of the
+// body, so every later reference, also from closures made there, sees a
+// primitive; the coercion itself still writes over the caller's value,
+// which may be an object.
 
 type storeKind uint8
 
@@ -122,7 +135,17 @@ func (a *analyzer) primitives() {
 		f := s.Func
 		clean := f != nil && !f.HasEval && !f.HasWith && !s.Dynamic
 		for _, b := range s.Bindings {
-			b.Primitive = clean && !b.nonPrim && (b.Kind == Var || b.Kind == Let || b.Kind == Const)
+			switch b.Kind {
+			case Var, Let, Const:
+				b.Primitive = clean && !b.nonPrim
+			case Param:
+				b.Primitive = clean && !b.nonPrim && b.PrimFrom > 0 && !f.UsesArguments
+			default:
+				b.Primitive = false
+			}
+			if !b.Primitive {
+				b.PrimFrom = 0
+			}
 			any = any || b.Primitive
 		}
 	}
@@ -219,7 +242,69 @@ func (a *analyzer) primIdent(id *js.Ident, st *store) bool {
 			}
 			return false
 		}
-		return r.Binding.Primitive
+		return r.Binding.PrimitiveAt(id.Start)
+	}
+	return false
+}
+
+// coercedParams sets PrimFrom for the parameters of function scope s
+// that the first statements of its body (after the directives) coerce:
+// p = <a primitive by its form>, or a compound arithmetic assignment to
+// p, one statement each, in any order; the run ends at the first other
+// statement.
+func coercedParams(body []js.Stmt, s *Scope) {
+	for _, st := range body {
+		es, ok := st.(*js.ExprStmt)
+		if !ok {
+			return
+		}
+		if es.Directive != "" {
+			continue
+		}
+		as, ok := es.X.(*js.Assign)
+		if !ok {
+			return
+		}
+		id, ok := as.Target.(*js.Ident)
+		if !ok {
+			return
+		}
+		switch as.Op {
+		case "||=", "&&=", "??=":
+			return
+		case "=":
+			if !primForm(as.Value) {
+				return
+			}
+		}
+		b := s.Lookup(id.Name)
+		if b == nil || b.Kind != Param {
+			return
+		}
+		if b.PrimFrom == 0 {
+			b.PrimFrom = es.End
+		}
+	}
+}
+
+// primForm reports that e's value is primitive by its form alone,
+// whatever its operands (primExpr without the names it may read).
+func primForm(e js.Expr) bool {
+	switch e := e.(type) {
+	case *js.Paren:
+		return primForm(e.X)
+	case *js.NumLit, *js.StringLit, *js.BoolLit, *js.NullLit, *js.BigIntLit, *js.Template:
+		return true
+	case *js.Unary, *js.Update:
+		return true
+	case *js.Binary:
+		switch e.Op {
+		case "&&", "||", "??":
+			return primForm(e.X) && primForm(e.Y)
+		}
+		return true
+	case *js.Cond:
+		return primForm(e.Yes) && primForm(e.No)
 	}
 	return false
 }

@@ -62,6 +62,15 @@ let top = 1;
 const c = 2;
 class K {}
 export function f(p) { try { p = 1; } catch (e) { e = 1; } }`, js.Module, []string{"c", "top"}},
+		{"parameters coerced by the first statements", `function f(a, b, c, d) { "use asm"; a = a | 0; b = +b; c |= 0; var x = a, y = b; d = d | 0; }
+function g(ga) { ga = ga | 0; return arguments.length; }
+function h(ha, hb) { var z = 0; ha = ha | 0; hb = hb | 0; }
+function k(ka, kb = 1) { ka = ka | 0; }
+function m(ma) { ma = ma | 0; ma = q(); }
+function n(na) { na = na | 0; return () => { na = {}; }; }
+function p(pa, pb) { pa = pa || 0; pb = pb | 0; }
+function r(ra) { ra = ra | 0; return () => ra + 1; }
+function s(sa) { var before = sa; sa = sa | 0; var after = sa; }`, js.Script, []string{"a", "b", "c", "ra", "x", "y", "z"}}, // d, sa: the run of coercions ended before them
 		{"a script's top level is the global object's", `var g = 1; let l = 2;
 function f() { var inner = 3; }`, js.Script, []string{"inner"}},
 		{"CommonJS top level", `var n = 1; var req = require("x"); n = n + 1;`, js.CommonJS, []string{"n"}},

@@ -101,7 +101,19 @@ type Binding struct {
 	// CommonJS scope, out of reach of direct eval and with, whose every
 	// store is a value the analysis can tell is primitive.
 	Primitive bool
-	nonPrim   bool // bound by something else than a plain store (a pattern, for-of, Annex B)
+	// PrimFrom is, for a Primitive parameter, the offset from which it
+	// holds only primitives: the end of the statement of its function's
+	// prologue that coerces it (p = p | 0, p = +p: primitives.go); 0
+	// for other bindings. References before it (the coercion itself)
+	// may see the caller's value.
+	PrimFrom int32
+	nonPrim  bool // bound by something else than a plain store (a pattern, for-of, Annex B)
+}
+
+// PrimitiveAt reports that the binding holds only primitives at the
+// reference at offset pos.
+func (b *Binding) PrimitiveAt(pos int32) bool {
+	return b.Primitive && pos >= b.PrimFrom
 }
 
 // Scope is a region of the program with its own bindings.
