@@ -121,6 +121,42 @@ func TestNewPropertyWrites(t *testing.T) {
 	}
 }
 
+// typedWritesProgram writes to typed arrays under numbers (in range, past
+// the end, negative, fractional, NaN, -0), primitives and an object, by
+// a string key, after an edge of a named property, to a subclass' and to
+// a BigInt array (a TypeError); and, for contrast, to a DataView and an
+// array, whose numeric keys are ordinary properties.
+const typedWritesProgram = `'use strict';
+const ta = new Int32Array(4);
+ta[0] = 1; ta[9] = 2; ta[-1] = 3; ta[1.5] = 4; ta[NaN] = 5; ta[-0] = 6;
+ta[1] = { valueOf() { return 7; } };
+ta.meta = {};
+ta[2] = 8; ta["3"] = 9; ta[3] = 10;
+class Bytes extends Uint8Array {}
+const b = new Bytes(2);
+b[1] = 300; b[5] = 1;
+let err = '';
+try { new BigInt64Array(1)[0] = 1; } catch (e) { err = e.constructor.name; }
+const dv = new DataView(new ArrayBuffer(8));
+dv[0] = 1;
+const arr = [];
+arr[2] = 1;
+console.log(Array.from(ta).join(), Object.keys(ta).join(), b[1], b.length, err, dv[0], arr.length);
+`
+
+// TestTypedArrayWrites: a primitive written to a typed array under a
+// number (putRead's shortcut, by the ids create marks) logs nothing, as
+// every write to an element or past the end did through the descriptor;
+// an object written there, a string key, a named property, a DataView's
+// and an array's numeric keys take the full rule.
+func TestTypedArrayWrites(t *testing.T) {
+	puts := putfields(t, typedWritesProgram, "ta.js", "6,7,8,10 0,1,2,3,meta 44 2 TypeError 1 3\n")
+	want := "valueOf=obj 1=obj meta=obj 0=0 2=0" // the literal's method, ta[1] = {...}, ta.meta, dv[0], arr[2]
+	if strings.Join(puts, " ") != want {
+		t.Errorf("PUTFIELDs:\n got %s\nwant %s", strings.Join(puts, " "), want)
+	}
+}
+
 // putfields runs program instrumented as CommonJS with the real shim,
 // checks its output and its trace, and gives its PUTFIELDs in order as
 // "name=obj" or "name=0".

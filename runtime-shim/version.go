@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "ab0a5ac5b91e5ee6"
+const Version = "6a844e2646d89fc8"

@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArraySort,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArraySort, typedArrayTag,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge, bridgeNatives } from './bridge.js';
@@ -443,17 +443,30 @@ function install() {
   // nothing in its engine).
   var edgePages = [];
   function hasEdges(id) {
-    const k = id >>> 15;
-    if (k >= edgePages.length) return false;
-    const p = edgePages[k];
-    return p !== null && (p[(id >>> 3) & 4095] & (1 << (id & 7))) !== 0;
+    return hasBit(edgePages, id);
   }
   function markEdges(id) {
+    setBit(edgePages, id);
+  }
+  // Sets of ids, one bit each, in pages of 32768 ids made as needed.
+  function hasBit(pages, id) {
     const k = id >>> 15;
-    while (edgePages.length <= k) edgePages[edgePages.length] = null;
-    let p = edgePages[k];
-    if (p === null) p = edgePages[k] = new Uint8Array(4096);
+    if (k >= pages.length) return false;
+    const p = pages[k];
+    return p !== null && (p[(id >>> 3) & 4095] & (1 << (id & 7))) !== 0;
+  }
+  function setBit(pages, id) {
+    const k = id >>> 15;
+    while (pages.length <= k) pages[pages.length] = null;
+    let p = pages[k];
+    if (p === null) p = pages[k] = new Uint8Array(4096);
     p[(id >>> 3) & 4095] |= 1 << (id & 7);
+  }
+  // Typed arrays, by id (create): a write of a primitive to one under a
+  // numeric key (putRead) is an element's, which logs nothing in any case.
+  var typedPages = [];
+  function markTyped(o, id) {
+    if (typeof o === 'object' && callWith(typedArrayTag, o) !== undefined) setBit(typedPages, id);
   }
   // Field edges: one bit per hash of (id, key number) in a fixed table
   // of 2^21 bits (256 KB), set for every PUTFIELD of an object (and a
@@ -1004,7 +1017,16 @@ function install() {
   // holds no edge from o: the primitive-elision rule, whatever the
   // setter rule says) is made and counted as a use at once.
   // c: the copy's number, for its own keyed store.
+  // A primitive written to a typed array under a number (every number is
+  // a numeric key there: an element in range, else nothing) never makes
+  // a property, reaches a setter or removes an edge: stored and used.
   function putRead(h, i, o, k, v, s, r, c) {
+    if (typeof k === 'number' && r > 0 && !isObj(v) && !allPutfields && hasBit(typedPages, r)) {
+      keyedStore(c, s)(o, k, v);
+      curSid = h.sid;
+      use(r, h.base + i);
+      return v;
+    }
     const f = s >= 2 ? siteStore(h.base + i, k, s & 1) : undefined;
     if (r <= 0 || allPutfields || isObj(v) || mayHoldEdge(r, f !== undefined ? f.kn : 0)) return put(h, i, o, k, v, s, r, true, f);
     if (!hasOwn(o, k)) return put(h, i, o, k, v, s, r, false, f); // a new property: put need not ask again
@@ -1096,6 +1118,7 @@ function install() {
     if (typeof o === 'function' && feFromSource(o) > 0) return createEarly(o, allocIid);
     const id = newId();
     createdOnField = setId(o, id, re);
+    markTyped(o, id);
     if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
     else log3(CREATE_OBJ, allocIid, id);
     return id;

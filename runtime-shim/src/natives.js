@@ -26,6 +26,9 @@ export const imul = Math.imul;
 export const clz32 = Math.clz32;
 export const typedArrayFill = getPrototypeOf(Int32Array.prototype).fill;
 export const typedArraySort = getPrototypeOf(Int32Array.prototype).sort;
+// %TypedArray%.prototype[@@toStringTag]'s getter: the element type's name
+// for a typed array (of any realm), undefined for anything else.
+export const typedArrayTag = getOwnPropertyDescriptor(getPrototypeOf(Int32Array.prototype), Symbol.toStringTag).get;
 // callWith(f, thisArg, ...args) is f.call(thisArg, ...args) without an
 // arguments array (Function.prototype.call, uncurried).
 export const callWith = Function.prototype.call.bind(Function.prototype.call);
