@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "6a844e2646d89fc8"
+const Version = "f7be5da192b01b8e"
