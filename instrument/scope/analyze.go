@@ -409,7 +409,7 @@ func (a *analyzer) function(n js.Node, fn *js.Func, kind FuncKind, ownName bool)
 	}
 	if fn.Body != nil {
 		if fn.SimpleParams {
-			coercedParams(fn.Body.Body, s)
+			a.coercedParams(fn.Body.Body, s)
 		}
 		a.stmts(fn.Body.Body)
 	}

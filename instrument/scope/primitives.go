@@ -183,7 +183,8 @@ func (a *analyzer) primitives() {
 }
 
 // primExpr reports that e's value is primitive by its form; st gives the
-// references of the stored expression e is part of.
+// references of the stored expression e is part of (nil: no name read
+// counts as primitive).
 func (a *analyzer) primExpr(e js.Expr, st *store) bool {
 	switch e := e.(type) {
 	case *js.Paren:
@@ -227,6 +228,9 @@ func (a *analyzer) primTarget(p js.Pattern, st *store) bool {
 // primIdent: a read of a Primitive binding, or of the read-only globals
 // undefined, NaN and Infinity.
 func (a *analyzer) primIdent(id *js.Ident, st *store) bool {
+	if st == nil {
+		return false
+	}
 	for k := st.from; k < st.to && k < len(a.in.Refs); k++ {
 		r := &a.in.Refs[k]
 		if r.Ident != id {
@@ -252,7 +256,7 @@ func (a *analyzer) primIdent(id *js.Ident, st *store) bool {
 // p = <a primitive by its form>, or a compound arithmetic assignment to
 // p, one statement each, in any order; the run ends at the first other
 // statement.
-func coercedParams(body []js.Stmt, s *Scope) {
+func (a *analyzer) coercedParams(body []js.Stmt, s *Scope) {
 	for _, st := range body {
 		es, ok := st.(*js.ExprStmt)
 		if !ok {
@@ -273,7 +277,7 @@ func coercedParams(body []js.Stmt, s *Scope) {
 		case "||=", "&&=", "??=":
 			return
 		case "=":
-			if !primForm(as.Value) {
+			if !a.primExpr(as.Value, nil) { // by its form alone: names read are not primitive here
 				return
 			}
 		}
@@ -285,26 +289,4 @@ func coercedParams(body []js.Stmt, s *Scope) {
 			b.PrimFrom = es.End
 		}
 	}
-}
-
-// primForm reports that e's value is primitive by its form alone,
-// whatever its operands (primExpr without the names it may read).
-func primForm(e js.Expr) bool {
-	switch e := e.(type) {
-	case *js.Paren:
-		return primForm(e.X)
-	case *js.NumLit, *js.StringLit, *js.BoolLit, *js.NullLit, *js.BigIntLit, *js.Template:
-		return true
-	case *js.Unary, *js.Update:
-		return true
-	case *js.Binary:
-		switch e.Op {
-		case "&&", "||", "??":
-			return primForm(e.X) && primForm(e.Y)
-		}
-		return true
-	case *js.Cond:
-		return primForm(e.Yes) && primForm(e.No)
-	}
-	return false
 }
