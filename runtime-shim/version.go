@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f7be5da192b01b8e"
+const Version = "ab41ff0d9f081f0c"

@@ -466,7 +466,7 @@ function install() {
   // numeric key (putRead) is an element's, which logs nothing in any case.
   var typedPages = [];
   function markTyped(o, id) {
-    if (typeof o === 'object' && callWith(typedArrayTag, o) !== undefined) setBit(typedPages, id);
+    if (typeof o === 'object' && typedArrayTag !== undefined && callWith(typedArrayTag, o) !== undefined) setBit(typedPages, id);
   }
   // Field edges: one bit per hash of (id, key number) in a fixed table
   // of 2^21 bits (256 KB), set for every PUTFIELD of an object (and a

@@ -27,8 +27,21 @@ export const clz32 = Math.clz32;
 export const typedArrayFill = getPrototypeOf(Int32Array.prototype).fill;
 export const typedArraySort = getPrototypeOf(Int32Array.prototype).sort;
 // %TypedArray%.prototype[@@toStringTag]'s getter: the element type's name
-// for a typed array (of any realm), undefined for anything else.
-export const typedArrayTag = getOwnPropertyDescriptor(getPrototypeOf(Int32Array.prototype), Symbol.toStringTag).get;
+// for a typed array (of any realm), undefined for anything else; found
+// among the prototype's own keys, since a program may have removed the
+// global Symbol before the shim loads (lodash's tests do); undefined if
+// it is not there.
+export const typedArrayTag = (() => {
+  const p = getPrototypeOf(Int32Array.prototype);
+  const keys = ownKeys(p);
+  const probe = new Int32Array(0);
+  for (let i = 0; i < keys.length; i++) {
+    // the one accessor keyed by a symbol: its getter names the type
+    const d = typeof keys[i] === 'symbol' ? getOwnPropertyDescriptor(p, keys[i]) : undefined;
+    if (d !== undefined && typeof d.get === 'function' && apply(d.get, probe, []) === 'Int32Array') return d.get;
+  }
+  return undefined;
+})();
 // callWith(f, thisArg, ...args) is f.call(thisArg, ...args) without an
 // arguments array (Function.prototype.call, uncurried).
 export const callWith = Function.prototype.call.bind(Function.prototype.call);
