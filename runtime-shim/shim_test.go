@@ -51,10 +51,10 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // the fields that hold edges, which halved the descriptors Richards'
 // writes read; 87 KiB once method lookups got 32 copies too, M0..M31,
 // which also leave the object's id for the callee's Fe; 89 KiB once the
-// readers of the hook copies read arrays' ids apart from other objects',
-// two IC sites each, which kept Crypto's reads of arrays of three
-// elements kinds, beside the other objects of their copy, polymorphic:
-// 10% of its CPU.)
+// use readers of the hook copies read functions' ids apart from other
+// objects', two IC sites each, which kept Crypto's reads of arrays of
+// three elements kinds, beside the start-up objects of their copy,
+// polymorphic: 10% of its CPU.)
 const sizeBudget = 89 << 10
 
 func TestBundleIsFresh(t *testing.T) {

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "ab41ff0d9f081f0c"
+const Version = "7c6cec82d7d94e8c"

@@ -47,75 +47,78 @@ class Stamp extends Return {
   // site's objects are one site's, which turns megamorphic (a hash probe
   // per read) as soon as a program reads fields of more than four kinds of
   // object anywhere; spread over 32 copies, most sites see one or two.
-  // Each reads arrays apart from other objects (two IC sites): an array's
-  // map changes with its elements kind, so that the arrays of one name
-  // alone took three to six maps, which with the other objects of a copy
-  // (the names that share it) passed V8's four (Crypto: 15% of its CPU in
-  // the megamorphic stubs; 10% less CPU).
-  static u0(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u1(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u2(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u3(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u4(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u5(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u6(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u7(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u8(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u9(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u10(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u11(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u12(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u13(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u14(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u15(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u16(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u17(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u18(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u19(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u20(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u21(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u22(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u23(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u24(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u25(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u26(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u27(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u28(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u29(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u30(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u31(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p0(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p1(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p2(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p3(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p4(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p5(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p6(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p7(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p8(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p9(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p10(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p11(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p12(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p13(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p14(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p15(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p16(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p17(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p18(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p19(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p20(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p21(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p22(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p23(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p24(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p25(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p26(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p27(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p28(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p29(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p30(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p31(o) { return isArray(o) ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  // Each use reader reads functions' ids apart from other objects' (two
+  // IC sites): start-up code reads constructors (Foo.prototype.m = ...)
+  // through names that share copies with the names hot code reads
+  // instances through, and a copy that had seen a function and an object
+  // at start-up had two of V8's four maps left (Crypto's this_array, whose
+  // arrays take three elements kinds: 15% of its CPU in the megamorphic
+  // stubs). Arrays apart instead (Array.isArray) gained as much on Crypto
+  // but cost NavierStokes about 8%; functions apart about 3%.
+  static u0(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u1(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u2(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u3(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u4(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u5(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u6(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u7(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u8(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u9(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u10(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u11(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u12(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u13(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u14(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u15(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u16(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u17(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u18(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u19(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u20(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u21(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u22(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u23(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u24(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u25(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u26(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u27(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u28(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u29(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u30(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static u31(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
+  static p0(o) { return #id in o ? o.#id : NOFIELD; }
+  static p1(o) { return #id in o ? o.#id : NOFIELD; }
+  static p2(o) { return #id in o ? o.#id : NOFIELD; }
+  static p3(o) { return #id in o ? o.#id : NOFIELD; }
+  static p4(o) { return #id in o ? o.#id : NOFIELD; }
+  static p5(o) { return #id in o ? o.#id : NOFIELD; }
+  static p6(o) { return #id in o ? o.#id : NOFIELD; }
+  static p7(o) { return #id in o ? o.#id : NOFIELD; }
+  static p8(o) { return #id in o ? o.#id : NOFIELD; }
+  static p9(o) { return #id in o ? o.#id : NOFIELD; }
+  static p10(o) { return #id in o ? o.#id : NOFIELD; }
+  static p11(o) { return #id in o ? o.#id : NOFIELD; }
+  static p12(o) { return #id in o ? o.#id : NOFIELD; }
+  static p13(o) { return #id in o ? o.#id : NOFIELD; }
+  static p14(o) { return #id in o ? o.#id : NOFIELD; }
+  static p15(o) { return #id in o ? o.#id : NOFIELD; }
+  static p16(o) { return #id in o ? o.#id : NOFIELD; }
+  static p17(o) { return #id in o ? o.#id : NOFIELD; }
+  static p18(o) { return #id in o ? o.#id : NOFIELD; }
+  static p19(o) { return #id in o ? o.#id : NOFIELD; }
+  static p20(o) { return #id in o ? o.#id : NOFIELD; }
+  static p21(o) { return #id in o ? o.#id : NOFIELD; }
+  static p22(o) { return #id in o ? o.#id : NOFIELD; }
+  static p23(o) { return #id in o ? o.#id : NOFIELD; }
+  static p24(o) { return #id in o ? o.#id : NOFIELD; }
+  static p25(o) { return #id in o ? o.#id : NOFIELD; }
+  static p26(o) { return #id in o ? o.#id : NOFIELD; }
+  static p27(o) { return #id in o ? o.#id : NOFIELD; }
+  static p28(o) { return #id in o ? o.#id : NOFIELD; }
+  static p29(o) { return #id in o ? o.#id : NOFIELD; }
+  static p30(o) { return #id in o ? o.#id : NOFIELD; }
+  static p31(o) { return #id in o ? o.#id : NOFIELD; }
   // callGet is get for the call hooks' callee.
   static callGet(o) {
     return #id in o ? o.#id : 0;
