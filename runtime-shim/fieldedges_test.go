@@ -3,6 +3,8 @@ package runtimeshim
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -234,6 +236,38 @@ console.log(n, sum, f.p1);
 	for k := range want {
 		if got[k] != want[k] {
 			t.Fatalf("PUTFIELD %d: %s, want %s", k, got[k], want[k])
+		}
+	}
+}
+
+// TestTypedArrayTag: the shim finds %TypedArray%.prototype[@@toStringTag]'s
+// getter, which marks typed arrays for putRead's shortcut, also when the
+// program removed the global Symbol before the shim loaded (lodash's suite
+// does); without it the shortcut would be silently off.
+func TestTypedArrayTag(t *testing.T) {
+	node := nodeOrSkip(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("src", "natives.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "natives.mjs"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `
+const want = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), Symbol.toStringTag).get;
+if (process.argv[2] === 'nosymbol') delete globalThis.Symbol;
+const { typedArrayTag: g } = await import('./natives.mjs');
+const f = Function.prototype.call.bind(Function.prototype.call);
+console.log(g === want, f(g, new Float64Array(1)), f(g, new DataView(new ArrayBuffer(1))), f(g, []), f(g, {}));
+`
+	if err := os.WriteFile(filepath.Join(dir, "tag.mjs"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"", "nosymbol"} {
+		out, err := exec.Command(node, filepath.Join(dir, "tag.mjs"), mode).CombinedOutput()
+		if err != nil || string(out) != "true Float64Array undefined undefined undefined\n" {
+			t.Errorf("%q: %v: %s", mode, err, out)
 		}
 	}
 }
