@@ -23,6 +23,7 @@
   class H {
     N(i, name, v) { return v; }
     Nw(i, name, v) { return v; }
+    Nu(i, names) {}
     F(i, fe, f, name) {
       if (name !== undefined && typeof f === "function" && f.name === "") defineProperty(f, "name", { value: String(name), configurable: true });
       return f;

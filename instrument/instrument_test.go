@@ -140,7 +140,7 @@ func TestES5Constructs(t *testing.T) {
 		{`for (var k in o) f(k)`, `var T_1; H.N(5, "k", k); for (T_1 in o) { var k = H.X(2, H.W(1, "k", T_1, k)); H.X(4, H.c1(3, f, k)) }`},
 		{`for (o.p in q) ;`, `for (o.p in q) ;`},
 		// functions
-		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.N(5, "b", b);  var b = H.X(2, H.W(1, "b", a, b)); return H.Rx(__mt$f, 3, b) } finally { H.Fr(7, __mt$f); } }`},
+		{`function f(a) { var b = a; return b }`, `H.N(9, "f", H.F(8, 6, f)); function f(a) {const __mt$f = H.Fe(6, f, this, new.target); try { H.N(4, "a", a); H.Nu(5, "b");  var b = H.X(2, H.W(1, "b", a, b)); return H.Rx(__mt$f, 3, b) } finally { H.Fr(7, __mt$f); } }`},
 		{`var g = function h() { return h }`, `H.N(8, "g", g); var g = H.X(7, H.W(6, "g", H.F(5, 3, function h() {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "h", h);  return H.Rx(__mt$f, 1, h) } finally { H.Fr(4, __mt$f); } }), g))`},
 		{`function f() { "use strict"; return }`, `H.N(4, "f", H.F(3, 1, f)); function f() { "use strict";const __mt$f = H.Fe(1, f, this, new.target); try {  return } finally { H.Fr(2, __mt$f); } }`},
 		{`function f() { f = 1 }`, `H.N(6, "f", H.F(5, 3, f)); function f() {const __mt$f = H.Fe(3, void 0, this, new.target); try {  f = H.W(1, "f", 1, f), H.p[0] || H.X(2) } finally { H.Fr(4, __mt$f); } }`},

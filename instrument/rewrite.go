@@ -820,8 +820,37 @@ func (r *rewriter) hoisted(b []byte, sc *scope.Scope, body []js.Stmt, own *js.Id
 	if sc == nil {
 		return b
 	}
+	// A function's vars hold undefined at its entry (a var that repeats a
+	// parameter's name is the parameter's binding): a run of them is
+	// declared by one Nu, whose entries the shim writes from bytes it
+	// encodes once per site.
+	undef := sc.Kind == scope.FunctionScope && sc != r.info.Root
+	var run []string
+	flushRun := func() {
+		if len(run) == 0 {
+			return
+		}
+		i := r.site(r.fn.span)
+		for range run[1:] {
+			r.site(r.fn.span)
+		}
+		b = append(b, r.h...)
+		b = append(b, ".Nu("...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ", "...)
+		b = appendQuote(b, strings.Join(run, ","))
+		b = append(b, "); "...)
+		run = run[:0]
+	}
 	var decls map[string]*js.FuncDecl
 	for _, bd := range sc.Bindings {
+		if undef && bd.Kind == scope.Var {
+			if name := r.bindingName(bd); name != "arguments" && !strings.ContainsAny(name, ",@") {
+				run = append(run, name)
+				continue
+			}
+		}
+		flushRun()
 		switch bd.Kind {
 		case scope.Param:
 			n(r.bindingName(bd), r.boundValue(r.fn.rest, bd.Decl), true)
@@ -850,6 +879,7 @@ func (r *rewriter) hoisted(b []byte, sc *scope.Scope, body []js.Stmt, own *js.Id
 			b = append(b, "} catch ("+Prefix+"e) {} "...)
 		}
 	}
+	flushRun()
 	return b
 }
 

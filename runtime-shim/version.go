@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "7c6cec82d7d94e8c"
+const Version = "9c7bab49a043d5f3"

@@ -123,6 +123,11 @@
     // X is called and its iid checked.
     p: [0],
     Nw: function (i, name, v) { iid(i); if (typeof name !== "string") throw new Error("stub: bad Nw"); return v; },
+    Nu: function (i, names) {
+      if (typeof names !== "string" || names === "") throw new Error("stub: bad Nu");
+      var n = names.split(",").length;
+      for (var k = 0; k < n; k++) iid(i + k);
+    },
     E: function (i, s) { iid(i); return s; },
     L: function (i, v) { return v; },
     Sx: function () {},

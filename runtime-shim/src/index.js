@@ -15,7 +15,7 @@ import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
 import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, STORE_SLOTS } from './consts.js';
-import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX } from './writer.js';
+import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun } from './writer.js';
 
 /* global __MT_VERSION__ */
 const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
@@ -785,6 +785,42 @@ function install() {
     i32(iid);
     varName(name);
     i32(id);
+  }
+
+  // declareRun is logName(DECLARE, g + k, names[k], 0) for each of the
+  // comma-separated names of a run of vars at a function's entry (Nu),
+  // written at once from the bytes the writer keeps for g's run when no
+  // last-use block can fall due among them, nor compact mode hold them.
+  function declareRun(g, names) {
+    if (stopped) return;
+    let k = runSlot(g);
+    if (k < 0) k = cacheRun(DECLARE, g, splitNames(names));
+    const m = runEntries(k);
+    if (compact || defLen !== 0 || time + elided + m - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
+      const list = splitNames(names);
+      for (let j = 0; j < list.length; j++) logName(DECLARE, g + j, list[j], 0);
+      return;
+    }
+    meta();
+    if (!fresh) dirty = true;
+    const n = runBytes(k);
+    need(n);
+    putRun(k);
+    time += m;
+  }
+
+  // splitNames splits Nu's names at its commas.
+  function splitNames(names) {
+    const list = [];
+    let from = 0;
+    for (;;) {
+      const c = callWith(strIndexOf, names, ',', from);
+      if (c < 0) break;
+      list[list.length] = callWith(strSlice, names, from, c);
+      from = c + 1;
+    }
+    list[list.length] = callWith(strSlice, names, from);
+    return list;
   }
 
   // varName writes the name of a variable. A top-level binding of a module
@@ -2461,6 +2497,13 @@ function install() {
         logName(DECLARE, g, name, isObj(v) ? idOrCreate(v, g) : 0);
       }
       return v;
+    }
+
+    // Nu: DECLAREs of a run of a function's vars at its entry, names
+    // separated by commas, at iids i, i + 1, ...: undefined there.
+    Nu(i, names) {
+      curSid = this.sid;
+      declareRun(this.base + i, names);
     }
 
     // Nw: the declaration of a binding that a generator or async function

@@ -235,3 +235,68 @@ export function decLen(v) {
 // longest, "-2147483648:-2147483648", is 4 + 46 bytes): callers make room
 // for that much rather than count the digits of the two numbers.
 export const SITE_MAX = 50;
+
+// Runs of DECLAREs of a function's vars at its entry (Nu): their values
+// are undefined there, so a run's entries are the same bytes at every
+// call, encoded once per site into a direct-mapped cache of RUNS slots by
+// the global iid g of the run's first entry (its k-th is at g + k): slot
+// k holds runLen[k] bytes in runView[k] (whole int32 words, zeros past
+// the last byte), runCount[k] entries, for runIid[k] (0: empty; global
+// iids start at 1).
+const RUNS = 1 << 13;
+const runIid = new Int32Array(RUNS);
+const runLen = new Int32Array(RUNS);
+const runCount = new Int32Array(RUNS);
+const runView = [];
+for (let k = 0; k < RUNS; k++) runView[k] = null;
+
+// runSlot is the slot of g's run, -1 when it is not cached.
+export function runSlot(g) {
+  const k = g & (RUNS - 1);
+  return runIid[k] === g ? k : -1;
+}
+
+// cacheRun encodes the run of DECLAREs (type t) of names (names[j] at iid
+// g + j, id 0) into g's slot, and returns the slot.
+export function cacheRun(t, g, names) {
+  let n = 0;
+  for (let j = 0; j < names.length; j++) n += 13 + 2 * names[j].length;
+  const v = new DataView(new ArrayBuffer((n + 3) & ~3));
+  let o = 0;
+  for (let j = 0; j < names.length; j++) {
+    const name = names[j];
+    v.setUint8(o, t);
+    v.setInt32(o + 1, g + j);
+    v.setInt32(o + 5, 2 * name.length);
+    o += 9;
+    for (let c = 0; c < name.length; c++) {
+      v.setUint16(o, name.charCodeAt(c), true);
+      o += 2;
+    }
+    v.setInt32(o, 0);
+    o += 4;
+  }
+  const k = g & (RUNS - 1);
+  runIid[k] = g;
+  runLen[k] = n;
+  runCount[k] = names.length;
+  runView[k] = v;
+  return k;
+}
+
+// runBytes and runEntries: the size of slot k's run.
+export function runBytes(k) {
+  return runLen[k];
+}
+export function runEntries(k) {
+  return runCount[k];
+}
+
+// putRun writes slot k's run; the caller has made room (need(runBytes(k))).
+export function putRun(k) {
+  const v = runView[k];
+  const n = runLen[k];
+  const o = off;
+  for (let j = 0; j < n; j += 4) dv.setInt32(o + j, v.getInt32(j));
+  off = o + n;
+}

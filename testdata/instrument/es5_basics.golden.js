@@ -10,7 +10,7 @@ __mt$d2f47b8b.X(20, __mt$d2f47b8b.P21(19, __mt$d2f47b8b.G30(9, O).prototype, "ad
 var o = __mt$d2f47b8b.X(24, __mt$d2f47b8b.W(23, "o", __mt$d2f47b8b.n1(22, O, __mt$d2f47b8b.T(21, {n: 1})), o));
 __mt$d2f47b8b.X(31, __mt$d2f47b8b.m1(29, __mt$d2f47b8b_1 = __mt$d2f47b8b.m1(25, o, __mt$d2f47b8b.M30(26, o, "add"), 1), __mt$d2f47b8b.M30(30, __mt$d2f47b8b_1, "add"), __mt$d2f47b8b.T(28, {k: __mt$d2f47b8b.T(27, [2, 3])})));
 __mt$d2f47b8b.X(38, __mt$d2f47b8b.m2(36, __mt$d2f47b8b_1 = console, __mt$d2f47b8b.M10(37, __mt$d2f47b8b_1, "log"), __mt$d2f47b8b.m1(32, __mt$d2f47b8b_2 = JSON, __mt$d2f47b8b.M3(33, __mt$d2f47b8b_2, "stringify"), o), __mt$d2f47b8b.G29(35, __mt$d2f47b8b.G30(34, o).list).length));
-function counter() {const H = __mt$d2f47b8b, __mt$f = H.Fe(46, counter, this, new.target); try { H.N(45, "c", c); 
+function counter() {const H = __mt$d2f47b8b, __mt$f = H.Fe(46, counter, this, new.target); try { H.Nu(45, "c"); 
     var c = H.X(39, 0);
     return H.Rx(__mt$f, 44, H.F(43, 41, function () {const __mt$f = H.Fe(41, void 0, this, new.target); try {  return H.Rx(__mt$f, 40, ++c); } finally { H.Fr(42, __mt$f); } }));
 } finally { H.Fr(47, __mt$f); } }
