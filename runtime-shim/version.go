@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9c7bab49a043d5f3"
+const Version = "bc6c7d5fa9497661"

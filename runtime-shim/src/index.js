@@ -8,7 +8,8 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArraySort, typedArrayTag,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArraySort, typedArrayTag, typedArraySlice, typedArraySet,
+  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId } from './ids.js';
 import { startBridge, bridgeNatives } from './bridge.js';
@@ -219,7 +220,7 @@ function install() {
   // with the next hand-over.
   function sink(buf, from, to) {
     if (fd < 0) {
-      chunks.push(buf.slice(from, to));
+      chunks[chunks.length] = apply(typedArraySlice, buf, [from, to]);
       return 0;
     }
     if (dfd < 0) {
@@ -305,10 +306,10 @@ function install() {
       case FUNCTION_ENTER:
         if (fdepth === frames.length) {
           const f = new Uint8Array(2 * fdepth);
-          f.set(frames);
+          apply(typedArraySet, f, [frames]);
           frames = f;
           const b = new Int32Array(2 * fdepth);
-          b.set(defBase);
+          apply(typedArraySet, b, [defBase]);
           defBase = b;
         }
         defBase[fdepth] = defLen;
@@ -619,18 +620,18 @@ function install() {
   for (let s = fcap - 1; s >= 1; s--) freeSlots[nFree++] = s;
   function growFrames() {
     const c = fcap * 2;
-    let t = new Int32Array(c); t.set(frameSid); frameSid = t;
-    t = new Int32Array(c); t.set(frameThis); frameThis = t;
-    t = new Int32Array(c); t.set(frameSelf); frameSelf = t;
-    t = new Int32Array(c); t.set(frameRet); frameRet = t;
-    t = new Int32Array(c); t.set(frameFn); frameFn = t;
-    t = new Int32Array(c); t.set(frameFe); frameFe = t;
-    t = new Int32Array(c); t.set(frameDis); frameDis = t;
-    t = new Int32Array(c); t.set(frameGen); frameGen = t;
-    t = new Int32Array(c); t.set(frameFo); frameFo = t;
-    t = new Int32Array(c); t.set(frameRes); frameRes = t;
-    t = new Int32Array(c); t.set(frameRf); frameRf = t;
-    const u = new Uint8Array(c); u.set(frameSusp); frameSusp = u;
+    let t = new Int32Array(c); apply(typedArraySet, t, [frameSid]); frameSid = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameThis]); frameThis = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameSelf]); frameSelf = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameRet]); frameRet = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameFn]); frameFn = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameFe]); frameFe = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameDis]); frameDis = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameGen]); frameGen = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameFo]); frameFo = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameRes]); frameRes = t;
+    t = new Int32Array(c); apply(typedArraySet, t, [frameRf]); frameRf = t;
+    const u = new Uint8Array(c); apply(typedArraySet, u, [frameSusp]); frameSusp = u;
     t = new Int32Array(c);
     for (let s = c - 1; s >= fcap; s--) t[nFree++] = s;
     freeSlots = t;
@@ -843,8 +844,8 @@ function install() {
     if (!blockDue()) return;
     flushPending();
     if (defLen === defIid.length) {
-      let a = new Int32Array(2 * defLen); a.set(defIid); defIid = a;
-      a = new Int32Array(2 * defLen); a.set(defSid); defSid = a;
+      let a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defIid]); defIid = a;
+      a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defSid]); defSid = a;
     }
     defIid[defLen] = iid;
     defSid[defLen] = curSid;
@@ -2174,16 +2175,17 @@ function install() {
         // The default handler (identity, thrower), so that a wrapper runs
         // however the promise settles: its reactions are dropped then.
         if (kind !== K_FINALLY) {
-          while (args.length <= k) args.push(undefined);
+          while (args.length <= k) args[args.length] = undefined;
           args[k] = wrapReaction(ci, st, k === 0 ? identity : thrower);
         }
         continue;
       }
-      names.push(which[k] + n, fn);
-      st.names.push(which[k] + n);
+      names[names.length] = which[k] + n;
+      names[names.length] = fn;
+      st.names[st.names.length] = which[k] + n;
       args[k] = wrapReaction(ci, st, fn);
     }
-    st.names.push('~derived~' + n);
+    st.names[st.names.length] = '~derived~' + n;
     reactNames = { st, names, n };
     return swap;
   }
@@ -2211,7 +2213,8 @@ function install() {
         if (isObj(token)) {
           const l = finTokens.get(token) || [];
           finTokens.set(token, l);
-          l.push(rid, name);
+          l[l.length] = rid;
+          l[l.length] = name;
         }
         break;
       }
@@ -2649,7 +2652,9 @@ function install() {
       let id = idOf(o);
       if (id === 0) {
         if (!inst) {
-          pendingStatic.push(o, k, v);
+          pendingStatic[pendingStatic.length] = o;
+          pendingStatic[pendingStatic.length] = k;
+          pendingStatic[pendingStatic.length] = v;
           return v;
         }
         id = create(o, g);
@@ -3427,7 +3432,8 @@ function install() {
       log2(SCRIPT_EXIT, this.base + this.srIid);
       for (let k = openScripts.length - 1; k >= 0; k--) {
         if (openScripts[k] === this) {
-          openScripts.splice(k, 1);
+          for (let j = k + 1; j < openScripts.length; j++) openScripts[j - 1] = openScripts[j];
+          openScripts.length--;
           break;
         }
       }
@@ -3646,8 +3652,8 @@ function install() {
     const n = typeof table === 'string' ? decodedCount >> 2 : sites.length >> 2;
     const base = nextBase;
     nextBase += n;
-    scriptBase.push(base);
-    scriptSid.push(sid);
+    scriptBase[scriptBase.length] = base;
+    scriptSid[scriptSid.length] = sid;
     const h = new Script(sid, base, n, srIid, curSid);
     // The shim keeps no table of handles: a script's functions hold its
     // handle (FunInfo), and so does its code, so that the handle, its site
@@ -3666,7 +3672,7 @@ function install() {
       const v = vmCode.get(file);
       if (v !== undefined) h.src = v[1];
     }
-    openScripts.push(h);
+    openScripts[openScripts.length] = h;
     curSid = sid;
     logScriptEnter(base + seIid, sid, $String(file));
     for (let k = 1; k <= n; k++) {
@@ -4477,13 +4483,15 @@ function install() {
       const gfp = getPrototypeOf(gen);
       realmGen.set(gfp, 1);
       const gp = getPrototypeOf(proto(gen));
-      for (const n of ['next', 'return', 'throw']) if (typeof get(gp, n) === 'function') markNative(get(gp, n), K_GEN_RESUME);
+      const resumes = ['next', 'return', 'throw'];
+      for (let k = 0; k < resumes.length; k++) if (typeof get(gp, resumes[k]) === 'function') markNative(get(gp, resumes[k]), K_GEN_RESUME);
     }
     if (typeof agen === 'function') realmGen.set(getPrototypeOf(agen), 2);
     // Errors: made with the realm's stack capture (makeError).
     const E = get(g, 'Error');
-    for (const n of ['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError']) {
-      const C = get(g, n);
+    const errors = ['Error', 'TypeError', 'RangeError', 'SyntaxError', 'ReferenceError', 'EvalError', 'URIError', 'AggregateError'];
+    for (let k = 0; k < errors.length; k++) {
+      const C = get(g, errors[k]);
       if (typeof C === 'function' && nativeKind(C) === 0) {
         markNative(C, K_ERROR);
         if (typeof E === 'function') errorRealm.set(C, E);
@@ -4680,7 +4688,7 @@ function install() {
     // file sink.
     drain() {
       flush();
-      const out = chunks.slice();
+      const out = apply(arraySlice, chunks, []);
       chunks.length = 0;
       return out;
     },

@@ -2,6 +2,12 @@
 // that patches them later cannot change the shim's behaviour.
 
 export const G = globalThis;
+// The typed array constructors, under their own names: index.js imports
+// them, so that its code means these, not the global bindings of the time.
+const typedArrays = [globalThis.Int32Array, globalThis.Uint8Array, globalThis.Int8Array];
+export const $Int32Array = typedArrays[0];
+export const $Uint8Array = typedArrays[1];
+export const $Int8Array = typedArrays[2];
 export const $Object = Object;
 export const $String = String;
 export const $Number = Number;
@@ -26,6 +32,8 @@ export const imul = Math.imul;
 export const clz32 = Math.clz32;
 export const typedArrayFill = getPrototypeOf(Int32Array.prototype).fill;
 export const typedArraySort = getPrototypeOf(Int32Array.prototype).sort;
+export const typedArraySlice = getPrototypeOf(Int32Array.prototype).slice;
+export const typedArraySet = getPrototypeOf(Int32Array.prototype).set;
 // %TypedArray%.prototype[@@toStringTag]'s getter: the element type's name
 // for a typed array (of any realm), undefined for anything else; found
 // among the prototype's own keys, since a program may have removed the

@@ -19,6 +19,41 @@
 
 export const CAP = 1 << 20;
 
+// Code units are read with the String.prototype.charCodeAt found at
+// start-up: called as a method while String.prototype still has it (V8
+// compiles s.charCodeAt(i) to a load), else through Reflect.apply, so that
+// a program that replaces it sees no call from the shim (an instrumented
+// replacement would log, and the log would call it again).
+const stringProto = String.prototype;
+const charCodeAt = stringProto.charCodeAt;
+const reflectApply = Reflect.apply;
+function unit(s, i) {
+  return reflectApply(charCodeAt, s, [i]);
+}
+
+// The writer's DataViews have a prototype of their own with the DataView
+// methods found at start-up, and are made with the constructors found
+// then, so that a program that replaces DataView.prototype's methods (or
+// the global constructors) changes nothing here.
+const $ArrayBuffer = ArrayBuffer;
+const $DataView = DataView;
+const $Int32Array = Int32Array;
+const $Uint8Array = Uint8Array;
+const setPrototypeOf = Object.setPrototypeOf;
+const dataViewProto = DataView.prototype;
+const viewProto = {
+  __proto__: dataViewProto,
+  getInt32: dataViewProto.getInt32,
+  setInt32: dataViewProto.setInt32,
+  setUint16: dataViewProto.setUint16,
+  setUint8: dataViewProto.setUint8,
+};
+function view(b) {
+  const v = new $DataView(b);
+  setPrototypeOf(v, viewProto);
+  return v;
+}
+
 // TAIL: room at the front for what a sink keeps (under 2 blocks of 4 KB:
 // the alignment found and the partial block). END: where entries stop,
 // at least CAP - TAIL bytes after where they start. Past END, TAIL more
@@ -28,9 +63,9 @@ export const CAP = 1 << 20;
 const TAIL = 2 * 4096;
 const END = CAP + TAIL / 2;
 const SLACK = 64;
-const ab = new ArrayBuffer(END + TAIL + SLACK);
-const buf = new Uint8Array(ab);
-const dv = new DataView(ab);
+const ab = new $ArrayBuffer(END + TAIL + SLACK);
+const buf = new $Uint8Array(ab);
+const dv = view(ab);
 let start = 0; // where the bytes not yet handed to the sink begin
 let off = 0;
 let written = 0; // bytes handed to the sink
@@ -123,9 +158,16 @@ export function str(s) {
   let o = off;
   dv.setInt32(o, n * 2);
   o += 4;
-  for (let i = 0; i < n; i++) {
-    dv.setUint16(o, s.charCodeAt(i), true);
-    o += 2;
+  if (stringProto.charCodeAt === charCodeAt) {
+    for (let i = 0; i < n; i++) {
+      dv.setUint16(o, s.charCodeAt(i), true);
+      o += 2;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      dv.setUint16(o, unit(s, i), true);
+      o += 2;
+    }
   }
   off = o;
 }
@@ -142,9 +184,16 @@ export function strNum(s, v) {
   let o = off;
   dv.setInt32(o, (n + l) * 2);
   o += 4;
-  for (let i = 0; i < n; i++) {
-    dv.setUint16(o, s.charCodeAt(i), true);
-    o += 2;
+  if (stringProto.charCodeAt === charCodeAt) {
+    for (let i = 0; i < n; i++) {
+      dv.setUint16(o, s.charCodeAt(i), true);
+      o += 2;
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      dv.setUint16(o, unit(s, i), true);
+      o += 2;
+    }
   }
   off = o;
   dec(v, l);
@@ -156,7 +205,7 @@ function longStr(s) {
   i32(n * 2);
   for (let i = 0; i < n; i++) {
     if (off + 2 > END) flush();
-    dv.setUint16(off, s.charCodeAt(i), true);
+    dv.setUint16(off, unit(s, i), true);
     off += 2;
   }
 }
@@ -169,10 +218,10 @@ function longStr(s) {
 // slotSid[k] (slotLen 0: empty).
 const SLOTS = 1 << 14;
 const SLOT_BYTES = 52; // the longest site, "-2147483648:-2147483648", is 4 + 46 bytes
-const pool = new DataView(new ArrayBuffer(SLOTS * SLOT_BYTES));
-const slotIid = new Int32Array(SLOTS);
-const slotSid = new Int32Array(SLOTS);
-const slotLen = new Uint8Array(SLOTS);
+const pool = view(new $ArrayBuffer(SLOTS * SLOT_BYTES));
+const slotIid = new $Int32Array(SLOTS);
+const slotSid = new $Int32Array(SLOTS);
+const slotLen = new $Uint8Array(SLOTS);
 
 // site writes the string "sid:iid"; the caller has made room for
 // SITE_MAX bytes.
@@ -244,9 +293,9 @@ export const SITE_MAX = 50;
 // the last byte), runCount[k] entries, for runIid[k] (0: empty; global
 // iids start at 1).
 const RUNS = 1 << 13;
-const runIid = new Int32Array(RUNS);
-const runLen = new Int32Array(RUNS);
-const runCount = new Int32Array(RUNS);
+const runIid = new $Int32Array(RUNS);
+const runLen = new $Int32Array(RUNS);
+const runCount = new $Int32Array(RUNS);
 const runView = [];
 for (let k = 0; k < RUNS; k++) runView[k] = null;
 
@@ -261,7 +310,7 @@ export function runSlot(g) {
 export function cacheRun(t, g, names) {
   let n = 0;
   for (let j = 0; j < names.length; j++) n += 13 + 2 * names[j].length;
-  const v = new DataView(new ArrayBuffer((n + 3) & ~3));
+  const v = view(new $ArrayBuffer((n + 3) & ~3));
   let o = 0;
   for (let j = 0; j < names.length; j++) {
     const name = names[j];
@@ -270,7 +319,7 @@ export function cacheRun(t, g, names) {
     v.setInt32(o + 5, 2 * name.length);
     o += 9;
     for (let c = 0; c < name.length; c++) {
-      v.setUint16(o, name.charCodeAt(c), true);
+      v.setUint16(o, unit(name, c), true);
       o += 2;
     }
     v.setInt32(o, 0);
