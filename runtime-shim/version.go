@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "bc6c7d5fa9497661"
+const Version = "1eae65ad97a3d833"

@@ -158,6 +158,12 @@ export function str(s) {
   let o = off;
   dv.setInt32(o, n * 2);
   o += 4;
+  off = units(s, n, o);
+}
+
+// units writes the n code units of s at o and returns the offset after
+// them.
+function units(s, n, o) {
   if (stringProto.charCodeAt === charCodeAt) {
     for (let i = 0; i < n; i++) {
       dv.setUint16(o, s.charCodeAt(i), true);
@@ -169,7 +175,7 @@ export function str(s) {
       o += 2;
     }
   }
-  off = o;
+  return o;
 }
 
 // strNum writes the string s followed by the decimal digits of v (an
@@ -184,18 +190,7 @@ export function strNum(s, v) {
   let o = off;
   dv.setInt32(o, (n + l) * 2);
   o += 4;
-  if (stringProto.charCodeAt === charCodeAt) {
-    for (let i = 0; i < n; i++) {
-      dv.setUint16(o, s.charCodeAt(i), true);
-      o += 2;
-    }
-  } else {
-    for (let i = 0; i < n; i++) {
-      dv.setUint16(o, unit(s, i), true);
-      o += 2;
-    }
-  }
-  off = o;
+  off = units(s, n, o);
   dec(v, l);
 }
 
