@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "1eae65ad97a3d833"
+const Version = "585e9e6716fb54e9"

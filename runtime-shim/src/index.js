@@ -795,11 +795,15 @@ function install() {
   function declareRun(g, names) {
     if (stopped) return;
     let k = runSlot(g);
-    if (k < 0) k = cacheRun(DECLARE, g, splitNames(names));
+    if (k < 0) {
+      const list = splitNames(names);
+      k = cacheRun(DECLARE, g, list);
+      runNames[k] = list;
+    }
     const m = runEntries(k);
     if (compact || defLen !== 0 || time + elided + m - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
-      const list = splitNames(names);
-      for (let j = 0; j < list.length; j++) logName(DECLARE, g + j, list[j], 0);
+      const list = runNames[k];
+      for (let j = 0; j < m; j++) logName(DECLARE, g + j, list[j], 0);
       return;
     }
     meta();
@@ -809,6 +813,9 @@ function install() {
     putRun(k);
     time += m;
   }
+
+  // runNames: the names of the run in each of the writer's run slots.
+  var runNames = [];
 
   // splitNames splits Nu's names at its commas.
   function splitNames(names) {
