@@ -16,7 +16,9 @@ import (
 // Set, WeakMap, WeakSet, Object, Reflect, JSON, Math, Number, RegExp,
 // Promise, Symbol) with a wrapper that counts its calls, then runs code
 // that makes the shim grow its tables, encode names, define classes and
-// evaluate run-time code, and prints the counts.
+// evaluate run-time code, and prints the counts. The typed array, DataView
+// and ArrayBuffer constructors are replaced by proxies that count their
+// constructions; the recursion 1,000 deep grows the shim's frame tables.
 const patchedNativesProgram = `// Counts calls of many builtins; the counts must be the same with and without instrumentation.
 const counts = {}; const rapply = Reflect.apply; const defProp = Object.defineProperty; const gopd = Object.getOwnPropertyDescriptor;
 function wrap(obj, key, label) {
@@ -34,12 +36,18 @@ const targets = [
 ];
 const skip = new Set(['constructor', 'toString', 'valueOf', 'toLocaleString']);
 for (const [o, label] of targets) for (const k of Object.getOwnPropertyNames(o)) if (!skip.has(k)) wrap(o, k, label + k);
+for (const C of ['Int32Array', 'Uint8Array', 'Int8Array', 'DataView', 'ArrayBuffer']) {
+  const orig = globalThis[C], rconstruct = Reflect.construct;
+  globalThis[C] = new Proxy(orig, { construct(t, a, nt) { counts['new ' + C] = (counts['new ' + C] || 0) + 1; return rconstruct(t, a, nt); } });
+}
 const saved = counts;
 class A { static s = { v: 1 }; #p = 2; x = [1, 2]; m(a, b) { var c, d; c = [a, b]; return c.length + this.#p; } get g() { return 3; } }
 class B extends A { constructor() { super(); this.y = new Map([[1, {}]]); } }
 function* gen(n) { var i; for (i = 0; i < n; i++) yield { i }; }
 async function af(x) { var t; t = await x; return t; }
 let total = 0;
+function deep(n) { var here; here = [n]; return n === 0 ? 0 : here.length + deep(n - 1); }
+total += deep(1000);
 for (let k = 0; k < 50; k++) {
   const b = new B();
   total += b.m(k, 'q') + b.g;
@@ -67,7 +75,7 @@ af(Promise.resolve({})).then(() => {
 // instrumented, logged and called itself until the stack overflowed; the
 // shim grew its frame tables with the program's TypedArray.prototype.set,
 // wrote with its DataView methods, and pushed to its own arrays with its
-// Array.prototype.push).
+// Array.prototype.push, and made its views with the global constructors).
 func TestPatchedNatives(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)

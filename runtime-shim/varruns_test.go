@@ -56,29 +56,53 @@ var nuCall = regexp.MustCompile(`([\w$]+)\.Nu\((\d+), "([^"]*)"\);`)
 // as Ns), byte for byte, full and compact, with last-use blocks falling
 // inside runs.
 func TestVarRuns(t *testing.T) {
+	varRuns(t, varRunsProgram, 10, 41, 10)
+}
+
+// TestVarRunsHuge: a run of fewer vars than a last-use period but more
+// bytes than the writer's buffer (9,000 names of 64 characters, 1.2 MB of
+// DECLAREs) is written entry by entry, as N would, not copied whole past
+// the buffer's end (a RangeError in the hook).
+func TestVarRunsHuge(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("function huge(x) {\n  var ")
+	for k := 0; k < 9000; k++ {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "h%063d", k)
+	}
+	fmt.Fprintf(&b, ";\n  h%063d = x;\n  return h%063d;\n}\nconsole.log(huge(1) + huge(2));\n", 8999, 8999)
+	varRuns(t, b.String(), 1, 9000, 0)
+}
+
+// varRuns instruments program, checks that it has at least nus Nu calls
+// and one of at least longest names, and compares its traces with those
+// of the same code with every Nu spelled out as Ns, which must have at
+// least lastUses LAST_USE entries (blocks falling inside runs).
+func varRuns(t *testing.T, program string, nus, longest, lastUses int) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	dir := t.TempDir()
 	runs := filepath.Join(dir, "runs.js")
-	code := instrumentFile(t, runs, varRunsProgram, instrument.Options{Goal: js.Script, File: "runs.js"})
-	nus := nuCall.FindAll(code, -1)
-	if len(nus) < 10 {
-		t.Fatalf("%d Nu calls in the instrumented program, want at least 10:\n%s", len(nus), code)
+	code := instrumentFile(t, runs, program, instrument.Options{Goal: js.Script, File: "runs.js"})
+	if n := len(nuCall.FindAll(code, -1)); n < nus {
+		t.Fatalf("%d Nu calls in the instrumented program, want at least %d", n, nus)
 	}
-	longest := 0
+	most := 0
 	spelled := nuCall.ReplaceAllFunc(code, func(m []byte) []byte {
 		sub := nuCall.FindSubmatch(m)
 		i, _ := strconv.Atoi(string(sub[2]))
 		names := strings.Split(string(sub[3]), ",")
-		longest = max(longest, len(names))
+		most = max(most, len(names))
 		var b bytes.Buffer
 		for k, n := range names {
 			fmt.Fprintf(&b, "%s.N(%d, \"%s\", void 0); ", sub[1], i+k, n)
 		}
 		return b.Bytes()
 	})
-	if longest < 41 {
-		t.Fatalf("longest run %d vars, want 41", longest)
+	if most < longest {
+		t.Fatalf("longest run %d vars, want %d", most, longest)
 	}
 	ns := filepath.Join(dir, "ns.js")
 	if err := os.WriteFile(ns, spelled, 0o644); err != nil {
@@ -101,8 +125,8 @@ func TestVarRuns(t *testing.T) {
 			}
 			t.Fatalf("compact=%s: traces differ in length: %d and %d entries", mode, len(da), len(db))
 		}
-		if n := bytes.Count([]byte(dump(t, a.trace)), []byte("[5,")); n < 10 {
-			t.Errorf("compact=%s: %d LAST_USE entries, want the run to span many last-use blocks", mode, n)
+		if n := bytes.Count([]byte(dump(t, a.trace)), []byte("[5,")); n < lastUses {
+			t.Errorf("compact=%s: %d LAST_USE entries, want at least %d: the runs to span many last-use blocks", mode, n, lastUses)
 		}
 	}
 }

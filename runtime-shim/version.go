@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "585e9e6716fb54e9"
+const Version = "4fa4be003000dd7b"

@@ -791,7 +791,11 @@ function install() {
   // declareRun is logName(DECLARE, g + k, names[k], 0) for each of the
   // comma-separated names of a run of vars at a function's entry (Nu),
   // written at once from the bytes the writer keeps for g's run when no
-  // last-use block can fall due among them, nor compact mode hold them.
+  // last-use block can fall due among them, nor compact mode hold them,
+  // and the run is at most RUN_MAX bytes (the writer copies a run whole,
+  // so it must fit its buffer: a run of fewer entries than a last-use
+  // period may still have long names; logName streams a long name).
+  var RUN_MAX = 1 << 16;
   function declareRun(g, names) {
     if (stopped) return;
     let k = runSlot(g);
@@ -801,14 +805,14 @@ function install() {
       runNames[k] = list;
     }
     const m = runEntries(k);
-    if (compact || defLen !== 0 || time + elided + m - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
+    const n = runBytes(k);
+    if (compact || defLen !== 0 || n > RUN_MAX || time + elided + m - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
       const list = runNames[k];
       for (let j = 0; j < m; j++) logName(DECLARE, g + j, list[j], 0);
       return;
     }
     meta();
     if (!fresh) dirty = true;
-    const n = runBytes(k);
     need(n);
     putRun(k);
     time += m;
