@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4fa4be003000dd7b"
+const Version = "2547434e5f72d5ca"

@@ -212,6 +212,25 @@ function install() {
     }
     let done = 0;
     while (done < n) done += fsWriteSync(f, b, at + done, n - done);
+    fpos += n;
+  }
+  // A file that refuses the trace's bytes (a full disk, the process's
+  // file size limit, an I/O error) ends the trace, not the program: the
+  // file is cut back to whole hand-overs (good: the end of the last one it
+  // holds whole; hand-overs are whole entries), the reason goes where the
+  // time limit's does (stopTrace), and nothing more is written.
+  var fpos = 0; // the ordinary descriptor's offset, before direct I/O
+  var good = 0;
+  var failed = false;
+  function writeFailed(e) {
+    failed = true;
+    closeDirect();
+    try { fs.ftruncateSync(fd, good); } catch { /* not a regular file */ }
+    let why = 'an error';
+    try {
+      if (e !== null && typeof e === 'object' && typeof e.message === 'string') why = e.message;
+    } catch { /* ignore */ }
+    stopTrace('writing the trace failed (' + why + '); it ends after its first ' + good + ' bytes, and the rest of the run was not traced');
   }
   // sink hands over buf[from, to) (writer.js) and returns where the next
   // bytes go: 0, but for direct I/O, whose staging area is the writer's
@@ -223,8 +242,18 @@ function install() {
       chunks[chunks.length] = apply(typedArraySlice, buf, [from, to]);
       return 0;
     }
+    if (failed) return 0;
+    try {
+      return sinkFile(buf, from, to);
+    } catch (e) {
+      writeFailed(e);
+      return 0;
+    }
+  }
+  function sinkFile(buf, from, to) {
     if (dfd < 0) {
       writeAll(fd, buf, from, to - from);
+      good = positioned ? foff : fpos;
       return 0;
     }
     if (from !== sa + sr) {
@@ -234,16 +263,27 @@ function install() {
     }
     const t = to - sa;
     const w = t - (t & (BLOCK - 1));
+    const at = foff;
     try {
       writeAll(dfd, buf, sa, w);
     } catch {
-      // The file system refused a direct write after all: the staged
-      // bytes, and everything after them, through the page cache.
+      // The file system refused a direct write after all (or the file
+      // takes no more bytes): the staged bytes, and everything after
+      // them, through the page cache, first the previous hand-over's
+      // tail, so that a file that takes no more keeps that hand-over.
       closeDirect();
+      const tail = sr;
       sr = 0;
-      writeAll(fd, buf, sa, t);
+      writeAll(fd, buf, sa, tail);
+      good = foff;
+      writeAll(fd, buf, sa + tail, t - tail);
+      good = foff;
       return 0;
     }
+    // The file now holds this hand-over whole, or the one before it (its
+    // tail, sr bytes, came first in the staging area).
+    if (w === t) good = at + t;
+    else if (w >= sr && at + sr > good) good = at + sr;
     sr = t - w;
     if (sr > 0) buf.copyWithin(sa, sa + w, sa + t);
     return sa + sr;
@@ -255,6 +295,7 @@ function install() {
     if (dfd < 0 || sr === 0) return;
     try {
       pwrite(fd, stage, sa, sr, foff);
+      good = foff + sr;
     } catch { /* ignore */ }
   }
 
@@ -710,7 +751,14 @@ function install() {
     stopped = true;
     flush();
     syncTail();
-    const reason = 'the trace reached the format\'s logical-time limit (' + time + ' entries); the rest of the run was not traced';
+    stopTrace('the trace reached the format\'s logical-time limit (' + time + ' entries); the rest of the run was not traced');
+  }
+
+  // stopTrace: no entry is written any more, for the reason given, which
+  // goes to MEMTRACE_STATUS (memtrace node: session.json) and standard
+  // error.
+  function stopTrace(reason) {
+    stopped = true;
     if (fs !== undefined && env.MEMTRACE_STATUS) {
       try { fs.writeFileSync(env.MEMTRACE_STATUS, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
     }
