@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "2547434e5f72d5ca"
+const Version = "26c54e3177b1b934"

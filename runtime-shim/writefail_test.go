@@ -42,7 +42,8 @@ process.exitCode = 3;
 // goes to MEMTRACE_STATUS (memtrace node: session.json) and standard
 // error. Before, the write's exception (ENOSPC) came out of whatever hook
 // was writing, into the program. Direct and page cache writes, and
-// /dev/full (every write ENOSPC).
+// /dev/full (every write ENOSPC). A trace file that cannot be opened
+// leaves the program untraced, where the shim used to throw as it loaded.
 func TestTraceWriteFails(t *testing.T) {
 	node := nodeOrSkip(t)
 	sh, err := exec.LookPath("sh")
@@ -133,5 +134,24 @@ func TestTraceWriteFails(t *testing.T) {
 			t.Errorf("%s: the reason %q does not give the %d bytes kept", c.name, st.Stopped, len(got))
 		}
 		check(t, c.name, got)
+	}
+
+	// A trace file that cannot be opened: the program runs untraced.
+	status := filepath.Join(dir, "status.json")
+	os.Remove(status)
+	cmd := exec.Command(node, "-r", shim, prog)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+filepath.Join(dir, "no such dir", "mem-trace"), "MEMTRACE_STATUS="+status)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err = cmd.Run()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 || so.String() != full.stdout {
+		t.Fatalf("unopenable trace file: %v, output %q; want exit 3, output %q\nstderr: %s", err, so.String(), full.stdout, se.String())
+	}
+	if !strings.Contains(se.String(), "memtrace: the trace file could not be opened (ENOENT") {
+		t.Errorf("unopenable trace file: standard error does not say why: %q", se.String())
+	}
+	if b, err := os.ReadFile(status); err != nil || !bytes.Contains(b, []byte("could not be opened")) {
+		t.Errorf("unopenable trace file: status file %q (%v)", b, err)
 	}
 }

@@ -134,8 +134,18 @@ function install() {
   if (builtinMod !== undefined) {
     try { fs = apply(builtinMod, proc, ['fs']); } catch { fs = undefined; }
   }
+  // A trace file that cannot be opened (a directory that does not exist,
+  // no permission) leaves the program untraced, not failed: the reason
+  // goes where a write failure's does (see failed), once the shim's state
+  // is set up.
+  var openError;
   if (fs !== undefined) {
-    fd = fs.openSync(env.MEMTRACE_OUT || 'mem-trace', 'w');
+    try {
+      fd = fs.openSync(env.MEMTRACE_OUT || 'mem-trace', 'w');
+    } catch (e) {
+      fd = -1;
+      openError = e;
+    }
   }
   var fsWriteSync = fs !== undefined ? fs.writeSync : undefined;
   // A trace of a regular file goes to the disk by direct I/O (O_DIRECT, a
@@ -226,11 +236,14 @@ function install() {
     failed = true;
     closeDirect();
     try { fs.ftruncateSync(fd, good); } catch { /* not a regular file */ }
-    let why = 'an error';
+    stopTrace('writing the trace failed (' + errorText(e) + '); it ends after its first ' + good + ' bytes, and the rest of the run was not traced');
+  }
+  // errorText is e's message, or a stand-in.
+  function errorText(e) {
     try {
-      if (e !== null && typeof e === 'object' && typeof e.message === 'string') why = e.message;
+      if (e !== null && typeof e === 'object' && typeof e.message === 'string') return e.message;
     } catch { /* ignore */ }
-    stopTrace('writing the trace failed (' + why + '); it ends after its first ' + good + ' bytes, and the rest of the run was not traced');
+    return 'an error';
   }
   // sink hands over buf[from, to) (writer.js) and returns where the next
   // bytes go: 0, but for direct I/O, whose staging area is the writer's
@@ -238,11 +251,11 @@ function install() {
   // and the rest (sr bytes, under a block) moves back to sa, to be written
   // with the next hand-over.
   function sink(buf, from, to) {
+    if (failed) return 0;
     if (fd < 0) {
       chunks[chunks.length] = apply(typedArraySlice, buf, [from, to]);
       return 0;
     }
-    if (failed) return 0;
     try {
       return sinkFile(buf, from, to);
     } catch (e) {
@@ -314,6 +327,10 @@ function install() {
   var pendIid = 0;
   var stopped = false;
   var ended = false;
+  if (openError !== undefined) {
+    failed = true;
+    stopTrace('the trace file could not be opened (' + errorText(openError) + '); the program runs untraced');
+  }
 
   // Compact traces (docs/instrumentation.md §12; trace.Compactor mirrors
   // this): a flush is left out when its frame's candidate set must be
