@@ -57,7 +57,7 @@ var (
 	flagSize   = flag.Int("size", 200, "size of the large synthetic trace, in MB")
 	flagSmall  = flag.Int("small", 20, "size of the small synthetic trace (memory comparison), in MB")
 	flagRuns   = flag.Int("runs", 5, "runs per figure; the median is reported")
-	flagDir    = flag.String("dir", "", "directory for generated inputs (default: $TMPDIR/memtrace-bench)")
+	flagDir    = flag.String("dir", "", "directory for generated inputs and the overhead group's traces (EarleyBoyer's takes about 42 GB; default: $TMPDIR/memtrace-bench)")
 	flagOnly   = flag.String("only", "", "run only the groups whose name contains this")
 	flagOctane = flag.String("octane", "RegExp,Splay", "Octane benchmarks for the run-time overhead group (comma-separated names, or all)")
 	flagVia    = flag.String("octanevia", "shim", "how instrumented Octane runs: shim (the pre-instrumented files and the shim under plain node; run-time code instrumented by one memtrace process per string) or node (under memtrace node: run-time code through its long-lived instrumenter; the CPU of every process of the run counts)")
@@ -760,7 +760,12 @@ func benchOverhead() error {
 	root := repoRoot()
 	corpus := filepath.Join(root, "..", "shared", "corpora", "octane")
 	runner := filepath.Join(root, "instrument", "semantics", "testdata", "octane.js")
-	dir, err := os.MkdirTemp("", "memtrace-octane-")
+	// Under -dir: EarleyBoyer's full trace alone is about 42 GB.
+	base, err := benchDir()
+	if err != nil {
+		return err
+	}
+	dir, err := os.MkdirTemp(base, "octane-")
 	if err != nil {
 		return err
 	}
@@ -799,6 +804,8 @@ func benchOverhead() error {
 		return fmt.Errorf("building memtrace: %v\n%s", err, out)
 	}
 	tracePath := filepath.Join(dir, "mem-trace")
+	statusPath := filepath.Join(dir, "status.json")
+	sessionPath := filepath.Join(dir, "session.json")
 	// The floor: CPU time to write bytes to a file in this directory with
 	// 1 MiB write(2) calls, as the shim does (no encoding, no hooks).
 	floor, direct, err := writeFloor(dir)
@@ -817,7 +824,7 @@ func benchOverhead() error {
 	}
 	t := &table{title: title}
 	t.add("benchmark", "plain", "no-op hooks", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "bytes/entry", "write floor", "entry floor", "target")
-	var overFloor []string
+	var overFloor, leftOut []string
 	var logFull, logCompact, logNull float64
 	n := 0
 	for _, b := range testcorpus.Octane {
@@ -847,6 +854,7 @@ func benchOverhead() error {
 		type run struct {
 			res                  result
 			size, entries, ltime int64
+			stop                 string // why the trace ended early ("": it did not)
 		}
 		instrumented := func(compact string) (run, error) {
 			res, err := measureCmd("octane "+b.Name+" instrumented", filepath.Join(corpus, "base.js"), false, func() *exec.Cmd {
@@ -855,6 +863,8 @@ func benchOverhead() error {
 				// GB (freeing their blocks, and ext4's flush at close of a
 				// file truncated and rewritten) is no work of the run's.
 				os.Remove(tracePath)
+				os.Remove(statusPath)
+				os.Remove(sessionPath)
 				if *flagVia == "node" {
 					args := []string{"node", "--out", dir}
 					if compact == "1" {
@@ -864,13 +874,13 @@ func benchOverhead() error {
 					return exec.Command(bin, args...)
 				}
 				cmd := exec.Command("node", append([]string{runner, dir, "shim.js"}, files...)...)
-				cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath, "MEMTRACE_BIN="+bin, "MEMTRACE_COMPACT="+compact)
+				cmd.Env = append(os.Environ(), "MEMTRACE_OUT="+tracePath, "MEMTRACE_BIN="+bin, "MEMTRACE_COMPACT="+compact, "MEMTRACE_STATUS="+statusPath)
 				return cmd
 			})
 			if err != nil {
 				return run{}, err
 			}
-			r := run{res: res}
+			r := run{res: res, stop: traceStop(statusPath, sessionPath)}
 			if f, err := os.Open(tracePath); err == nil {
 				tr := trace.NewReader(bufio.NewReaderSize(f, 1<<20))
 				for {
@@ -895,16 +905,30 @@ func benchOverhead() error {
 		slow := full.res.cpu.Seconds() / plain.cpu.Seconds()
 		slowC := compact.res.cpu.Seconds() / plain.cpu.Seconds()
 		slowN := null.cpu.Seconds() / plain.cpu.Seconds()
-		logFull += math.Log(slow)
-		logCompact += math.Log(slowC)
-		logNull += math.Log(slowN)
-		n++
+		// A trace that ended early for another reason than the format's
+		// time limit (a full disk, a write error) measured a run that
+		// stopped paying for its writes part of the way: its slowdown
+		// says nothing, and the geometric means leave it out.
+		cut := cutShort(full.stop, full.ltime)
+		if cut == "" {
+			cut = cutShort(compact.stop, compact.ltime)
+		}
+		if cut == "" {
+			logFull += math.Log(slow)
+			logCompact += math.Log(slowC)
+			logNull += math.Log(slowN)
+			n++
+		} else {
+			leftOut = append(leftOut, b.Name)
+		}
 		perEntry := "-"
 		if full.entries > 0 {
 			perEntry = fmt.Sprintf("%.1f", float64(full.size)/float64(full.entries))
 		}
 		note := fmt.Sprintf("<= 25x: %s", verdict(math.Min(slow, slowC) <= 25))
-		if full.ltime >= math.MaxInt32-1<<20 || compact.ltime >= math.MaxInt32-1<<20 {
+		if cut != "" {
+			note = "NOT MEASURED: the trace ended early (" + cut + "), left out of the geometric means"
+		} else if atTimeLimit(full.ltime) || atTimeLimit(compact.ltime) {
 			// The shim stopped writing at the format's logical-time
 			// limit; the rest of the run paid the hooks but no writes.
 			note += "; trace stopped at the 2^31 time limit: slowdown understated"
@@ -927,6 +951,9 @@ func benchOverhead() error {
 			fmt.Sprintf("%s (%s)", mb(full.size), mb(compact.size)), perEntry, fmt.Sprintf("%.1fx", wf), fmt.Sprintf("%.1fx", ef), note)
 		// Each benchmark as it completes, on standard error: the whole
 		// group takes most of an hour, and a run cut short keeps these.
+		if cut != "" {
+			fmt.Fprintf(os.Stderr, "octane %s: NOT MEASURED, the trace ended early: %s\n", b.Name, cut)
+		}
 		fmt.Fprintf(os.Stderr, "octane %s: plain %v, no-op hooks %.1fx, full %v %.1fx, compact %v %.1fx, RSS %.2fx / %.2fx; load: other processes %.2f / %.2f / %.2f / %.2f cores, steal %.2f cores\n", b.Name,
 			plain.cpu.Round(time.Millisecond), slowN, full.res.cpu.Round(time.Millisecond), slow, compact.res.cpu.Round(time.Millisecond), slowC,
 			float64(full.res.maxRSS)/float64(plain.maxRSS), float64(compact.res.maxRSS)/float64(plain.maxRSS),
@@ -942,12 +969,60 @@ func benchOverhead() error {
 	if len(overFloor) > 0 {
 		fmt.Printf("  out of reach in MemInsight's format: entry floor plus no-op hooks already above 25x for %s (traces stopped at the time limit count only their first 2^31 entries)\n", strings.Join(overFloor, ", "))
 	}
+	if len(leftOut) > 0 {
+		fmt.Printf("  left out of the geometric means (their traces ended early, see their rows): %s\n", strings.Join(leftOut, ", "))
+	}
 	if n > 0 {
 		geo, geoC := math.Exp(logFull/float64(n)), math.Exp(logCompact/float64(n))
 		fmt.Printf("  geometric-mean slowdown over %d benchmarks: full %.1fx, compact %.1fx (target <= 10x: %s); -octane all runs the 14\n", n, geo, geoC, verdict(math.Min(geo, geoC) <= 10))
 		fmt.Printf("  no-op hooks: the instrumented code with hooks that only do the program's own work (bench/nullshim.js: no ids, no trace, run-time code left as it is): geometric mean %.1fx, the floor of hook calls before the shim does anything\n", math.Exp(logNull/float64(n)))
 	}
 	return nil
+}
+
+// traceStop is why an instrumented run's trace ended before the program
+// did, as the shim reported it: "stopped" in its MEMTRACE_STATUS file
+// (under plain node), or the reason of an incomplete session.json (under
+// memtrace node); "" when it did not.
+func traceStop(statusPath, sessionPath string) string {
+	if b, err := os.ReadFile(statusPath); err == nil {
+		var st struct {
+			Stopped string `json:"stopped"`
+		}
+		if json.Unmarshal(b, &st) == nil && st.Stopped != "" {
+			return st.Stopped
+		}
+	}
+	if b, err := os.ReadFile(sessionPath); err == nil {
+		var se struct {
+			Status string `json:"status"`
+			Reason string `json:"reason"`
+		}
+		if json.Unmarshal(b, &se) == nil && se.Status == "incomplete" {
+			if se.Reason == "" {
+				return "incomplete"
+			}
+			return se.Reason
+		}
+	}
+	return ""
+}
+
+// atTimeLimit: a trace whose logical time reached the format's limit,
+// where the shim stops writing on purpose (the rest of the run pays the
+// hooks but no writes: its slowdown is understated, and marked so).
+func atTimeLimit(ltime int64) bool {
+	return ltime >= math.MaxInt32-1<<20
+}
+
+// cutShort is the reason a trace that ended early makes its run's figure
+// meaningless: any reason the shim gave (stop) but the time limit; "" if
+// there is none.
+func cutShort(stop string, ltime int64) string {
+	if stop == "" || atTimeLimit(ltime) {
+		return ""
+	}
+	return stop
 }
 
 // entryFloorJS encodes argv[2] entries the way the shim's writer does at

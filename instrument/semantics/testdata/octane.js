@@ -2,7 +2,8 @@
 // loads each FILE of DIR (the shim first, for instrumented runs) as a
 // classic script into this global scope, with print and read defined,
 // then runs the suites deterministically without warm-up. The last line
-// is "OCTANE ok" or "OCTANE failed"; every NotifyError prints "ERROR".
+// is "OCTANE ok" or "OCTANE failed" (exit code 1); every NotifyError
+// prints "ERROR".
 'use strict';
 const vm = require('vm');
 const fs = require('fs');
@@ -27,3 +28,6 @@ BenchmarkSuite.RunSuites({
 const cpu = process.cpuUsage(started);
 console.log('CPU ' + ((cpu.user + cpu.system) / 1e6).toFixed(2) + ' s');
 console.log(errors.length === 0 ? 'OCTANE ok' : 'OCTANE failed');
+// A run that failed its own validation measures nothing: the exit code
+// says so to whoever times it (bench).
+if (errors.length !== 0) process.exitCode = 1;
