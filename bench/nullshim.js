@@ -54,16 +54,22 @@
     c2(i, f, a, b) { return f(a, b); }
     c3(i, f, a, b, c) { return f(a, b, c); }
     c4(i, f, a, b, c, d) { return f(a, b, c, d); }
+    c5(i, f, a, b, c, d, e) { return f(a, b, c, d, e); }
+    c6(i, f, a, b, c, d, e, g) { return f(a, b, c, d, e, g); }
     m0(i, o, f) { return apply(f, o, []); }
     m1(i, o, f, a) { return apply(f, o, [a]); }
     m2(i, o, f, a, b) { return apply(f, o, [a, b]); }
     m3(i, o, f, a, b, c) { return apply(f, o, [a, b, c]); }
     m4(i, o, f, a, b, c, d) { return apply(f, o, [a, b, c, d]); }
+    m5(i, o, f, a, b, c, d, e) { return apply(f, o, [a, b, c, d, e]); }
+    m6(i, o, f, a, b, c, d, e, g) { return apply(f, o, [a, b, c, d, e, g]); }
     n0(i, F) { return new F(); }
     n1(i, F, a) { return new F(a); }
     n2(i, F, a, b) { return new F(a, b); }
     n3(i, F, a, b, c) { return new F(a, b, c); }
     n4(i, F, a, b, c, d) { return new F(a, b, c, d); }
+    n5(i, F, a, b, c, d, e) { return new F(a, b, c, d, e); }
+    n6(i, F, a, b, c, d, e, g) { return new F(a, b, c, d, e, g); }
     Fe(i) { return 0; }
     Fg(i) { return 0; }
     Fr(i, d, v) { return v; }

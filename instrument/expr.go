@@ -429,19 +429,22 @@ func (r *rewriter) call(e *js.Call) {
 	}
 }
 
-// arityNames are the call hooks for 0..4 arguments without spread
-// (docs/instrumentation.md §4): c0..c4, m0..m4, n0..n4.
-var arityNames = map[string][5]string{
-	"c": {"c0", "c1", "c2", "c3", "c4"},
-	"m": {"m0", "m1", "m2", "m3", "m4"},
-	"n": {"n0", "n1", "n2", "n3", "n4"},
+// arityNames are the call hooks for 0..6 arguments without spread
+// (docs/instrumentation.md §4): c0..c6, m0..m6, n0..n6.
+var arityNames = map[string][maxArity + 1]string{
+	"c": {"c0", "c1", "c2", "c3", "c4", "c5", "c6"},
+	"m": {"m0", "m1", "m2", "m3", "m4", "m5", "m6"},
+	"n": {"n0", "n1", "n2", "n3", "n4", "n5", "n6"},
 }
 
+// maxArity is the most arguments a call hook of its own takes.
+const maxArity = 6
+
 // arity returns the call hook for a call with these arguments: hook plus
-// the argument count when there are at most 4 and none is a spread, else
-// hook itself (which takes any number).
+// the argument count when there are at most maxArity and none is a
+// spread, else hook itself (which takes any number).
 func arity(hook string, args []js.Expr) string {
-	if len(args) > 4 {
+	if len(args) > maxArity {
 		return hook
 	}
 	for _, a := range args {

@@ -114,7 +114,7 @@ func siteTexts(t *testing.T, src string, opts Options) map[string][]string {
 	}
 	tab := diag.NewLineTable([]byte(src))
 	out := map[string][]string{}
-	// Call hooks c0..c4 (and m, n) count as c (docs/instrumentation.md §4).
+	// Call hooks c0..c6 (and m, n) count as c (docs/instrumentation.md §4).
 	re := regexp.MustCompile(regexp.QuoteMeta(res.Handle) + `\.([A-Za-z]+)[0-9]{0,2}\((\d+),`)
 	for _, m := range re.FindAllStringSubmatch(string(res.Code), -1) {
 		iid, _ := strconv.Atoi(m[2])

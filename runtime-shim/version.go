@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "26c54e3177b1b934"
+const Version = "6488ce7dc93c36ea"

@@ -132,10 +132,10 @@
     L: function (i, v) { return v; },
     Sx: function () {},
   };
-  // c0..c4, m0..m4, n0..n4: c, m and n with exactly that many arguments.
+  // c0..c6, m0..m6, n0..n6: c, m and n with exactly that many arguments.
   ["c", "m", "n"].forEach(function (h) {
     var fixed = h === "m" ? 3 : 2;
-    for (var k = 0; k <= 4; k++) (function (k) {
+    for (var k = 0; k <= 6; k++) (function (k) {
       H[h + k] = function () {
         if (arguments.length !== fixed + k) throw new Error("stub: " + h + k + " called with " + (arguments.length - fixed) + " arguments");
         return H[h].apply(H, arguments);

@@ -1536,9 +1536,9 @@ function install() {
       }
     }
     if (typeof f !== 'function') {
-      // V8's message names the callee as the program wrote it.
-      const e = notCallable(h, ci, isNew, hook);
-      if (e !== undefined) throw e;
+      // V8's message names the callee as the program wrote it (the
+      // native apply's or construct's would name the shim's own call).
+      throw notCallable(h, ci, isNew, hook, true);
     }
     let val;
     if (kind === K_FUNCTION) val = makeFunction(f, args, hook, h);
@@ -1689,7 +1689,7 @@ function install() {
     }
   }
 
-  // The call hooks' fast path (c0..c4, m0..m4, n0..n4: calls with that
+  // The call hooks' fast path (c0..c6, m0..m6, n0..n6: calls with that
   // many arguments and no spread), for a callee without a model: callStart
   // does what invoke does before the call and returns the callee's id, or
   // -1 when the callee is a modelled native (then invoke does everything,
@@ -1777,14 +1777,26 @@ function install() {
   // of the program's, as makeError's errors do (captureAbove; the shim's
   // frames counted in the limit: an uncaught one showed a few frames less
   // than plain).
-  function notCallable(h, g, isNew, hook) {
+  // Without the call's original text (a file run from a directory where
+  // its relative name finds nothing, a file moved since), the callee is
+  // named as V8 names one it cannot print, "(intermediate value)"; so it
+  // is with always for a form the renderer does not read.
+  function notCallable(h, g, isNew, hook, always) {
     let name;
-    try {
-      name = calleeName(siteText(h, g), isNew);
-    } catch {
-      name = undefined;
+    const text = siteText(h, g);
+    if (text === undefined) {
+      name = '(intermediate value)';
+    } else {
+      try {
+        name = calleeName(text, isNew);
+      } catch {
+        name = undefined;
+      }
+      if (name === undefined) {
+        if (always !== true) return undefined;
+        name = '(intermediate value)';
+      }
     }
-    if (name === undefined) return undefined;
     const e = new $TypeError(name + (isNew ? ' is not a constructor' : ' is not a function'));
     if (hook !== undefined && mainCapture !== undefined) captureAbove($MainError, mainCapture, e, hook);
     return e;
@@ -3088,7 +3100,7 @@ function install() {
       return invoke(this, i, f, undefined, args, true, this.n);
     }
 
-    // c0..c4, m0..m4, n0..n4: c, m and n for calls with 0..4 arguments and
+    // c0..c6, m0..m6, n0..n6: c, m and n for calls with 0..6 arguments and
     // no spread (no arguments array when the callee has no model).
     c0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
@@ -3115,6 +3127,16 @@ function install() {
       if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d], false, this.c4);
       return callEnd(this, i, f, fid, f(a, b, c, d), false);
     }
+    c5(i, f, a, b, c, d, e) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 5, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d, e], false, this.c5);
+      return callEnd(this, i, f, fid, f(a, b, c, d, e), false);
+    }
+    c6(i, f, a, b, c, d, e, g) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 6, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d, e, g], false, this.c6);
+      return callEnd(this, i, f, fid, f(a, b, c, d, e, g), false);
+    }
     m0(i, o, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 0) : -1;
       if (fid < 0) return invoke(this, i, f, o, [], false, this.m0);
@@ -3139,6 +3161,16 @@ function install() {
       const fid = typeof f === 'function' ? callStart(this, i, f, false, 4, a) : -1;
       if (fid < 0) return invoke(this, i, f, o, [a, b, c, d], false, this.m4);
       return callEnd(this, i, f, fid, callWith(f, o, a, b, c, d), false);
+    }
+    m5(i, o, f, a, b, c, d, e) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 5, a) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [a, b, c, d, e], false, this.m5);
+      return callEnd(this, i, f, fid, callWith(f, o, a, b, c, d, e), false);
+    }
+    m6(i, o, f, a, b, c, d, e, g) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, false, 6, a) : -1;
+      if (fid < 0) return invoke(this, i, f, o, [a, b, c, d, e, g], false, this.m6);
+      return callEnd(this, i, f, fid, callWith(f, o, a, b, c, d, e, g), false);
     }
     n0(i, f) {
       const fid = typeof f === 'function' ? callStart(this, i, f, true, 0) : -1;
@@ -3192,6 +3224,28 @@ function install() {
         v = new f(a, b, c, d);
       } catch (e) {
         throw newFailed(this, i, f, e, this.n4);
+      }
+      return callEnd(this, i, f, fid, v, true);
+    }
+    n5(i, f, a, b, c, d, e) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 5, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d, e], true, this.n5);
+      let v;
+      try {
+        v = new f(a, b, c, d, e);
+      } catch (e) {
+        throw newFailed(this, i, f, e, this.n5);
+      }
+      return callEnd(this, i, f, fid, v, true);
+    }
+    n6(i, f, a, b, c, d, e, g) {
+      const fid = typeof f === 'function' ? callStart(this, i, f, true, 6, a) : -1;
+      if (fid < 0) return invoke(this, i, f, undefined, [a, b, c, d, e, g], true, this.n6);
+      let v;
+      try {
+        v = new f(a, b, c, d, e, g);
+      } catch (e) {
+        throw newFailed(this, i, f, e, this.n6);
       }
       return callEnd(this, i, f, fid, v, true);
     }
