@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "6488ce7dc93c36ea"
+const Version = "4f6dab53a8a06a3d"

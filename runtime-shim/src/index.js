@@ -3233,8 +3233,8 @@ function install() {
       let v;
       try {
         v = new f(a, b, c, d, e);
-      } catch (e) {
-        throw newFailed(this, i, f, e, this.n5);
+      } catch (err) {
+        throw newFailed(this, i, f, err, this.n5);
       }
       return callEnd(this, i, f, fid, v, true);
     }
@@ -3244,8 +3244,8 @@ function install() {
       let v;
       try {
         v = new f(a, b, c, d, e, g);
-      } catch (e) {
-        throw newFailed(this, i, f, e, this.n6);
+      } catch (err) {
+        throw newFailed(this, i, f, err, this.n6);
       }
       return callEnd(this, i, f, fid, v, true);
     }
