@@ -196,15 +196,20 @@ func (r *rewriter) object(e *js.Object) {
 			}
 			if p.Method || p.Kind != js.PropInit {
 				fe := r.method(p.Value.(*js.FuncExpr), false)
+				kind := 0
+				switch p.Kind {
+				case js.PropGet:
+					kind = 1
+				case js.PropSet:
+					kind = 2
+				}
 				if k := r.keyText(p.Key, p.Computed); k != "" {
-					kind := 0
-					switch p.Kind {
-					case js.PropGet:
-						kind = 1
-					case js.PropSet:
-						kind = 2
-					}
 					members.WriteString(", " + k + ", " + itoa(kind) + ", " + itoa(fe))
+				} else if kind != 0 {
+					// A computed accessor's key is known at run time only;
+					// its triple still tells T to read the literal's values
+					// through descriptors, so that no getter runs.
+					members.WriteString(", null, " + itoa(kind) + ", " + itoa(fe))
 				}
 				continue
 			}

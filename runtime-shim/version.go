@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4f6dab53a8a06a3d"
+const Version = "7db527df811c8130"

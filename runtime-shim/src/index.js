@@ -1513,7 +1513,7 @@ function install() {
       args[0] = instrumentCode(args[0], 'timer', undefined, h);
     }
     if (kind === K_SPLICE) {
-      spliceOldLen = isObj(base) ? base.length : undefined;
+      spliceOldLen = lengthOf(base);
     } else if (kind === K_SET_TIMEOUT) {
       preSetTimeout(ci, args);
     } else if (kind === K_MAP_CLEAR || kind === K_SET_CLEAR) {
@@ -2020,6 +2020,34 @@ function install() {
     return isObj(v) ? idOf(v) : 0;
   }
 
+  // The models read what a native left behind without the program seeing
+  // it: only the native's own reads may run a getter or a proxy's trap
+  // (Object.assign onto a setter whose getter throws, splice on an array
+  // with an accessor element, a proxy's traps counting reads). ownData is
+  // o's own data property k, read through its descriptor (undefined for an
+  // accessor, a missing property, or a property the engine refuses to
+  // describe); o must not be a proxy.
+  function ownData(o, k) {
+    let d;
+    try { d = getOwnPropertyDescriptor(o, k); } catch { return undefined; }
+    return d !== undefined && hasOwn(d, 'value') ? d.value : undefined;
+  }
+
+  // lengthOf is o's length where reading it runs no code of the program's
+  // (an array's, or an own data property's), else undefined: a proxy's,
+  // an accessor's, an inherited one.
+  function lengthOf(o) {
+    if (!isObj(o) || proxy(o)) return undefined;
+    if (isArray(o)) return o.length;
+    const n = ownData(o, 'length');
+    return typeof n === 'number' ? n : undefined;
+  }
+
+  // elemIdAt is elemId of o's element i, as ownData reads it.
+  function elemIdAt(o, i) {
+    return elemId(ownData(o, i));
+  }
+
   // Collections. A Map's entry for key k is two PUTFIELDs on the map:
   // "~map~" + entryName(k) = the value and "~mapkey~" + entryName(k) = the
   // key (object keys only); a Set's member v is "~set~" + entryName(v).
@@ -2065,14 +2093,18 @@ function install() {
       case K_OBJECT_ASSIGN: {
         // Object.assign(target, ...sources): a PUTFIELD per copied
         // object-valued own enumerable string key.
-        if (!isObj(val)) break;
+        // The keys are the sources' again (a proxy's would run its traps),
+        // the values the target's own data properties (a setter took its
+        // value: no field).
+        if (!isObj(val) || proxy(val)) break;
         let tid = 0;
         for (let a = 1; a < args.length; a++) {
           const src = args[a];
-          if (!isObj(src)) continue;
-          const ks = objectKeys(src);
+          if (!isObj(src) || proxy(src)) continue;
+          let ks;
+          try { ks = objectKeys(src); } catch { continue; }
           for (let j = 0; j < ks.length; j++) {
-            const v = val[ks[j]];
+            const v = ownData(val, ks[j]);
             if (isObj(v)) {
               if (tid === 0) tid = idOrCreate(val, ci);
               logPutfield(ci, tid, ks[j], idOrCreate(v, ci));
@@ -2084,10 +2116,11 @@ function install() {
       case K_ARRAY_FROM: {
         // Array.from(it): the new array (at the call site) and a PUTFIELD
         // per object element.
-        if (!isObj(val) || typeof val.length !== 'number') break;
+        const len = lengthOf(val);
+        if (typeof len !== 'number') break;
         const vid = idOrCreate(val, ci);
-        for (let j = 0; j < val.length; j++) {
-          const e = val[j];
+        for (let j = 0; j < len; j++) {
+          const e = ownData(val, j);
           if (isObj(e)) logPutfield(ci, vid, $String(j), idOrCreate(e, ci));
         }
         break;
@@ -2103,10 +2136,11 @@ function install() {
           // The WeakMap's entries cannot be listed: take them again from
           // the iterable when it is an array of pairs.
           const it = args[0];
-          if (isArray(it)) {
-            for (let j = 0; j < it.length; j++) {
-              const e = it[j];
-              if (isObj(e)) weakEntry(ci, mid, e[0], e[1]);
+          const len = isArray(it) ? lengthOf(it) : undefined;
+          if (typeof len === 'number') {
+            for (let j = 0; j < len; j++) {
+              const e = ownData(it, j);
+              if (isObj(e) && !proxy(e)) weakEntry(ci, mid, ownData(e, 0), ownData(e, 1));
             }
           }
         }
@@ -2370,7 +2404,7 @@ function install() {
     }
     switch (kind) {
       case K_PUSH: {
-        const len = isObj(base) ? base.length : undefined;
+        const len = lengthOf(base);
         const bid = isObj(base) ? idOf(base) : 0;
         if (typeof len === 'number' && bid !== 0) {
           let ind = len - 1;
@@ -2383,28 +2417,28 @@ function install() {
         break;
       }
       case K_POP: {
-        const len = isObj(base) ? base.length : undefined;
+        const len = lengthOf(base);
         const bid = isObj(base) ? idOf(base) : 0;
         if (typeof len === 'number' && bid !== 0) logPutfield(ci, bid, $String(len), 0);
         break;
       }
       case K_SHIFT:
       case K_UNSHIFT: {
-        const len = isObj(base) ? base.length : undefined;
+        const len = lengthOf(base);
         const bid = isObj(base) ? idOf(base) : 0;
         if (typeof len === 'number' && bid !== 0) {
-          for (let i = 0; i < len; i++) logPutfield(ci, bid, $String(i), elemId(base[i]));
+          for (let i = 0; i < len; i++) logPutfield(ci, bid, $String(i), elemIdAt(base, i));
           if (kind === K_SHIFT) logPutfield(ci, bid, $String(len), 0);
         }
         break;
       }
       case K_CONCAT: {
-        if (val) {
+        if (isObj(val)) {
           const vid = idOrCreate(val, ci);
-          const len = val.length;
+          const len = lengthOf(val);
           if (typeof len === 'number') {
             for (let i = 0; i < len; i++) {
-              const e = elemId(val[i]);
+              const e = elemIdAt(val, i);
               if (e !== 0) logPutfield(ci, vid, $String(i), e);
             }
           }
@@ -2412,38 +2446,46 @@ function install() {
         break;
       }
       case K_SPLICE: {
-        const len = isObj(base) ? base.length : undefined;
+        const len = lengthOf(base);
         const bid = isObj(base) ? idOf(base) : 0;
         if (typeof len === 'number' && bid !== 0) {
-          for (let i = 0; i < len; i++) logPutfield(ci, bid, $String(i), elemId(base[i]));
+          for (let i = 0; i < len; i++) logPutfield(ci, bid, $String(i), elemIdAt(base, i));
           const oldLen = spliceOldLen;
           if (typeof oldLen === 'number' && oldLen > len) {
             for (let i = len; i < oldLen; i++) logPutfield(ci, bid, $String(i), 0);
           }
           spliceOldLen = undefined;
         }
-        if (val && val.length > 0) {
+        const removed = lengthOf(val);
+        if (typeof removed === 'number' && removed > 0) {
           const vid = idOrCreate(val, ci);
-          for (let i = 0; i < val.length; i++) {
-            const e = elemId(val[i]);
+          for (let i = 0; i < removed; i++) {
+            const e = elemIdAt(val, i);
             if (e !== 0) logPutfield(ci, vid, $String(i), e);
           }
         }
         break;
       }
       case K_DEFINE_PROPERTY: {
+        // What the descriptor had, as the property now is: the native
+        // has read the descriptor (its getters, a proxy's traps) and
+        // converted the key (an object's toString) once, as the program
+        // sees them; the model reads neither again. A proxy target's
+        // property cannot be read without its traps.
         const target = args[0];
-        const prop = $String(args[1]);
+        const key = args[1];
         const d = args[2];
-        if (isObj(target) && prop && d) {
-          const tid = idOrCreate(target, ci);
-          if (hasOwn(d, 'value')) {
-            const v = d.value;
-            logPutfield(ci, tid, prop, isObj(v) ? idOrCreate(v, ci) : 0);
-          }
-          if (hasOwn(d, 'get')) logPutfield(ci, tid, '~get~' + prop, elemIdOrCreate(d.get, ci));
-          if (hasOwn(d, 'set')) logPutfield(ci, tid, '~set~' + prop, elemIdOrCreate(d.set, ci));
-        }
+        if (!isObj(target) || isObj(key) || !isObj(d) || proxy(target)) break;
+        let td;
+        try { td = getOwnPropertyDescriptor(target, key); } catch { break; }
+        if (td === undefined) break;
+        const acc = !hasOwn(td, 'value');
+        const plain = !proxy(d);
+        const prop = $String(key);
+        const tid = idOrCreate(target, ci);
+        if (!acc && (plain ? hasOwn(d, 'value') : true)) logPutfield(ci, tid, prop, elemIdOrCreate(td.value, ci));
+        if (acc && (plain ? hasOwn(d, 'get') : true)) logPutfield(ci, tid, '~get~' + prop, elemIdOrCreate(td.get, ci));
+        if (acc && (plain ? hasOwn(d, 'set') : true)) logPutfield(ci, tid, '~set~' + prop, elemIdOrCreate(td.set, ci));
         break;
       }
       case K_SET_TIMEOUT: {
@@ -2753,13 +2795,16 @@ function install() {
       return v;
     }
 
-    // T: object, array and RegExp literals; acc is truthy when an object
-    // literal has getters or setters.
+    // T: object, array and RegExp literals; acc is present (the first
+    // key of the instrumenter's triples, which may be 0, "" or null) when
+    // an object literal has getters, setters or methods: its values are
+    // then read through descriptors, so that no getter runs.
     T(i, v, acc) {
       if (!isObj(v)) return v;
       curSid = this.sid;
       const g = this.base + i;
-      if (acc) {
+      const hasAcc = acc !== undefined;
+      if (hasAcc) {
         const ks = objectKeys(v);
         for (let j = 0; j < ks.length; j++) {
           const d = getOwnPropertyDescriptor(v, ks[j]);
@@ -2770,7 +2815,7 @@ function install() {
       }
       // A literal is never a proxy: its prototype is read without a trap.
       let id = idOf(v);
-      if (id === 0) id = create(v, g, !acc && typeof v === 'object' && getPrototypeOf(v) === RegExpProto ? true : 2);
+      if (id === 0) id = create(v, g, !hasAcc && typeof v === 'object' && getPrototypeOf(v) === RegExpProto ? true : 2);
       if (typeof v === 'function') return v;
       if (isArray(v)) {
         const len = v.length;
@@ -2783,7 +2828,7 @@ function install() {
       const ks = objectKeys(v);
       for (let j = 0; j < ks.length; j++) {
         const k = ks[j];
-        if (acc) {
+        if (hasAcc) {
           const d = getOwnPropertyDescriptor(v, k);
           if (d !== undefined && (d.get !== undefined || d.set !== undefined)) {
             if (d.get !== undefined) logPutfield(g, id, '~get~' + k, idOrCreate(d.get, g));

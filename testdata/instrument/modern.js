@@ -55,3 +55,5 @@ console.log(computed[symKey].name, computed.viaToString.name, computed[2].name, 
 function classWithKey(k) { return class { static [k] = () => k; [k + "I"] = function () {}; }; }
 const K1 = classWithKey("one"), K2 = classWithKey("two");
 console.log(K1.one.name, K2.two.name, new K1().oneI.name, new K2().twoI.name, K1.one(), keyReads);
+const lit = {get 0() { console.log("ran get 0"); return 0 }, get ""() { return 1 }, get [k + "c"]() { return 2 }, set [k + "s"](v) {}};
+console.log(Object.keys(lit).join());

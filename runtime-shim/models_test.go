@@ -1,0 +1,114 @@
+package runtimeshim
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// unseenReadsProgram logs every getter, proxy trap and key conversion
+// the program's objects see around the natives the shim models and the
+// literals it records: the log must be plain node's, read for read.
+const unseenReadsProgram = `const log = [];
+const seen = (what) => log.push(what);
+const trap = (name) => new Proxy([{ a: 1 }, { b: 2 }, 3], {
+  get(t, k, r) { seen(name + ' get ' + String(k)); return Reflect.get(t, k, r); },
+  set(t, k, v, r) { seen(name + ' set ' + String(k)); return Reflect.set(t, k, v, r); },
+  has(t, k) { seen(name + ' has ' + String(k)); return Reflect.has(t, k); },
+  ownKeys(t) { seen(name + ' ownKeys'); return Reflect.ownKeys(t); },
+  getOwnPropertyDescriptor(t, k) { seen(name + ' gopd ' + String(k)); return Reflect.getOwnPropertyDescriptor(t, k); },
+  deleteProperty(t, k) { seen(name + ' delete ' + String(k)); return Reflect.deleteProperty(t, k); },
+  defineProperty(t, k, d) { seen(name + ' define ' + String(k)); return Reflect.defineProperty(t, k, d); },
+});
+// Literals with accessors under keys the instrumenter writes as 0, "" and
+// a computed key: their getters must not run when the literal is made.
+const k = 'computed';
+const lit = { get 0() { seen('get 0'); return 0; }, get ''() { seen('get empty'); return 1; }, get [k]() { seen('get computed'); return {}; }, set [k + 'S'](v) { seen('set computed'); } };
+const arrayLike = { length: 1, get 0() { seen('arrayLike 0'); return 5; } };
+seen('max ' + Math.max.apply(null, arrayLike) + ' ' + Reflect.apply(Math.max, null, arrayLike));
+// Object.assign onto a setter whose getter throws, from a proxy.
+class W { set v(x) { this._v = x; } get v() { throw new Error('write-only'); } }
+const w = Object.assign(new W(), { v: { deep: 1 } });
+seen('w ' + typeof w._v);
+Object.assign({}, new Proxy({ a: { x: 1 }, b: 2 }, {
+  ownKeys(t) { seen('src ownKeys'); return Reflect.ownKeys(t); },
+  getOwnPropertyDescriptor(t, k) { seen('src gopd ' + k); return Reflect.getOwnPropertyDescriptor(t, k); },
+  get(t, k) { seen('src get ' + String(k)); return t[k]; },
+}));
+Object.assign(trap('assignTarget'), { c: { y: 1 } });
+// Array natives on arrays with accessor elements and a getter length, and
+// on proxies of arrays.
+const acc = [{ a: 1 }, { b: 2 }, { c: 3 }, 4];
+Object.defineProperty(acc, 1, { get() { seen('acc get 1'); return { got: 1 }; }, set(v) { seen('acc set 1'); }, configurable: true });
+acc.splice(3, 1);
+acc.push({ d: 4 });
+acc.shift();
+acc.unshift({ e: 5 });
+acc.concat([{ f: 6 }]);
+seen('acc ' + acc.length);
+const counter = { get length() { seen('counter length'); return 0; }, set length(v) { seen('counter length = ' + v); } };
+Array.prototype.push.call(counter, 'x');
+Array.prototype.pop.call(counter);
+for (const op of ['push', 'pop', 'shift', 'unshift', 'splice', 'concat']) {
+  const p = trap(op);
+  if (op === 'splice') p.splice(1, 1, { g: 7 });
+  else if (op === 'concat') [{ h: 8 }].concat(p);
+  else if (op === 'push' || op === 'unshift') p[op]({ i: 9 });
+  else p[op]();
+}
+// Array.from of a subclass whose elements are accessors.
+class Odd extends Array { constructor(n) { super(n); Object.defineProperty(this, 0, { get() { seen('odd get 0'); return {}; }, set(v) { seen('odd set 0'); }, configurable: true }); } }
+Odd.from([{ j: 1 }]);
+// A WeakMap's entries whose elements are getters.
+const entry = { get 0() { seen('entry 0'); return w; }, get 1() { seen('entry 1'); return {}; } };
+new WeakMap([entry]);
+// Object.defineProperty: a descriptor of getters, a proxy descriptor, a
+// key converted by its toString, the empty key.
+const target = {};
+Object.defineProperty(target, 'x', { get value() { seen('desc value'); return { v: 1 }; }, get writable() { seen('desc writable'); return true; } });
+Object.defineProperty(target, 'y', new Proxy({ value: {}, enumerable: true }, {
+  has(t, k) { seen('pdesc has ' + k); return k in t; },
+  get(t, k) { seen('pdesc get ' + k); return t[k]; },
+  getOwnPropertyDescriptor(t, k) { seen('pdesc gopd ' + k); return Reflect.getOwnPropertyDescriptor(t, k); },
+}));
+Object.defineProperty(target, { toString() { seen('key toString'); return 'z'; } }, { value: {} });
+Object.defineProperty(target, '', { value: { empty: 1 } });
+Object.defineProperty(target, 'g', { get() { return 1; }, configurable: true });
+Object.defineProperty(trap('defineTarget'), 'q', { value: {} });
+console.log(log.join('\n'));
+console.log(Object.keys(target).join(','), Object.getOwnPropertyNames(target).length, lit.computed !== undefined);
+`
+
+// TestModelsReadUnseen: the shim's models of natives (Object.assign, the
+// array mutators, Array.from, the WeakMap constructor,
+// Object.defineProperty) and its literal hook read what a native left
+// behind without running the program's getters, proxy traps or key
+// conversions: the program's log of them is plain node's. The previous
+// shim read the values again (an extra getter call, a trap per element,
+// Object.assign's target getter that threw), and the literal hook ran the
+// getters of a literal whose first accessor key was 0 or "" or computed.
+// The models still log their PUTFIELDs for ordinary objects.
+func TestModelsReadUnseen(t *testing.T) {
+	node := nodeOrSkip(t)
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.js")
+	if err := os.WriteFile(orig, []byte(unseenReadsProgram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := exec.Command(node, orig).CombinedOutput()
+	if err != nil {
+		t.Fatalf("plain: %v\n%s", err, plain)
+	}
+	puts := putfields(t, unseenReadsProgram, "unseen.js", string(plain))
+	// Object.defineProperty's model, from the property as it now is: the
+	// value of a descriptor of getters and of a proxy descriptor, the empty
+	// key (left out before), an accessor.
+	got := " " + strings.Join(puts, " ") + " "
+	for _, want := range []string{" x=obj ", " y=obj ", " =obj ", " ~get~g=obj "} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no PUTFIELD %q in%s", strings.TrimSpace(want), got)
+		}
+	}
+}
