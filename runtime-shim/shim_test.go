@@ -58,8 +58,10 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // got one hook, Nu, whose DECLAREs the writer copies from bytes encoded
 // once per site: Crypto 6% less CPU; 92 KiB once calls of 5 and 6
 // arguments got hooks of their own, c5..n6, with no arguments array: a
-// 6-argument method call 6-15% less CPU.)
-const sizeBudget = 92 << 10
+// 6-argument method call 6-15% less CPU; 95 KiB once the use and write
+// readers read an id with one probe of V8's caches in a try statement,
+// two only after 16 misses: Box2D 15% less CPU.)
+const sizeBudget = 95 << 10
 
 func TestBundleIsFresh(t *testing.T) {
 	js, version, err := bundle.Bundle("src")

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "7db527df811c8130"
+const Version = "21bc33dbbb0a4e18"

@@ -11,7 +11,7 @@
 // table. A call hook thus learns both the callee's id and whether it is a
 // modelled native from one field read (fieldOf).
 
-import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray } from './natives.js';
+import { SafeWeakMap, SafeMap, apply, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, $Int32Array, typedArrayFill } from './natives.js';
 
 const Return = function (o) { return o; };
 
@@ -19,6 +19,25 @@ const Return = function (o) { return o; };
 // (0 is a field's value too: an object looked at once and found to have no
 // id, see miss).
 const NOFIELD = -1073741824;
+
+// A reader's id read is one probe of V8's property cache, o.#id in a try
+// statement, where `#id in o ? o.#id : miss` is two: a use or write hook
+// that sees more than four kinds of object (megamorphic) pays a stub-cache
+// probe per operation, about 20 ns each here. An object without the field
+// makes the one-probe read throw, which costs about 10 us (the engine
+// makes a TypeError with its stack): tries[k] counts the misses reader k
+// may still take that way (u0..u31, p0..p31, useGet, putGet), after which
+// it reads with two probes for good. Objects without the field reach the
+// use and write readers rarely (regexps and proxies, kept in the fallback
+// map; natives' results once), so most readers never turn.
+const tries = new $Int32Array(66);
+apply(typedArrayFill, tries, [16]);
+
+// twoProbes makes every reader read with two probes from the start
+// (MEMTRACE_TWO_PROBES=1: tests compare the traces).
+export function twoProbes() {
+  apply(typedArrayFill, tries, [0]);
+}
 
 class Stamp extends Return {
   #id;
@@ -34,11 +53,11 @@ class Stamp extends Return {
   // object, literals being created), so that a monomorphic read loop stays
   // monomorphic in the hook too.
   static useGet(o) {
-    return #id in o ? o.#id : NOFIELD;
+    if (tries[65] > 0) { try { return o.#id; } catch { tries[65]--; } } return #id in o ? o.#id : NOFIELD;
   }
   // putGet is get for property writes' objects (P).
   static putGet(o) {
-    return #id in o ? o.#id : NOFIELD;
+    if (tries[66] > 0) { try { return o.#id; } catch { tries[66]--; } } return #id in o ? o.#id : NOFIELD;
   }
   // u0..u31: get for the use hooks G0..G31, p0..p31 for the write hooks
   // P0..P31; the instrumenter gives each site one of them (by the name of
@@ -55,70 +74,70 @@ class Stamp extends Return {
   // arrays take three elements kinds: 15% of its CPU in the megamorphic
   // stubs). Arrays apart instead (Array.isArray) gained as much on Crypto
   // but cost NavierStokes about 8%; functions apart about 3%.
-  static u0(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u1(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u2(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u3(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u4(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u5(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u6(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u7(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u8(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u9(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u10(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u11(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u12(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u13(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u14(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u15(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u16(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u17(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u18(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u19(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u20(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u21(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u22(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u23(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u24(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u25(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u26(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u27(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u28(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u29(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u30(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static u31(o) { return typeof o === 'function' ? (#id in o ? o.#id : NOFIELD) : #id in o ? o.#id : NOFIELD; }
-  static p0(o) { return #id in o ? o.#id : NOFIELD; }
-  static p1(o) { return #id in o ? o.#id : NOFIELD; }
-  static p2(o) { return #id in o ? o.#id : NOFIELD; }
-  static p3(o) { return #id in o ? o.#id : NOFIELD; }
-  static p4(o) { return #id in o ? o.#id : NOFIELD; }
-  static p5(o) { return #id in o ? o.#id : NOFIELD; }
-  static p6(o) { return #id in o ? o.#id : NOFIELD; }
-  static p7(o) { return #id in o ? o.#id : NOFIELD; }
-  static p8(o) { return #id in o ? o.#id : NOFIELD; }
-  static p9(o) { return #id in o ? o.#id : NOFIELD; }
-  static p10(o) { return #id in o ? o.#id : NOFIELD; }
-  static p11(o) { return #id in o ? o.#id : NOFIELD; }
-  static p12(o) { return #id in o ? o.#id : NOFIELD; }
-  static p13(o) { return #id in o ? o.#id : NOFIELD; }
-  static p14(o) { return #id in o ? o.#id : NOFIELD; }
-  static p15(o) { return #id in o ? o.#id : NOFIELD; }
-  static p16(o) { return #id in o ? o.#id : NOFIELD; }
-  static p17(o) { return #id in o ? o.#id : NOFIELD; }
-  static p18(o) { return #id in o ? o.#id : NOFIELD; }
-  static p19(o) { return #id in o ? o.#id : NOFIELD; }
-  static p20(o) { return #id in o ? o.#id : NOFIELD; }
-  static p21(o) { return #id in o ? o.#id : NOFIELD; }
-  static p22(o) { return #id in o ? o.#id : NOFIELD; }
-  static p23(o) { return #id in o ? o.#id : NOFIELD; }
-  static p24(o) { return #id in o ? o.#id : NOFIELD; }
-  static p25(o) { return #id in o ? o.#id : NOFIELD; }
-  static p26(o) { return #id in o ? o.#id : NOFIELD; }
-  static p27(o) { return #id in o ? o.#id : NOFIELD; }
-  static p28(o) { return #id in o ? o.#id : NOFIELD; }
-  static p29(o) { return #id in o ? o.#id : NOFIELD; }
-  static p30(o) { return #id in o ? o.#id : NOFIELD; }
-  static p31(o) { return #id in o ? o.#id : NOFIELD; }
+  static u0(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[0] > 0) { try { return o.#id; } catch { tries[0]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u1(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[1] > 0) { try { return o.#id; } catch { tries[1]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u2(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[2] > 0) { try { return o.#id; } catch { tries[2]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u3(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[3] > 0) { try { return o.#id; } catch { tries[3]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u4(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[4] > 0) { try { return o.#id; } catch { tries[4]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u5(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[5] > 0) { try { return o.#id; } catch { tries[5]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u6(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[6] > 0) { try { return o.#id; } catch { tries[6]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u7(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[7] > 0) { try { return o.#id; } catch { tries[7]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u8(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[8] > 0) { try { return o.#id; } catch { tries[8]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u9(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[9] > 0) { try { return o.#id; } catch { tries[9]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u10(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[10] > 0) { try { return o.#id; } catch { tries[10]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u11(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[11] > 0) { try { return o.#id; } catch { tries[11]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u12(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[12] > 0) { try { return o.#id; } catch { tries[12]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u13(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[13] > 0) { try { return o.#id; } catch { tries[13]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u14(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[14] > 0) { try { return o.#id; } catch { tries[14]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u15(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[15] > 0) { try { return o.#id; } catch { tries[15]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u16(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[16] > 0) { try { return o.#id; } catch { tries[16]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u17(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[17] > 0) { try { return o.#id; } catch { tries[17]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u18(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[18] > 0) { try { return o.#id; } catch { tries[18]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u19(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[19] > 0) { try { return o.#id; } catch { tries[19]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u20(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[20] > 0) { try { return o.#id; } catch { tries[20]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u21(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[21] > 0) { try { return o.#id; } catch { tries[21]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u22(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[22] > 0) { try { return o.#id; } catch { tries[22]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u23(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[23] > 0) { try { return o.#id; } catch { tries[23]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u24(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[24] > 0) { try { return o.#id; } catch { tries[24]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u25(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[25] > 0) { try { return o.#id; } catch { tries[25]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u26(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[26] > 0) { try { return o.#id; } catch { tries[26]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u27(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[27] > 0) { try { return o.#id; } catch { tries[27]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u28(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[28] > 0) { try { return o.#id; } catch { tries[28]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u29(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[29] > 0) { try { return o.#id; } catch { tries[29]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u30(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[30] > 0) { try { return o.#id; } catch { tries[30]--; } } return #id in o ? o.#id : NOFIELD; }
+  static u31(o) { if (typeof o === 'function') return #id in o ? o.#id : NOFIELD; if (tries[31] > 0) { try { return o.#id; } catch { tries[31]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p0(o) { if (tries[32] > 0) { try { return o.#id; } catch { tries[32]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p1(o) { if (tries[33] > 0) { try { return o.#id; } catch { tries[33]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p2(o) { if (tries[34] > 0) { try { return o.#id; } catch { tries[34]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p3(o) { if (tries[35] > 0) { try { return o.#id; } catch { tries[35]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p4(o) { if (tries[36] > 0) { try { return o.#id; } catch { tries[36]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p5(o) { if (tries[37] > 0) { try { return o.#id; } catch { tries[37]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p6(o) { if (tries[38] > 0) { try { return o.#id; } catch { tries[38]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p7(o) { if (tries[39] > 0) { try { return o.#id; } catch { tries[39]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p8(o) { if (tries[40] > 0) { try { return o.#id; } catch { tries[40]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p9(o) { if (tries[41] > 0) { try { return o.#id; } catch { tries[41]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p10(o) { if (tries[42] > 0) { try { return o.#id; } catch { tries[42]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p11(o) { if (tries[43] > 0) { try { return o.#id; } catch { tries[43]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p12(o) { if (tries[44] > 0) { try { return o.#id; } catch { tries[44]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p13(o) { if (tries[45] > 0) { try { return o.#id; } catch { tries[45]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p14(o) { if (tries[46] > 0) { try { return o.#id; } catch { tries[46]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p15(o) { if (tries[47] > 0) { try { return o.#id; } catch { tries[47]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p16(o) { if (tries[48] > 0) { try { return o.#id; } catch { tries[48]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p17(o) { if (tries[49] > 0) { try { return o.#id; } catch { tries[49]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p18(o) { if (tries[50] > 0) { try { return o.#id; } catch { tries[50]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p19(o) { if (tries[51] > 0) { try { return o.#id; } catch { tries[51]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p20(o) { if (tries[52] > 0) { try { return o.#id; } catch { tries[52]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p21(o) { if (tries[53] > 0) { try { return o.#id; } catch { tries[53]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p22(o) { if (tries[54] > 0) { try { return o.#id; } catch { tries[54]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p23(o) { if (tries[55] > 0) { try { return o.#id; } catch { tries[55]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p24(o) { if (tries[56] > 0) { try { return o.#id; } catch { tries[56]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p25(o) { if (tries[57] > 0) { try { return o.#id; } catch { tries[57]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p26(o) { if (tries[58] > 0) { try { return o.#id; } catch { tries[58]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p27(o) { if (tries[59] > 0) { try { return o.#id; } catch { tries[59]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p28(o) { if (tries[60] > 0) { try { return o.#id; } catch { tries[60]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p29(o) { if (tries[61] > 0) { try { return o.#id; } catch { tries[61]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p30(o) { if (tries[62] > 0) { try { return o.#id; } catch { tries[62]--; } } return #id in o ? o.#id : NOFIELD; }
+  static p31(o) { if (tries[63] > 0) { try { return o.#id; } catch { tries[63]--; } } return #id in o ? o.#id : NOFIELD; }
   // callGet is get for the call hooks' callee.
   static callGet(o) {
     return #id in o ? o.#id : 0;

@@ -1,0 +1,69 @@
+package runtimeshim
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument"
+	js "github.com/memtrace/memtrace/instrument/js"
+)
+
+// idMissesProgram shows the same use, method-lookup and write sites, and
+// so the same id readers (the hook copies go by the object's name), more
+// than 16 objects without the id field (regexps and proxies, whose ids
+// live in the fallback map; arrays a native made, looked at once)
+// between objects that have it, more kinds of object than V8's caches
+// keep apart.
+const idMissesProgram = `function use(x) { return x.lastIndex !== undefined ? 1 : x.k; }
+function call(x) { return x.hasOwnProperty('k') ? 2 : 0; }
+function put(x, v) { x.extra = v; return x; }
+const kinds = [() => ({ k: 1 }), () => ({ a: 1, k: 2 }), () => [1, 2], () => new Map(), () => ({ b: 1, c: 2, k: 3 }), () => function f() {}];
+const kept = [];
+let total = 0;
+for (let i = 0; i < 200; i++) {
+  const plain = kinds[i % kinds.length]();
+  const re = new RegExp('a' + (i % 7), 'g');
+  const px = new Proxy({ k: i }, {});
+  const split = ('p,q,' + i).split(',');
+  for (const x of [plain, re, px, split]) {
+    total += use(x) | 0;
+    total += call(x);
+    put(x, i % 3 === 0 ? { i } : i);
+  }
+  if (i % 10 === 0) kept.push(re, px, split);
+}
+console.log(total, kept.length, kept[3].extra);
+`
+
+// TestOneProbeIdReads: the use and write readers read an id with one probe
+// in a try statement, and with two after a reader's 16th miss; every read
+// must give the id the two-probe read gives (MEMTRACE_TWO_PROBES=1 reads
+// with two from the start), before, at and after the turn: the traces are
+// the same bytes.
+func TestOneProbeIdReads(t *testing.T) {
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	dir := t.TempDir()
+	orig := filepath.Join(dir, "orig.js")
+	if err := os.WriteFile(orig, []byte(idMissesProgram), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := exec.Command(node, orig).CombinedOutput()
+	if err != nil {
+		t.Fatalf("plain: %v\n%s", err, plain)
+	}
+	prog := filepath.Join(dir, "misses.js")
+	instrumentFile(t, prog, idMissesProgram, instrument.Options{Goal: js.CommonJS, File: "misses.js"})
+	one := run(t, node, shim, prog, nil)
+	two := run(t, node, shim, prog, []string{"MEMTRACE_TWO_PROBES=1"})
+	want := string(plain)
+	for _, r := range []runResult{one, two} {
+		if r.exit != 0 || r.stdout != want {
+			t.Fatalf("exit %d, output %q (want %q)\n%s", r.exit, r.stdout, want, r.stderr)
+		}
+	}
+	check(t, "misses.js", one.trace)
+	sameTrace(t, one.trace, two.trace, "", "one probe", "two probes")
+}
