@@ -480,6 +480,12 @@ Error.stackTraceLimit = 'none';
 all('string');
 Error.stackTraceLimit = 10;
 console.log(typeof Reflect.get(Error, 'stackTraceLimit'));
+// saved without Gl (destructuring, Reflect.get) and restored, as fastify's
+// JSON body parser does per request: the limit stays the program's
+function viaPattern() { const { stackTraceLimit } = Error; Error.stackTraceLimit = 0; try { JSON.parse('{'); } catch {} finally { Error.stackTraceLimit = stackTraceLimit; } }
+function viaReflect() { const l = Reflect.get(Error, 'stackTraceLimit'); Error.stackTraceLimit = 0; Reflect.set(Error, 'stackTraceLimit', l); }
+for (let k = 0; k < 4; k++) { viaPattern(); viaReflect(); }
+try { deep(30, fails[0]); } catch (e) { console.log('restored', Error.stackTraceLimit, names(e).split(',').length); }
 // an accessor of the program's: the shim does not run its setter
 let own = 7; const set = [];
 Object.defineProperty(Error, 'stackTraceLimit', { get() { return own; }, set(x) { set.push(x); own = x; }, configurable: true });
@@ -494,7 +500,9 @@ try { deep(12, fails[0]); } catch (e) { console.log('accessor', Error.stackTrace
 // program's calls), and the filter that leaves them out cannot give back
 // the rest: ten calls deep, five of the program's frames showed. The shim
 // keeps the real limit raised and the program reads and writes its own
-// (hooks Gl and Pl). Under memtrace node and ahead of time (the frames'
+// (hooks Gl and Pl); a raised value the program read some other way and
+// writes back restores the limit it stood for (else each save and restore
+// raised it again). Under memtrace node and ahead of time (the frames'
 // names; lines there are the instrumented code's).
 func TestEngineErrorLimit(t *testing.T) {
 	needNode(t)
@@ -506,6 +514,7 @@ func TestEngineErrorLimit(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(want), "default 10 TypeError read,deep,deep,deep,deep,deep,deep,deep,deep,deep\n")
 	require.Contains(t, string(want), "three 3 ReferenceError undeclared,deep,deep\n")
+	require.Contains(t, string(want), "restored 10 10\n")
 	plainThenTraced(t, dir, "limit.js", string(want))
 	got, _, _ := runAhead(t, dir, "limit.js", "MEMTRACE_BIN="+memtracebin.Path(t))
 	lines := regexp.MustCompile(`L\d+`)

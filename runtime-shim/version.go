@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "21bc33dbbb0a4e18"
+const Version = "fb4fe6c238131bca"

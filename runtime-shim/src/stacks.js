@@ -94,7 +94,28 @@ function raised(l) {
   return typeof l === 'number' && l > 0 && l < 1e4 ? 4 * l + 4 : l;
 }
 
+// The raised values the property held and the program's limits they
+// stood for, the last few: a read the instrumenter did not give Gl
+// (destructuring, Reflect.get, a descriptor, uninstrumented code) sees
+// the raised value, and a program that saves the limit that way and
+// restores it (const { stackTraceLimit } = Error; ...; Error.stackTraceLimit
+// = stackTraceLimit, around JSON.parse in fastify's body parser) writes
+// back a raised value, which was raised again at every save and restore:
+// 10, 44, 180, 724 across four requests. Such a value restores the limit
+// it stood for.
+const SEEN = 4;
+const seenReal = [];
+const seenView = [];
+let seenNext = 0;
+function unraise(l) {
+  for (let k = 0; k < seenReal.length; k++) {
+    if (seenReal[k] === l) return seenView[k];
+  }
+  return l;
+}
+
 function adopt(E, l) {
+  l = unraise(l);
   limitView = l;
   limitReal = l;
   const up = raised(l);
@@ -105,7 +126,12 @@ function adopt(E, l) {
     const d = getOwnPropertyDescriptor(E, 'stackTraceLimit');
     if (d === undefined || !hasOwn(d, 'value') || !d.writable) return;
     E.stackTraceLimit = up;
-    if (E.stackTraceLimit === up) limitReal = up;
+    if (E.stackTraceLimit === up) {
+      limitReal = up;
+      seenReal[seenNext] = up;
+      seenView[seenNext] = l;
+      seenNext = (seenNext + 1) % SEEN;
+    }
   } catch { /* the shim's frames count */ }
 }
 
