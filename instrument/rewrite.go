@@ -705,7 +705,9 @@ func (r *rewriter) program(p *js.Program) {
 	} else {
 		b = append(b, "); "...)
 	}
-	b = append(b, NoExceptionLine...)
+	if !module || !linkOnFirstLine(p.Body, r.src) {
+		b = append(b, NoExceptionLine...)
+	}
 	if r.opts.Eval && !classic && (r.fn.maxTemps > 0 || r.fn.keyTemps > 0) {
 		// An eval's lexical declarations are its own: a var would be a
 		// property of the global object in an indirect eval.
@@ -2309,4 +2311,36 @@ func (r *rewriter) pattern(p js.Pattern) {
 			r.pattern(x)
 		}
 	}
+}
+
+// linkOnFirstLine reports whether a module imports a name, or re-exports
+// one by name, on its first line. When such a link fails (the other module
+// does not export the name), Node's ES module loader finds the importing
+// module's URL in the first line of the error's stack, the "file:line"
+// header it adds above the source line, which a line marked with
+// NoExceptionLine does not get: the loader then failed to resolve the
+// specifier against the error's message and threw that instead. Such a
+// first line goes unmarked, at the cost of printing it (the prologue with
+// it) above an uncaught error thrown there.
+func linkOnFirstLine(body []js.Stmt, src []byte) bool {
+	end := len(src)
+	if i := bytes.IndexAny(src, "\n\r\u2028\u2029"); i >= 0 {
+		end = i
+	}
+	for _, st := range body {
+		if int(st.Pos()) >= end {
+			break
+		}
+		switch st := st.(type) {
+		case *js.Import:
+			if len(st.Specs) > 0 {
+				return true
+			}
+		case *js.ExportNamed:
+			if st.Source != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
