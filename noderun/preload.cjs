@@ -96,6 +96,10 @@ if (globalThis.__mt && typeof globalThis.__mt.setCallerSites === 'function') {
   try {
     const nodeTest = require('node:test');
     const fns = [];
+    // assert(value) and assert.ok(value) without a message read the
+    // expression at their caller's position from its file.
+    const assert = require('node:assert');
+    for (const f of [assert, assert.ok, assert.strict, assert.strict.ok]) if (typeof f === 'function') fns.push(f);
     for (const k of ['test', 'it', 'describe', 'suite', 'before', 'after', 'beforeEach', 'afterEach']) {
       const f = nodeTest[k];
       if (typeof f !== 'function') continue;
