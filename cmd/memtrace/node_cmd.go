@@ -53,7 +53,9 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			execFile and their sync forms, also with an environment of its own) is
 			traced too, each into DIR/children/<n>-<pid>/mem-trace; session.json
 			lists them (pid, parent, argv, exit code or signal, status). Worker
-			threads run untraced.
+			threads are traced the same way, into
+			DIR/children/<n>-<pid>-t<threadId>/mem-trace (a worker stopped by
+			terminate() is recorded as incomplete).
 
 			--compact leaves out the statement-end flushes that have nothing to do
 			(no object can have become unreachable since the frame's previous one)
