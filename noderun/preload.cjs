@@ -409,7 +409,7 @@ function cacheKey(goal, filename, source) {
 
 // instrument returns the instrumented source, or the original source with a
 // warning on standard error if memtrace cannot instrument it.
-function instrument(source, filename, goal) {
+function instrument(source, filename, goal, transformed) {
   if (isInstrumented(source)) return source;
   const key = cacheKey(goal, filename, source);
   const hit = cache.get(key);
@@ -447,7 +447,12 @@ function instrument(source, filename, goal) {
     process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${error}\n`);
   }
   cache.set(key, out);
-  if (out !== source) instrumented.set(filename, { goal, name, loader, length: source.length, key });
+  if (out !== source) {
+    instrumented.set(filename, { goal, name, loader, length: source.length, key, source: transformed ? source : undefined });
+    // The shim reads a file's original text from the disk (Function.prototype.toString,
+    // stack positions); code another loader changed is only here.
+    if (transformed) textByName.set(name, source);
+  }
   return out;
 }
 
@@ -458,7 +463,8 @@ function instrument(source, filename, goal) {
 // with the map instead of the code, if it is the text that was
 // instrumented (CommonJS: same length and hash; ES modules, instrumented
 // by the loader thread: as a module). Maps are kept per file.
-const instrumented = new Map(); // filename -> {goal, name, loader, length, key}
+const instrumented = new Map(); // filename -> {goal, name, loader, length, key, source (when not the file's)}
+const textByName = new Map(); // script name -> the text compiled, when not the file's
 const posMaps = new Map(); // frame file name -> map text, or null
 function positionMap(file) {
   if (typeof file !== 'string' || file === '') return undefined;
@@ -474,9 +480,11 @@ function positionMap(file) {
     rec = { goal: 'module', name: scriptName(filename), loader: loaderOf(filename) };
   }
   if (rec === undefined) return undefined;
-  let source;
-  try { source = fs.readFileSync(filename, 'utf8'); } catch { return undefined; }
-  if (source.charCodeAt(0) === 0xFEFF) source = source.slice(1);
+  let source = rec.source;
+  if (source === undefined) {
+    try { source = fs.readFileSync(filename, 'utf8'); } catch { return undefined; }
+    if (source.charCodeAt(0) === 0xFEFF) source = source.slice(1);
+  }
   if (rec.key !== undefined && (source.length !== rec.length || cacheKey(rec.goal, filename, source) !== rec.key)) {
     // A CommonJS module's text as Node gave it (without a BOM, or changed
     // by another loader): the map of what was instrumented.
@@ -536,6 +544,19 @@ if (env.MEMTRACE_INSTRUMENTER !== 'spawn' && bin && globalThis.__mt && typeof gl
 if (bin && globalThis.__mt && typeof globalThis.__mt.setPositionMapper === 'function') {
   globalThis.__mt.setPositionMapper(positionMap);
 }
+if (globalThis.__mt && typeof globalThis.__mt.setTextSource === 'function') {
+  globalThis.__mt.setTextSource((name) => textByName.get(name));
+}
+
+// isFileText reports whether text is the file's (without a BOM, as Node
+// compiles it): a loader such as ts-node, @babel/register or pirates
+// compiles text of its own under the file's name.
+function isFileText(filename, text) {
+  let disk;
+  try { disk = fs.readFileSync(filename, 'utf8'); } catch { return false; }
+  if (disk.charCodeAt(0) === 0xFEFF) disk = disk.slice(1);
+  return disk === text;
+}
 
 // CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own
 // reading and error handling; only the source changes.
@@ -546,7 +567,7 @@ Module.prototype._compile = function (content, filename, format) {
   if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
     if (!tsRegistered && tsExts.includes(path.extname(filename).toLowerCase())) registerTS();
     const goal = format === 'module' || /\.m[jt]s$/i.test(filename) ? 'module' : 'commonjs';
-    content = instrument(content, filename, goal);
+    content = instrument(content, filename, goal, typeof content === 'string' && !isFileText(filename, content));
   }
   return origCompile.apply(this, [content, ...Array.prototype.slice.call(arguments, 1)]);
 };

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "fb4fe6c238131bca"
+const Version = "3c0fee14dabe82be"

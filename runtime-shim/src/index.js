@@ -3733,6 +3733,10 @@ function install() {
   function scriptText(h) {
     if (h.text !== undefined) return h.text;
     let text = h.src;
+    if (text === undefined && textSource !== undefined && typeof h.file === 'string') {
+      try { text = textSource(h.file); } catch { text = undefined; }
+      if (typeof text !== 'string') text = undefined;
+    }
     if (text === undefined && fs !== undefined && typeof h.file === 'string' && h.file !== 'eval' && h.file !== 'evalIndirect') {
       const f = h.file[0] === '/' || cwd === '' ? h.file : cwd + '/' + h.file;
       try { text = fs.readFileSync(f, 'utf8'); } catch { text = undefined; }
@@ -4367,6 +4371,7 @@ function install() {
   // in them is formatted.
   var posMaps = new SafeMap(); // file -> map function, or null
   var positionMapper;
+  var textSource; // setTextSource
   function posMapOf(file) {
     const v = vmCode.size !== 0 ? vmCode.get(relName(file)) : undefined;
     if (v !== undefined) {
@@ -4841,6 +4846,13 @@ function install() {
     // undefined (memtrace node's preload).
     setPositionMapper(f) {
       if (typeof f === 'function') positionMapper = f;
+    },
+    // setTextSource sets where a file's original text is found before the
+    // disk: f(name) returns the text compiled under the script name when a
+    // loader other than Node's changed it (memtrace node's preload), else
+    // undefined.
+    setTextSource(f) {
+      if (typeof f === 'function') textSource = f;
     },
     // setCallerSites marks the functions fns as natives that read their
     // caller's position (callAtCaller); at(name, line, column, argc) returns
