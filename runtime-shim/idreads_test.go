@@ -1,8 +1,6 @@
 package runtimeshim
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -46,19 +44,11 @@ func TestOneProbeIdReads(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	dir := t.TempDir()
-	orig := filepath.Join(dir, "orig.js")
-	if err := os.WriteFile(orig, []byte(idMissesProgram), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plain, err := exec.Command(node, orig).CombinedOutput()
-	if err != nil {
-		t.Fatalf("plain: %v\n%s", err, plain)
-	}
+	want := plainRun(t, node, dir, idMissesProgram)
 	prog := filepath.Join(dir, "misses.js")
 	instrumentFile(t, prog, idMissesProgram, instrument.Options{Goal: js.CommonJS, File: "misses.js"})
 	one := run(t, node, shim, prog, nil)
 	two := run(t, node, shim, prog, []string{"MEMTRACE_TWO_PROBES=1"})
-	want := string(plain)
 	for _, r := range []runResult{one, two} {
 		if r.exit != 0 || r.stdout != want {
 			t.Fatalf("exit %d, output %q (want %q)\n%s", r.exit, r.stdout, want, r.stderr)

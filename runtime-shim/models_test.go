@@ -91,17 +91,8 @@ console.log(Object.keys(target).join(','), Object.getOwnPropertyNames(target).le
 // getters of a literal whose first accessor key was 0 or "" or computed.
 // The models still log their PUTFIELDs for ordinary objects.
 func TestModelsReadUnseen(t *testing.T) {
-	node := nodeOrSkip(t)
-	dir := t.TempDir()
-	orig := filepath.Join(dir, "orig.js")
-	if err := os.WriteFile(orig, []byte(unseenReadsProgram), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plain, err := exec.Command(node, orig).CombinedOutput()
-	if err != nil {
-		t.Fatalf("plain: %v\n%s", err, plain)
-	}
-	puts := putfields(t, unseenReadsProgram, "unseen.js", string(plain))
+	plain := plainRun(t, nodeOrSkip(t), t.TempDir(), unseenReadsProgram)
+	puts := putfields(t, unseenReadsProgram, "unseen.js", plain)
 	// Object.defineProperty's model, from the property as it now is: the
 	// value of a descriptor of getters and of a proxy descriptor, the empty
 	// key (left out before), an accessor.
@@ -111,4 +102,19 @@ func TestModelsReadUnseen(t *testing.T) {
 			t.Errorf("no PUTFIELD %q in%s", strings.TrimSpace(want), got)
 		}
 	}
+}
+
+// plainRun runs program, written to dir/orig.js, under plain node and
+// returns its output, which must come with exit code 0.
+func plainRun(t *testing.T, node, dir, program string) string {
+	t.Helper()
+	orig := filepath.Join(dir, "orig.js")
+	if err := os.WriteFile(orig, []byte(program), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plain, err := exec.Command(node, orig).CombinedOutput()
+	if err != nil {
+		t.Fatalf("plain: %v\n%s", err, plain)
+	}
+	return string(plain)
 }

@@ -1,8 +1,6 @@
 package runtimeshim
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -80,18 +78,11 @@ func TestPatchedNatives(t *testing.T) {
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	dir := t.TempDir()
-	orig := filepath.Join(dir, "orig.js")
-	if err := os.WriteFile(orig, []byte(patchedNativesProgram), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plain, err := exec.Command(node, orig).CombinedOutput()
-	if err != nil {
-		t.Fatalf("plain: %v\n%s", err, plain)
-	}
+	plain := plainRun(t, node, dir, patchedNativesProgram)
 	prog := filepath.Join(dir, "patched.js")
 	instrumentFile(t, prog, patchedNativesProgram, instrument.Options{Goal: js.Script, File: "patched.js"})
 	got := run(t, node, shim, prog, []string{"MEMTRACE_BIN=" + memtracebin.Path(t)})
-	if got.exit != 0 || got.stdout != string(plain) {
+	if got.exit != 0 || got.stdout != plain {
 		t.Fatalf("exit %d\ninstrumented: %s\nplain:        %s\n%s", got.exit, got.stdout, plain, got.stderr)
 	}
 	check(t, "patched.js", got.trace)
