@@ -408,8 +408,10 @@ function cacheKey(goal, filename, source) {
 }
 
 // instrument returns the instrumented source, or the original source with a
-// warning on standard error if memtrace cannot instrument it.
-function instrument(source, filename, goal, transformed) {
+// warning on standard error if memtrace cannot instrument it. compiled: the
+// source comes from _compile, which a loader may have given text that is
+// not the file's.
+function instrument(source, filename, goal, compiled) {
   if (isInstrumented(source)) return source;
   const key = cacheKey(goal, filename, source);
   const hit = cache.get(key);
@@ -448,10 +450,12 @@ function instrument(source, filename, goal, transformed) {
   }
   cache.set(key, out);
   if (out !== source) {
-    instrumented.set(filename, { goal, name, loader, length: source.length, key, source: transformed ? source : undefined });
     // The shim reads a file's original text from the disk (Function.prototype.toString,
-    // stack positions); code another loader changed is only here.
-    if (transformed) textByName.set(name, source);
+    // stack positions); text another loader compiled is only here. (Read once per
+    // module instrumented, not on a cache hit.)
+    const own = compiled && !isFileText(filename, source) ? source : undefined;
+    instrumented.set(filename, { goal, name, loader, length: source.length, key, source: own });
+    if (own !== undefined) textByName.set(name, own);
   }
   return out;
 }
@@ -567,7 +571,7 @@ Module.prototype._compile = function (content, filename, format) {
   if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
     if (!tsRegistered && tsExts.includes(path.extname(filename).toLowerCase())) registerTS();
     const goal = format === 'module' || /\.m[jt]s$/i.test(filename) ? 'module' : 'commonjs';
-    content = instrument(content, filename, goal, typeof content === 'string' && !isFileText(filename, content));
+    content = instrument(content, filename, goal, true);
   }
   return origCompile.apply(this, [content, ...Array.prototype.slice.call(arguments, 1)]);
 };

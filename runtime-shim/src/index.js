@@ -2020,6 +2020,7 @@ function install() {
   function elemId(v) {
     return isObj(v) ? idOf(v) : 0;
   }
+  var ArrayCtor = Array;
 
   // The models read what a native left behind without the program seeing
   // it: only the native's own reads may run a getter or a proxy's trap
@@ -2117,11 +2118,15 @@ function install() {
       case K_ARRAY_FROM: {
         // Array.from(it): the new array (at the call site) and a PUTFIELD
         // per object element.
-        const len = lengthOf(val);
+        // The array the main realm's Array.from made itself (no subclass
+        // constructor ran) has an own data element at every index: read
+        // directly, no descriptor per element.
+        const fresh = base === ArrayCtor && isArray(val);
+        const len = fresh ? val.length : lengthOf(val);
         if (typeof len !== 'number') break;
         const vid = idOrCreate(val, ci);
         for (let j = 0; j < len; j++) {
-          const e = ownData(val, j);
+          const e = fresh ? val[j] : ownData(val, j);
           if (isObj(e)) logPutfield(ci, vid, $String(j), idOrCreate(e, ci));
         }
         break;
