@@ -261,8 +261,9 @@ func (r *rewriter) readObject(e *js.Member) {
 	if _, ok := e.Object.(*js.Super); ok {
 		return
 	}
-	if id, ok := unparen(e.Object).(*js.Ident); ok && r.primitiveRef(id) {
+	if id, ok := unparen(e.Object).(*js.Ident); ok && r.primitiveRef(id) || r.superseded[e] {
 		// A name that only ever holds primitives: G would record nothing.
+		// A superseded read (supersede.go): a later hook records the use.
 		r.expr(e.Object)
 		return
 	}

@@ -11,7 +11,12 @@ import (
 // strip instruments src as file "t.js" and returns the code without the
 // prologue's S call and the final Sx, with the handle renamed H.
 func strip(src string, goal js.Goal) (string, error) {
-	res, err := Instrument([]byte(src), Options{Goal: goal, File: "t.js"})
+	return stripWith(src, Options{Goal: goal, File: "t.js"})
+}
+
+// stripWith is strip with the options given.
+func stripWith(src string, opts Options) (string, error) {
+	res, err := Instrument([]byte(src), opts)
 	if err != nil {
 		return "", err
 	}

@@ -82,6 +82,10 @@ type Options struct {
 	// primitives, and G at property reads of them (where neither logs
 	// anything): for differential tests of that rule.
 	KeepPrimitiveHooks bool
+	// KeepUses keeps G at property reads that a later use of the same
+	// object supersedes (supersede.go): for differential tests of that
+	// rule.
+	KeepUses bool
 	// CallX calls X at the end of every statement-level expression, also
 	// where the pending-flush slot is tested inline first (H.p[0] ||
 	// H.X(k), docs/instrumentation.md §4): for differential tests of that

@@ -260,7 +260,8 @@ func TestSelfReferenceKeywordNames(t *testing.T) {
 func TestHookCopyByName(t *testing.T) {
 	src := `function f(c, d) { c[0] = d.x + c[1]; return c[2] + this.pos.x + d.pos.y + g().a + g().b + (c || d).z }
 function h(c) { return c[3] + c[4] + c?.[5] + c?.pos.x + d?.x.y + g()?.c }`
-	got, err := strip(src, js.Script)
+	// Every read keeps its G (KeepUses): c[3] is superseded by c[4].
+	got, err := stripWith(src, Options{Goal: js.Script, File: "t.js", KeepUses: true})
 	if err != nil {
 		t.Fatal(err)
 	}

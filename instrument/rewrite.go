@@ -60,6 +60,12 @@ type freeEntry struct {
 }
 
 type rewriter struct {
+	// superseded: the property reads that need no G (supersede.go);
+	// closureWritten: the bindings a function other than their own
+	// assigns; sup: the analysis's state.
+	superseded     map[*js.Member]bool
+	closureWritten map[*scope.Binding]bool
+	sup            *superseder
 	// points: local iid -> where the engine reports the operation its hook
 	// call stands for (Options.PosMap; posmap.go).
 	points map[int]int32
@@ -1238,6 +1244,7 @@ func (r *rewriter) function(fp funcParts) int {
 		r.stmts(body)
 	} else {
 		h = r.hole(fp.exprBody.Pos())
+		r.supersedeExpr(fp.exprBody)
 		r.expr(fp.exprBody)
 		k = r.site(acorn(fp.exprBody))
 	}
@@ -1674,6 +1681,7 @@ func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
 // Statements
 
 func (r *rewriter) stmts(list []js.Stmt) {
+	r.supersede(list)
 	for i, st := range list {
 		r.stmt(st, i > 0 && r.open(list[i-1]))
 	}
@@ -1742,8 +1750,10 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		r.flushed(s.Arg, s.Span, false)
 	case *js.If:
 		r.tested(s.Test, s.Span)
+		r.supersedeBody(s.Then)
 		r.stmt(s.Then, false)
 		if s.Else != nil {
+			r.supersedeBody(s.Else)
 			r.stmt(s.Else, false)
 		}
 	case *js.For:
@@ -1762,6 +1772,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			r.discarded(s.Update, s.Span, false)
 		}
 		r.iterBody(it, s.Body)
+		r.supersedeBody(s.Body)
 		r.stmt(s.Body, false)
 		r.iterBodyEnd(it, s.Body)
 		r.iterEnd(it, s.Body)
@@ -1781,12 +1792,14 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		it := r.iterBegin(s)
 		r.tested(s.Test, s.Span)
 		r.iterBody(it, s.Body)
+		r.supersedeBody(s.Body)
 		r.stmt(s.Body, false)
 		r.iterBodyEnd(it, s.Body)
 		r.iterEnd(it, s.Body)
 	case *js.DoWhile:
 		it := r.iterBegin(s)
 		r.iterBody(it, s.Body)
+		r.supersedeBody(s.Body)
 		r.stmt(s.Body, false)
 		r.iterBodyEnd(it, s.Body)
 		r.tested(s.Test, s.Span)
@@ -1797,6 +1810,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			r.afterForAwait(s, s.Span, func() { r.stmt(s.Body, false) }, guard)
 			break
 		}
+		r.supersedeBody(s.Body)
 		r.stmt(s.Body, false)
 	case *js.With:
 		r.expr(s.Object)
@@ -2246,6 +2260,7 @@ func (r *rewriter) forInOf(loop js.Span, left js.Node, right js.Expr, body js.St
 		defer r.ins(body.EndPos(), " } finally { ", r.hk("Ys", k), r.fn.self, ", void 0", args, "); } }")
 	}
 	r.iterBody(it, body)
+	r.supersedeBody(body)
 	if pre != "" {
 		r.ins(body.Pos(), "{ "+pre)
 		r.stmt(body, false)

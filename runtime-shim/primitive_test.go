@@ -53,7 +53,7 @@ func TestPrimitiveWritesElided(t *testing.T) {
 	var ws, gs [2]int
 	for k, keep := range []bool{false, true} {
 		prog := filepath.Join(dir, fmt.Sprintf("prim%d.js", k))
-		code := instrumentFile(t, prog, primProgram, instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveHooks: keep})
+		code := instrumentFile(t, prog, primProgram, instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveHooks: keep, KeepUses: true})
 		ws[k] = strings.Count(string(code), ".W(")
 		gs[k] = len(gHook.FindAllIndex(code, -1))
 		got := run(t, node, shim, prog, nil)
