@@ -40,11 +40,12 @@ const (
 	supBarrier                // nothing is superseded across it
 )
 
-// supCtx is a region of code that runs only if its parent's does.
-type supCtx struct{ parent *supCtx }
+// A region of code that runs only if its parent's does is an index into
+// superseder.parents; 0 is the run itself.
 
-func (c *supCtx) within(outer *supCtx) bool {
-	for ; c != nil; c = c.parent {
+// within reports that region c lies in region outer (or is it).
+func (s *superseder) within(c, outer int32) bool {
+	for ; c >= 0; c = s.parents[c] {
 		if c == outer {
 			return true
 		}
@@ -55,7 +56,7 @@ func (c *supCtx) within(outer *supCtx) bool {
 type supEvent struct {
 	kind supKind
 	b    *scope.Binding
-	ctx  *supCtx
+	ctx  int32
 	m    *js.Member
 }
 
@@ -63,10 +64,23 @@ type supEvent struct {
 var thisBinding = &scope.Binding{Name: "this"}
 
 type superseder struct {
-	r     *rewriter
-	ev    []supEvent
-	ctx   *supCtx
-	later map[*scope.Binding][]*supCtx
+	r       *rewriter
+	ev      []supEvent
+	ctx     int32
+	parents []int32 // each region's parent; -1 for the run's
+	reads   int     // supRead events in ev
+	// later: per name, the head of its list in uses (the regions of the
+	// uses found so far walking back), -1 at the end of a list.
+	later map[*scope.Binding]int32
+	uses  []supLink
+}
+
+type supLink struct{ ctx, next int32 }
+
+// region opens a region inside the current one.
+func (s *superseder) region() int32 {
+	s.parents = append(s.parents, s.ctx)
+	return int32(len(s.parents) - 1)
 }
 
 // supersedeOn reports whether reads may be superseded in the function
@@ -113,7 +127,7 @@ func (r *rewriter) supersedeExpr(e js.Expr) {
 
 func (r *rewriter) superseder() *superseder {
 	if r.sup == nil {
-		r.sup = &superseder{r: r, later: map[*scope.Binding][]*supCtx{}}
+		r.sup = &superseder{r: r, later: map[*scope.Binding]int32{}}
 		r.superseded = map[*js.Member]bool{}
 		r.closureWritten = map[*scope.Binding]bool{}
 		for i := range r.info.Refs {
@@ -124,8 +138,7 @@ func (r *rewriter) superseder() *superseder {
 		}
 	}
 	s := r.sup
-	s.ev = s.ev[:0]
-	s.ctx = &supCtx{}
+	s.reset()
 	return s
 }
 
@@ -186,6 +199,9 @@ func (s *superseder) decl(d *js.VarDecl) {
 
 func (s *superseder) add(k supKind, b *scope.Binding, m *js.Member) {
 	s.ev = append(s.ev, supEvent{kind: k, b: b, ctx: s.ctx, m: m})
+	if k == supRead {
+		s.reads++
+	}
 }
 
 func (s *superseder) barrier() { s.add(supBarrier, nil, nil) }
@@ -256,7 +272,7 @@ func sloppyArguments(f *scope.Func) bool {
 // cond walks e in a region that runs only sometimes.
 func (s *superseder) cond(e js.Expr) {
 	outer := s.ctx
-	s.ctx = &supCtx{parent: outer}
+	s.ctx = s.region()
 	s.expr(e)
 	s.ctx = outer
 }
@@ -386,7 +402,7 @@ func (s *superseder) assign(e *js.Assign) {
 	case *js.Ident:
 		if e.Op == "&&=" || e.Op == "||=" || e.Op == "??=" {
 			outer := s.ctx
-			s.ctx = &supCtx{parent: outer}
+			s.ctx = s.region()
 			s.expr(e.Value)
 			s.write(t)
 			s.ctx = outer
@@ -460,6 +476,10 @@ func (s *superseder) call(e *js.Call) {
 
 // flush decides the run's reads, walking back from its end.
 func (s *superseder) flush() {
+	if s.reads == 0 {
+		s.reset()
+		return
+	}
 	later := s.later
 	for i := len(s.ev) - 1; i >= 0; i-- {
 		e := s.ev[i]
@@ -469,28 +489,35 @@ func (s *superseder) flush() {
 		case supWrite:
 			delete(later, e.b)
 		case supUse, supRead:
-			l := later[e.b]
-			if e.kind == supRead {
-				for _, c := range l {
-					if e.ctx.within(c) {
-						s.r.superseded[e.m] = true
-						break
-					}
-				}
+			head, ok := later[e.b]
+			if !ok {
+				head = -1
 			}
 			dup := false
-			for _, c := range l {
+			for u := head; u >= 0; u = s.uses[u].next {
+				c := s.uses[u].ctx
+				if e.kind == supRead && s.within(e.ctx, c) {
+					s.r.superseded[e.m] = true
+				}
 				if c == e.ctx {
 					dup = true
-					break
 				}
 			}
 			if !dup {
-				later[e.b] = append(l, e.ctx)
+				s.uses = append(s.uses, supLink{ctx: e.ctx, next: head})
+				later[e.b] = int32(len(s.uses) - 1)
 			}
 		}
 	}
 	clear(later)
+	s.reset()
+}
+
+// reset starts a new run.
+func (s *superseder) reset() {
 	s.ev = s.ev[:0]
-	s.ctx = &supCtx{}
+	s.uses = s.uses[:0]
+	s.parents = append(s.parents[:0], -1)
+	s.ctx = 0
+	s.reads = 0
 }
