@@ -415,14 +415,7 @@ func (s *superseder) assign(e *js.Assign) {
 			s.barrier()
 			return
 		}
-		k := len(s.ev)
-		b := s.name(t.Object)
-		if b == nil {
-			s.expr(t.Object)
-		}
-		if t.Computed {
-			s.expr(t.Property)
-		}
+		b, k := s.base(t)
 		if e.Op == "=" {
 			s.expr(e.Value)
 			s.useAfter(b, k) // P
@@ -434,6 +427,21 @@ func (s *superseder) assign(e *js.Assign) {
 	default:
 		s.barrier() // destructuring
 	}
+}
+
+// base walks the object and key of a member that P or M uses: the name
+// the hook records a use for (nil if the rule cannot follow it), and the
+// first event of the walk, for useAfter.
+func (s *superseder) base(m *js.Member) (*scope.Binding, int) {
+	k := len(s.ev)
+	b := s.name(m.Object)
+	if b == nil {
+		s.expr(m.Object)
+	}
+	if m.Computed {
+		s.expr(m.Property)
+	}
+	return b, k
 }
 
 func (s *superseder) call(e *js.Call) {
@@ -449,14 +457,7 @@ func (s *superseder) call(e *js.Call) {
 		if _, priv := c.Property.(*js.PrivateName); priv {
 			break
 		}
-		k := len(s.ev)
-		b := s.name(c.Object)
-		if b == nil {
-			s.expr(c.Object)
-		}
-		if c.Computed {
-			s.expr(c.Property)
-		}
+		b, k := s.base(c)
 		s.useAfter(b, k) // M
 		s.args(e.Args)
 		s.barrier()
