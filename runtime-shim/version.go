@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "78929eee0c8b3485"
+const Version = "708a0ca7376e8bcb"

@@ -16,7 +16,7 @@ import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
 import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, STORE_SLOTS } from './consts.js';
-import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun } from './writer.js';
+import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
 const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
@@ -353,11 +353,13 @@ function install() {
   // their names (WRITE, CREATE_FUN, a PUTFIELD on the global object,
   // SCRIPT_ENTER, another DECLARE): defIid, defName, defSid [0, defLen),
   // the frame's from defBase[fdepth - 1]. elided counts them as well while
-  // they are held back.
+  // they are held back. A run of vars (Nu) is one record: its bytes in
+  // defName, their number in defIid, its entries in defCount.
   var defBase = new Int32Array(256);
   var defIid = new Int32Array(256);
   var defSid = new Int32Array(256);
   var defName = [];
+  var defCount = new Int32Array(256); // a run's entries (holdRun)
   var defLen = 0;
   function note(type) {
     switch (type) {
@@ -857,8 +859,9 @@ function install() {
   // declareRun is logName(DECLARE, g + k, names[k], 0) for each of the
   // comma-separated names of a run of vars at a function's entry (Nu),
   // written at once from the bytes the writer keeps for g's run when no
-  // last-use block can fall due among them, nor compact mode hold them,
-  // and the run is at most RUN_MAX bytes (the writer copies a run whole,
+  // last-use block can fall due among them (compact mode holds them as
+  // one record where it would hold each: holdRun), and the run is at most
+  // RUN_MAX bytes (the writer copies a run whole,
   // so it must fit its buffer: a run of fewer entries than a last-use
   // period may still have long names; logName streams a long name).
   var RUN_MAX = 1 << 16;
@@ -872,6 +875,10 @@ function install() {
     }
     const m = runEntries(k);
     const n = runBytes(k);
+    if (compact && fresh && fdepth > 0 && n <= RUN_MAX && time + elided + m - lastUseFlushTime < LAST_USE_FLUSH_PERIOD) {
+      holdRun(runOf(k), n, m);
+      return;
+    }
     if (compact || defLen !== 0 || n > RUN_MAX || time + elided + m - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
       const list = runNames[k];
       for (let j = 0; j < m; j++) logName(DECLARE, g + j, list[j], 0);
@@ -920,15 +927,36 @@ function install() {
     if (stopped) return;
     if (!blockDue()) return;
     flushPending();
-    if (defLen === defIid.length) {
-      let a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defIid]); defIid = a;
-      a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defSid]); defSid = a;
-    }
+    holdSlot();
     defIid[defLen] = iid;
     defSid[defLen] = curSid;
     defName[defLen] = name;
     defLen++;
     elided++;
+  }
+
+  // holdRun is holdDeclare for each of a run's m DECLAREs (declareRun:
+  // the n bytes of run v, from the writer's run cache), held as one
+  // record: no last-use block can fall due among them (the caller's test),
+  // so holding them one by one would flush the pending slot at the first
+  // and only count the others. releaseHeld writes the bytes.
+  function holdRun(v, n, m) {
+    flushPending();
+    holdSlot();
+    defIid[defLen] = n;
+    defCount[defLen] = m;
+    defSid[defLen] = curSid;
+    defName[defLen] = v;
+    defLen++;
+    elided += m;
+  }
+
+  function holdSlot() {
+    if (defLen === defIid.length) {
+      let a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defIid]); defIid = a;
+      a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defSid]); defSid = a;
+      a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defCount]); defCount = a;
+    }
   }
 
   // releaseHeld writes the top frame's held-back DECLAREs, each in its own
@@ -944,6 +972,17 @@ function install() {
       curSid = defSid[k];
       writeSid();
       const name = defName[k];
+      if (typeof name !== 'string') {
+        // a run (holdRun)
+        const n = defIid[k];
+        const m = defCount[k];
+        need(n);
+        putBytes(name, n);
+        time += m;
+        elided -= m;
+        defName[k] = undefined;
+        continue;
+      }
       need(37 + 2 * name.length);
       u8(DECLARE);
       i32(defIid[k]);

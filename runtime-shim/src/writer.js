@@ -336,10 +336,20 @@ export function runEntries(k) {
   return runCount[k];
 }
 
+// runOf is slot k's run as putBytes takes it (its bytes stay the same
+// after the slot takes another run: cacheRun makes a new view).
+export function runOf(k) {
+  return runView[k];
+}
+
 // putRun writes slot k's run; the caller has made room (need(runBytes(k))).
 export function putRun(k) {
-  const v = runView[k];
-  const n = runLen[k];
+  putBytes(runView[k], runLen[k]);
+}
+
+// putBytes writes the first n bytes of run v (runOf); the caller has made
+// room.
+export function putBytes(v, n) {
   const o = off;
   for (let j = 0; j < n; j += 4) dv.setInt32(o + j, v.getInt32(j));
   off = o + n;
