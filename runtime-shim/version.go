@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "708a0ca7376e8bcb"
+const Version = "0884180f9921c908"

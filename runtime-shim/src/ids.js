@@ -26,11 +26,14 @@ const NOFIELD = -1073741824;
 // probe per operation, about 20 ns each here. An object without the field
 // makes the one-probe read throw, which costs about 10 us (the engine
 // makes a TypeError with its stack): tries[k] counts the misses reader k
-// may still take that way (u0..u31, p0..p31, useGet, putGet), after which
-// it reads with two probes for good. Objects without the field reach the
-// use and write readers rarely (regexps and proxies, kept in the fallback
-// map; natives' results once), so most readers never turn.
-const tries = new $Int32Array(66);
+// may still take that way (u0..u31 at 0..31, p0..p31 at 32..63, get at
+// 64, useGet at 65, putGet at 66), after which it reads with two probes
+// for good. Objects without the field reach the use and write readers
+// rarely (regexps and proxies, kept in the fallback map; natives' results
+// once), so most readers never turn; get, the shim's own reader (the ids
+// of values written, declared and returned, a frame's this), reads them
+// more often, and may turn.
+const tries = new $Int32Array(67);
 apply(typedArrayFill, tries, [16]);
 
 // twoProbes makes every reader read with two probes from the start
@@ -46,7 +49,7 @@ class Stamp extends Return {
     this.#id = v;
   }
   static get(o) {
-    return #id in o ? o.#id : NOFIELD;
+    if (tries[64] > 0) { try { return o.#id; } catch { tries[64]--; } } return #id in o ? o.#id : NOFIELD;
   }
   // useGet is get for the use hooks only: a separate function keeps their
   // type feedback apart from the shim's own lookups (functions, the global
