@@ -246,14 +246,7 @@ console.log(n, sum, f.p1);
 // does); without it the shortcut would be silently off.
 func TestTypedArrayTag(t *testing.T) {
 	node := nodeOrSkip(t)
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("src", "natives.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "natives.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := srcModules(t, "natives")
 	script := `
 const want = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Int8Array.prototype), Symbol.toStringTag).get;
 if (process.argv[2] === 'nosymbol') delete globalThis.Symbol;

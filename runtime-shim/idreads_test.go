@@ -1,7 +1,10 @@
 package runtimeshim
 
 import (
+	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/memtrace/memtrace/instrument"
@@ -56,4 +59,42 @@ func TestOneProbeIdReads(t *testing.T) {
 	}
 	check(t, "misses.js", one.trace)
 	sameTrace(t, one.trace, two.trace, "", "one probe", "two probes")
+}
+
+// TestIdReadersCounters: each one-probe reader of ids.js counts its misses
+// in a slot of its own of tries, inside the array. (A slot past the end
+// reads undefined, and that reader silently kept two probes: putGet did.)
+func TestIdReadersCounters(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("src", "ids.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	decl := regexp.MustCompile(`const tries = new \$Int32Array\((\d+)\);`).FindSubmatch(src)
+	if decl == nil {
+		t.Fatal("the declaration of tries is not in ids.js")
+	}
+	size, _ := strconv.Atoi(string(decl[1]))
+	readers := 0
+	seen := map[int]bool{}
+	for _, m := range regexp.MustCompile(`if \(tries\[(\d+)\] > 0\) \{ try \{ return o\.#id; \} catch \{ tries\[(\d+)\]--; \} \}`).FindAllSubmatch(src, -1) {
+		k, _ := strconv.Atoi(string(m[1]))
+		if string(m[1]) != string(m[2]) {
+			t.Errorf("a reader tests tries[%s] and counts its miss in tries[%s]", m[1], m[2])
+		}
+		if k >= size {
+			t.Errorf("a reader counts its misses in tries[%d], past the %d slots", k, size)
+		}
+		if seen[k] {
+			t.Errorf("two readers share tries[%d]", k)
+		}
+		seen[k] = true
+		readers++
+	}
+	// u0..u31, p0..p31, get, useGet, putGet
+	if readers != 67 {
+		t.Errorf("%d one-probe readers found in ids.js, want 67", readers)
+	}
+	if got := len(regexp.MustCompile(`tries\[\d+\]`).FindAll(src, -1)); got != 2*readers {
+		t.Errorf("%d uses of a slot of tries in ids.js, %d in readers of the form checked", got, 2*readers)
+	}
 }

@@ -120,6 +120,24 @@ func TestBundleParsesAndFitsBudget(t *testing.T) {
 }
 
 // nodeOrSkip returns the path of node, or skips (fails under CI) without it.
+// srcModules copies src/NAME.js of each name into a new temporary
+// directory as NAME.mjs, for a script there to import under node, and
+// returns the directory.
+func srcModules(t *testing.T, names ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range names {
+		src, err := os.ReadFile(filepath.Join("src", name+".js"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".mjs"), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 func nodeOrSkip(t testing.TB) string {
 	p, err := exec.LookPath("node")
 	if err != nil {

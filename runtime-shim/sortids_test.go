@@ -18,14 +18,7 @@ import (
 // the two given.
 func TestSortIds(t *testing.T) {
 	node := nodeOrSkip(t)
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("src", "sortids.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "sortids.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := srcModules(t, "sortids")
 	script := `
 import { sortIds } from './sortids.mjs';
 let seed = 7;

@@ -130,3 +130,40 @@ func varRuns(t *testing.T, program string, nus, longest, lastUses int) {
 		}
 	}
 }
+
+// TestVarRunsEvicted: compact mode holds a run's bytes (holdRun), not its
+// slot in the writer's run cache, which is direct-mapped by iid (8,192
+// slots): here f's run is held, f calls g, whose run takes the same slot,
+// and f's run is written after g returns (a = o needs its names). The
+// padding puts g's run exactly 8,192 iids after f's; the trace must still
+// be the one the program spelled with Ns writes.
+func TestVarRunsEvicted(t *testing.T) {
+	const slots = 8192
+	nuAt := regexp.MustCompile(`\.Nu\((\d+), "(a,b|x,y,z)"\)`)
+	for params := 0; params < 4; params++ {
+		var b strings.Builder
+		b.WriteString("function f(o) { var a, b; g(); a = o; return a; }\nfunction pad(q")
+		for k := 0; k < params; k++ {
+			fmt.Fprintf(&b, ", q%d", k)
+		}
+		b.WriteString(") {\n")
+		for k := 0; k < (slots-8)/2; k++ {
+			b.WriteString("  q();\n")
+		}
+		b.WriteString("}\nfunction g() { var x, y, z; return 1; }\nlet n = 0;\nfor (let k = 0; k < 50; k++) n += f({ k }).k;\nconsole.log(n);\n")
+		code := instrumentFile(t, filepath.Join(t.TempDir(), "runs.js"), b.String(), instrument.Options{Goal: js.Script, File: "runs.js"})
+		at := map[string]int{}
+		for _, m := range nuAt.FindAllSubmatch(code, -1) {
+			at[string(m[2])], _ = strconv.Atoi(string(m[1]))
+		}
+		if len(at) != 2 {
+			t.Fatalf("Nu calls of f and g not found: %v", at)
+		}
+		if d := at["x,y,z"] - at["a,b"]; d <= 0 || d%slots != 0 {
+			continue
+		}
+		varRuns(t, b.String(), 2, 3, 0)
+		return
+	}
+	t.Fatal("no padding put g's run a multiple of 8,192 iids after f's: the padding no longer gives the iids it did")
+}

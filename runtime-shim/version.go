@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "9c0ced55252f409b"
+const Version = "7ce52f66b751a49c"

@@ -19,14 +19,7 @@ import (
 // encoding, computed here independently.
 func TestWriterEncoding(t *testing.T) {
 	node := nodeOrSkip(t)
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join("src", "writer.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "writer.mjs"), src, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := srcModules(t, "writer")
 	type site struct{ sid, iid int32 }
 	sites := []site{{1, 5}, {1, 5 + 1<<14}, {1, 5}, {2, 5}, {1, 5}, {0, -1}, {7, 1<<14 - 1}, {2147483647, -2147483648},
 		{-2147483648, 2147483647}, {3, 0}, {3, 1 << 14}, {3, 0}}

@@ -31,7 +31,6 @@ export const arraySort = Array.prototype.sort;
 export const imul = Math.imul;
 export const clz32 = Math.clz32;
 export const typedArrayFill = getPrototypeOf(Int32Array.prototype).fill;
-export const typedArraySort = getPrototypeOf(Int32Array.prototype).sort;
 export const typedArraySlice = getPrototypeOf(Int32Array.prototype).slice;
 export const typedArraySet = getPrototypeOf(Int32Array.prototype).set;
 // %TypedArray%.prototype[@@toStringTag]'s getter: the element type's name
