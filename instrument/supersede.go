@@ -18,8 +18,9 @@ import (
 // statements and declarations, ended by the first statement that is not
 // one, after its head: an if's test, a loop's initialisation and first
 // test, a return's argument). It lists, in evaluation order, the uses of
-// names (locals of the function being rewritten that no other function
-// writes, and this), the writes of those names, and barriers: calls,
+// names (locals of the function being rewritten, and names of enclosing
+// functions that cannot resume, that no other function writes; and
+// this), the writes of those names, and barriers: calls,
 // construction, iteration, suspension, and anything it does not model.
 // Walking back from the run's end, a read is superseded when a later use
 // of the same name follows it with no write of the name and no barrier
@@ -213,8 +214,9 @@ func (s *superseder) write(id *js.Ident) {
 }
 
 // name returns the binding a use hook on o records a use for, when the
-// rule may follow it: this, or a name that only the function being
-// rewritten assigns, resolved statically; nil otherwise.
+// rule may follow it: this, or a name that only its own function
+// assigns (the function being rewritten, or an enclosing one that cannot
+// resume while this code runs), resolved statically; nil otherwise.
 func (s *superseder) name(o js.Expr) *scope.Binding {
 	switch o := o.(type) {
 	case *js.This:
@@ -241,9 +243,14 @@ func (s *superseder) name(o js.Expr) *scope.Binding {
 			cur = r.info.Root.Func
 		}
 		if f == nil || f != cur {
-			// A name of an enclosing function: it may be running (a
-			// generator resumed by a getter) and write it.
-			if b.Kind != scope.Const && b.Kind != scope.FuncName && b.Kind != scope.ClassName {
+			// A name of an enclosing function, which no other function
+			// writes: that function's own code is all that writes it, and
+			// while this code runs, that code runs only if it can resume
+			// (a generator resumed by a getter; an async function too, to
+			// stay on the safe side). A plain function's activation is
+			// finished or waiting below on the stack. Its constants never
+			// change.
+			if b.Kind != scope.Const && b.Kind != scope.FuncName && b.Kind != scope.ClassName && (f == nil || resumable(f)) {
 				return nil
 			}
 		}
@@ -253,6 +260,23 @@ func (s *superseder) name(o js.Expr) *scope.Binding {
 		return b
 	}
 	return nil
+}
+
+// resumable: f's activation may run again after it has let other code
+// run (a generator or an async function), or f is a module's top level
+// (top-level await); a CommonJS module body is a plain function.
+func resumable(f *scope.Func) bool {
+	switch n := f.Node.(type) {
+	case *js.FuncDecl:
+		return n.Async || n.Generator
+	case *js.FuncExpr:
+		return n.Async || n.Generator
+	case *js.Arrow:
+		return n.Async
+	case *js.Program:
+		return n.Goal == js.Module
+	}
+	return false
 }
 
 // sloppyArguments: f's parameters may be aliased by its arguments object.
