@@ -86,6 +86,10 @@ type Options struct {
 	// object supersedes (supersede.go): for differential tests of that
 	// rule.
 	KeepUses bool
+	// KeepFlushes keeps X at statement ends reached with the pending-flush
+	// slot certainly full, where a statement can write no entry
+	// (flushelide.go): for differential tests of that rule.
+	KeepFlushes bool
 	// CallX calls X at the end of every statement-level expression, also
 	// where the pending-flush slot is tested inline first (H.p[0] ||
 	// H.X(k), docs/instrumentation.md §4): for differential tests of that

@@ -1681,10 +1681,18 @@ func (r *rewriter) classDecl(c *js.ClassDecl, guard bool) {
 // Statements
 
 func (r *rewriter) stmts(list []js.Stmt) {
+	r.stmtsFlow(list, false)
+}
+
+// stmtsFlow instruments a list of statements that starts with the
+// pending-flush slot certainly full when full is true (flushelide.go),
+// and reports whether it is certainly full where the list ends.
+func (r *rewriter) stmtsFlow(list []js.Stmt, full bool) bool {
 	r.supersede(list)
 	for i, st := range list {
-		r.stmt(st, i > 0 && r.open(list[i-1]))
+		full = r.stmtFlow(st, i > 0 && r.open(list[i-1]), full)
 	}
+	return full
 }
 
 // open reports that a statement ends without ";" or "}", so that a
@@ -1697,6 +1705,13 @@ func (r *rewriter) open(st js.Stmt) bool {
 // blockStmts instruments a block's statements; block-level function
 // declarations get F and N at the block's entry.
 func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
+	r.blockFlow(start, list, false)
+}
+
+// blockFlow is blockStmts for a block entered with the pending-flush slot
+// certainly full when full is true; it reports the slot's state at the
+// block's end (flushelide.go).
+func (r *rewriter) blockFlow(start int32, list []js.Stmt, full bool) bool {
 	var decls []*js.FuncDecl
 	for _, st := range list {
 		if fd, ok := st.(*js.FuncDecl); ok && fd.Name != nil {
@@ -1704,8 +1719,7 @@ func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
 		}
 	}
 	if decls == nil {
-		r.stmts(list)
-		return
+		return r.stmtsFlow(list, full)
 	}
 	h := r.hole(start)
 	r.stmts(list)
@@ -1716,9 +1730,24 @@ func (r *rewriter) blockStmts(start int32, list []js.Stmt) {
 		b.WriteString(r.hk(r.declHook(fd.Name), n) + r.varStr(fd.Name) + ", " + r.hk("F", t) + itoa(r.declFe[fd]) + ", " + r.text(fd.Name) + ")); ")
 	}
 	r.fill(h, b.String())
+	return false
 }
 
 func (r *rewriter) stmt(st js.Stmt, guard bool) {
+	r.stmtFlow(st, guard, false)
+}
+
+// stmtFlow instruments a statement reached with the pending-flush slot
+// certainly full when full is true, and reports whether the slot is
+// certainly full when the statement completes normally (flushelide.go):
+// a statement that cannot complete normally (return, throw, break,
+// continue) reports true, which is sound because every statement that
+// such a jump can complete (loops, switch, labelled statements) reports
+// false.
+func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
+	if !r.elideFlushes() {
+		full = false
+	}
 	switch s := st.(type) {
 	case *js.Labeled:
 		if r.labelStart < 0 {
@@ -1732,30 +1761,43 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 	switch s := st.(type) {
 	case *js.ExprStmt:
 		if s.Directive != "" {
-			return
+			return full
+		}
+		if full && r.pure(s.X) {
+			return true // the slot stays full: no X
 		}
 		r.discarded(s.X, s.Span, guard)
+		return r.endsFull(s.X, full)
 	case *js.VarDecl:
-		r.varDecl(s, false)
+		return r.varDeclFlow(s, false, full)
 	case *js.FuncDecl:
 		r.funcDecl(s)
 	case *js.ClassDecl:
 		r.classDecl(s, guard)
 	case *js.Block:
-		r.blockStmts(s.Start+1, s.Body)
-	case *js.Empty, *js.Debugger, *js.Break, *js.Continue:
+		return r.blockFlow(s.Start+1, s.Body, full)
+	case *js.Empty:
+		return full
+	case *js.Debugger:
+	case *js.Break, *js.Continue:
+		return true
 	case *js.Return:
 		r.ret(s)
+		return true
 	case *js.Throw:
 		r.flushed(s.Arg, s.Span, false)
+		return true
 	case *js.If:
-		r.tested(s.Test, s.Span)
+		t := r.testFlow(s.Test, s.Span, full)
 		r.supersedeBody(s.Then)
-		r.stmt(s.Then, false)
+		out := r.stmtFlow(s.Then, false, t)
 		if s.Else != nil {
 			r.supersedeBody(s.Else)
-			r.stmt(s.Else, false)
+			out = r.stmtFlow(s.Else, false, t) && out
+		} else {
+			out = out && t
 		}
+		return out
 	case *js.For:
 		it := r.iterBegin(s)
 		switch init := s.Init.(type) {
@@ -1773,7 +1815,8 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		}
 		r.iterBody(it, s.Body)
 		r.supersedeBody(s.Body)
-		r.stmt(s.Body, false)
+		// The body starts after the test's X, when there is one.
+		r.stmtFlow(s.Body, false, s.Test != nil && !trivial(s.Test) && r.elideFlushes() && it == nil)
 		r.iterBodyEnd(it, s.Body)
 		r.iterEnd(it, s.Body)
 	case *js.ForIn:
@@ -1793,7 +1836,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 		r.tested(s.Test, s.Span)
 		r.iterBody(it, s.Body)
 		r.supersedeBody(s.Body)
-		r.stmt(s.Body, false)
+		r.stmtFlow(s.Body, false, !trivial(s.Test) && r.elideFlushes() && it == nil)
 		r.iterBodyEnd(it, s.Body)
 		r.iterEnd(it, s.Body)
 	case *js.DoWhile:
@@ -1811,7 +1854,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			break
 		}
 		r.supersedeBody(s.Body)
-		r.stmt(s.Body, false)
+		r.stmtFlow(s.Body, false, full)
 	case *js.With:
 		r.expr(s.Object)
 		r.inWith++
@@ -1861,6 +1904,7 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 			r.exprNamed(d, `"default"`)
 		}
 	}
+	return false
 }
 
 func (r *rewriter) funcDecl(d *js.FuncDecl) {
@@ -2080,49 +2124,65 @@ func (r *rewriter) primitiveRef(id *js.Ident) bool {
 // varDecl instruments a variable declaration: W (var) or N (let, const)
 // at each initialiser, wrapped in X.
 func (r *rewriter) varDecl(d *js.VarDecl, head bool) {
+	r.varDeclFlow(d, head, false)
+}
+
+// varDeclFlow is varDecl reached with the pending-flush slot certainly
+// full when full is true; it reports whether the slot is certainly full
+// after the declaration (flushelide.go).
+func (r *rewriter) varDeclFlow(d *js.VarDecl, head bool, full bool) bool {
 	for _, dc := range d.Decls {
-		r.declarator(d, dc, head)
+		full = r.declarator(d, dc, head, full)
 		if d.Kind != js.Var {
 			r.markReady(dc.Target)
 		}
 	}
+	return full
 }
 
-func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
+// declarator instruments one declarator, reached with the pending-flush
+// slot certainly full when full is true; it reports the slot's state
+// after it. Every instrumented initialiser ends with its X.
+func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool, full bool) bool {
 	r.pattern(dc.Target)
 	id, isID := dc.Target.(*js.Ident)
 	if dc.Init == nil {
 		if isID && d.Kind == js.Let && !head {
 			n := r.site(r.fn.span)
 			r.ins(dc.End, " = "+r.hk(r.declHook(id), n)+r.varStr(id)+", void 0)")
+			return false
 		}
-		return
+		return full && d.Kind == js.Var
 	}
 	if d.Kind == js.Using || d.Kind == js.AwaitUsing {
 		r.expr(dc.Init)
-		return
+		return false
 	}
 	if !isID {
 		r.expr(dc.Init)
 		if !head {
 			r.destructDecl(d.Kind, dc)
 		}
-		return
+		return false
 	}
 	if d.Kind == js.Var {
 		r.varInit[id.Name] = true
+	}
+	primVar := d.Kind == js.Var && r.primitiveVar(id)
+	if primVar && full && r.elideFlushes() && r.pure(dc.Init) {
+		return true // the slot stays full: no X
 	}
 	h := r.hole(dc.Init.Pos())
 	name := r.varStr(id)
 	r.exprNamed(dc.Init, r.str(id))
 	sp := acorn(dc.Init)
-	if d.Kind == js.Var && r.primitiveVar(id) {
+	if primVar {
 		// A var that only ever holds primitives: no W (it would log
 		// nothing), the statement's flush stays.
 		k := r.site(sp)
 		r.fill(h, r.hk("X", k))
 		r.ins(dc.Init.EndPos(), ")")
-		return
+		return true
 	}
 	if d.Kind == js.Var {
 		i := r.site(sp)
@@ -2135,6 +2195,7 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool) {
 		r.fill(h, r.hk("X", k), r.hk(r.declHook(id), i), name, ", ")
 		r.ins(dc.Init.EndPos(), "))")
 	}
+	return true
 }
 
 // destructDecl logs the names a destructuring declarator binds through an

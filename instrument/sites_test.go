@@ -49,9 +49,10 @@ func TestSitesMatchJalangi(t *testing.T) {
 		}
 		exp.Close()
 		src, _ := os.ReadFile(p)
-		// KeepUses: Jalangi maps every property read; superseded
-		// reads (supersede.go) have no site here.
-		res, err := Instrument(src, Options{Goal: js.Script, File: base, KeepUses: true})
+		// KeepUses and KeepFlushes: Jalangi maps every property read
+		// and statement end; superseded reads (supersede.go) and
+		// statement ends that need no X (flushelide.go) have no site here.
+		res, err := Instrument(src, Options{Goal: js.Script, File: base, KeepUses: true, KeepFlushes: true})
 		if err != nil {
 			t.Errorf("%s: %v", base, err)
 			continue

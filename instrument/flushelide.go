@@ -1,0 +1,104 @@
+package instrument
+
+import js "github.com/memtrace/memtrace/instrument/js"
+
+// Statement ends that need no X (docs/instrumentation.md §4, X).
+//
+// X fills the shim's pending-flush slot when it is empty; only the writing
+// of an entry empties it (the pending flush is written first). So after
+// any X the slot is full until the next entry, and an X reached with the
+// slot full does nothing. A statement whose evaluation can write no entry
+// and run none of the program's code (pure) leaves the slot as it was:
+// reached with the slot certainly full, it needs no X, and its site is
+// not allocated. The rewriter follows the slot's state through
+// straight-line code: a statement list, the branches of an if, a loop's
+// body after its test's X. Anything it does not follow (a loop's back
+// edge, a label, a switch, a try, a function's entry) counts as empty.
+// numeric code compiled from C is mostly such statements between the
+// heap accesses that end with an X.
+
+// elideFlushes reports that statement ends may be left without X here:
+// not with Options.KeepFlushes, not in generators and async functions
+// (their suspensions are rewritten), not in with bodies.
+func (r *rewriter) elideFlushes() bool {
+	return !r.opts.KeepFlushes && (r.fn == nil || !r.fn.susp) && r.inWith == 0
+}
+
+// pure reports that evaluating e writes no entry and runs none of the
+// program's code, and so needs no hook: literals, names that can only hold
+// primitives (scope.Binding.Primitive), and operators over them
+// (arithmetic, bitwise, comparison, logical, conditional, comma, typeof,
+// void), assignments and updates of such names. An operation on
+// primitives calls no valueOf, getter or proxy trap; one that throws (a
+// name in its TDZ, a BigInt mixed with a Number) reaches no X either.
+func (r *rewriter) pure(e js.Expr) bool {
+	if !r.elideFlushes() {
+		return false
+	}
+	return r.pureExpr(e)
+}
+
+func (r *rewriter) pureExpr(e js.Expr) bool {
+	switch e := e.(type) {
+	case *js.NullLit, *js.BoolLit, *js.NumLit, *js.BigIntLit, *js.StringLit, *js.This:
+		return true
+	case *js.Template:
+		return len(e.Exprs) == 0
+	case *js.Ident:
+		return r.primitiveRef(e)
+	case *js.Paren:
+		return r.pureExpr(e.X)
+	case *js.Unary:
+		switch e.Op {
+		case "-", "+", "!", "~", "typeof", "void":
+			return r.pureExpr(e.X)
+		}
+		return false
+	case *js.Update:
+		id, ok := unparen(e.X).(*js.Ident)
+		return ok && r.primitiveRef(id)
+	case *js.Binary:
+		if e.Op == "in" || e.Op == "instanceof" {
+			return false
+		}
+		return r.pureExpr(e.X) && r.pureExpr(e.Y)
+	case *js.Assign:
+		id, ok := e.Target.(*js.Ident)
+		return ok && r.primitiveRef(id) && r.pureExpr(e.Value)
+	case *js.Cond:
+		return r.pureExpr(e.Test) && r.pureExpr(e.Yes) && r.pureExpr(e.No)
+	case *js.Seq:
+		for _, x := range e.List {
+			if !r.pureExpr(x) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// endsFull reports whether the slot is certainly full after the
+// statement-level expression e has been instrumented (discarded, flushed
+// or tested), e having been reached with the slot in state full: a
+// non-trivial expression ends with its X; a trivial one has none and
+// leaves the slot as it was if it is pure.
+func (r *rewriter) endsFull(e js.Expr, full bool) bool {
+	if !r.elideFlushes() {
+		return false
+	}
+	if !trivial(e) {
+		return true
+	}
+	return full && r.pureExpr(e)
+}
+
+// testFlow instruments the test of an if reached with the slot in state
+// full, and reports the slot's state after it (where the branches start).
+func (r *rewriter) testFlow(e js.Expr, sp js.Span, full bool) bool {
+	if full && r.pure(e) {
+		return true // no X
+	}
+	r.tested(e, sp)
+	return r.endsFull(e, full)
+}
