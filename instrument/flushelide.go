@@ -102,3 +102,95 @@ func (r *rewriter) testFlow(e js.Expr, sp js.Span, full bool) bool {
 	r.tested(e, sp)
 	return r.endsFull(e, full)
 }
+
+// testEndsFull reports that a loop's test (nil: none) ends with its X, so
+// that the slot is full after it, every time it runs: the body starts
+// there (while, for) or comes back there (do). Not in a loop with an
+// iteration scope, whose H.Ie at each iteration's start writes entries.
+func (r *rewriter) testEndsFull(test js.Expr, it *iterLoop) bool {
+	return test != nil && !trivial(test) && it == nil && r.elideFlushes()
+}
+
+// falsy reports that a do-while's test is a literal that is false: its
+// body runs once (the form compilers emit to have a block to break out
+// of).
+func falsy(e js.Expr) bool {
+	switch e := unparen(e).(type) {
+	case *js.NumLit:
+		return e.Value == 0
+	case *js.BoolLit:
+		return !e.Value
+	case *js.NullLit:
+		return true
+	}
+	return false
+}
+
+// Jumps. The slot's state where a statement completes normally is the
+// state at its end and at every break (or, for a do-while that runs once,
+// continue) that completes it. The rewriter keeps a stack of the
+// statements a jump may complete; a jump adds its state to its target's,
+// and the target's state after it is the conjunction. A jump that leaves
+// a finally block, an iteration scope or a for-of on its way (program
+// code or entries run there) adds "empty".
+
+type jumpKind uint8
+
+const (
+	jumpNone   jumpKind = iota // not a target: a try with a finally block
+	jumpLoop                   // a loop: break and continue
+	jumpSwitch                 // a switch: break
+	jumpLabel                  // a labelled statement: break and continue with its label
+)
+
+type jumpTarget struct {
+	kind    jumpKind
+	label   string
+	barrier bool // a jump that leaves it runs code on the way
+	full    bool // the conjunction of the states jumps brought here
+}
+
+// pushTarget pushes a loop, switch or barrier; it returns its index for
+// popTarget.
+func (r *rewriter) pushTarget(k jumpKind, barrier bool) int {
+	r.jumps = append(r.jumps, jumpTarget{kind: k, barrier: barrier, full: true})
+	return len(r.jumps) - 1
+}
+
+func (r *rewriter) pushLabel(name string) int {
+	r.jumps = append(r.jumps, jumpTarget{kind: jumpLabel, label: name, full: true})
+	return len(r.jumps) - 1
+}
+
+// popTarget pops target t (and anything above it) and reports whether
+// every jump to it came with the slot certainly full.
+func (r *rewriter) popTarget(t int) bool {
+	full := r.jumps[t].full
+	r.jumps = r.jumps[:t]
+	return full
+}
+
+// jump records a break (cont false) or continue with label (nil: the
+// innermost loop, or for break also switch) reached in state full. A
+// continue completes only a do-while that runs once, or the labelled
+// statement whose label it names; either way its state counts.
+func (r *rewriter) jump(label *js.Ident, cont bool, full bool) {
+	crossed := false
+	for k := len(r.jumps) - 1; k >= 0; k-- {
+		t := &r.jumps[k]
+		var hit bool
+		switch {
+		case label != nil:
+			hit = t.kind == jumpLabel && t.label == label.Name
+		case cont:
+			hit = t.kind == jumpLoop
+		default:
+			hit = t.kind == jumpLoop || t.kind == jumpSwitch
+		}
+		if hit {
+			t.full = t.full && full && !crossed
+			return
+		}
+		crossed = crossed || t.barrier
+	}
+}

@@ -66,6 +66,9 @@ type rewriter struct {
 	superseded     map[*js.Member]bool
 	closureWritten map[*scope.Binding]bool
 	sup            *superseder
+	// jumps: the statements a break or continue may complete, innermost
+	// last (flushelide.go).
+	jumps []jumpTarget
 	// points: local iid -> where the engine reports the operation its hook
 	// call stands for (Options.PosMap; posmap.go).
 	points map[int]int32
@@ -1779,7 +1782,11 @@ func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
 	case *js.Empty:
 		return full
 	case *js.Debugger:
-	case *js.Break, *js.Continue:
+	case *js.Break:
+		r.jump(s.Label, false, full)
+		return true
+	case *js.Continue:
+		r.jump(s.Label, true, full)
 		return true
 	case *js.Return:
 		r.ret(s)
@@ -1816,45 +1823,73 @@ func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
 		r.iterBody(it, s.Body)
 		r.supersedeBody(s.Body)
 		// The body starts after the test's X, when there is one.
-		r.stmtFlow(s.Body, false, s.Test != nil && !trivial(s.Test) && r.elideFlushes() && it == nil)
+		t := r.pushTarget(jumpLoop, it != nil)
+		r.stmtFlow(s.Body, false, r.testEndsFull(s.Test, it))
 		r.iterBodyEnd(it, s.Body)
 		r.iterEnd(it, s.Body)
+		return r.popTarget(t) && r.testEndsFull(s.Test, it)
 	case *js.ForIn:
 		it := r.iterBegin(s)
+		t := r.pushTarget(jumpLoop, it != nil)
 		r.forInOf(s.Span, s.Left, s.Right, s.Body, false, it)
 		r.iterEnd(it, s.Body)
+		r.popTarget(t)
 	case *js.ForOf:
 		it := r.iterBegin(s)
+		// A jump out of a for-of closes its iterator: program code runs.
+		t := r.pushTarget(jumpLoop, true)
 		if s.Await && r.fn.susp && r.wrapped != s {
 			r.afterForAwait(s, s.Span, func() { r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await, nil) }, guard)
+			r.popTarget(t)
 			break
 		}
 		r.forInOf(s.Span, s.Left, s.Right, s.Body, s.Await, it)
 		r.iterEnd(it, s.Body)
+		r.popTarget(t)
 	case *js.While:
 		it := r.iterBegin(s)
 		r.tested(s.Test, s.Span)
 		r.iterBody(it, s.Body)
 		r.supersedeBody(s.Body)
-		r.stmtFlow(s.Body, false, !trivial(s.Test) && r.elideFlushes() && it == nil)
+		t := r.pushTarget(jumpLoop, it != nil)
+		r.stmtFlow(s.Body, false, r.testEndsFull(s.Test, it))
 		r.iterBodyEnd(it, s.Body)
 		r.iterEnd(it, s.Body)
+		return r.popTarget(t) && r.testEndsFull(s.Test, it)
 	case *js.DoWhile:
 		it := r.iterBegin(s)
 		r.iterBody(it, s.Body)
 		r.supersedeBody(s.Body)
-		r.stmt(s.Body, false)
+		t := r.pushTarget(jumpLoop, it != nil)
+		once := it == nil && falsy(s.Test)
+		var end bool
+		if once {
+			// do { … } while (0): the body runs once, from before the
+			// loop; a continue leaves it as a break does.
+			end = r.stmtFlow(s.Body, false, full)
+		} else {
+			// Entered from before the loop, and again after the test's X.
+			r.stmtFlow(s.Body, false, full && r.testEndsFull(s.Test, it))
+		}
 		r.iterBodyEnd(it, s.Body)
 		r.tested(s.Test, s.Span)
 		r.iterEnd(it, s.Body)
+		jumps := r.popTarget(t)
+		if once {
+			return end && jumps && r.elideFlushes()
+		}
+		return jumps && r.testEndsFull(s.Test, it)
 	case *js.Labeled:
+		t := r.pushLabel(s.Label.Name)
 		if fo := labeledForAwait(s); fo != nil && r.fn.susp {
 			r.wrapped = fo
 			r.afterForAwait(s, s.Span, func() { r.stmt(s.Body, false) }, guard)
+			r.popTarget(t)
 			break
 		}
 		r.supersedeBody(s.Body)
-		r.stmtFlow(s.Body, false, full)
+		end := r.stmtFlow(s.Body, false, full)
+		return r.popTarget(t) && end && r.elideFlushes()
 	case *js.With:
 		r.expr(s.Object)
 		r.inWith++
@@ -1862,13 +1897,21 @@ func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
 		r.inWith--
 	case *js.Switch:
 		r.flushed(s.Disc, s.Span, false)
+		t := r.pushTarget(jumpSwitch, false)
 		for _, c := range s.Cases {
 			if c.Test != nil {
 				r.flushed(c.Test, c.Span, false)
 			}
 			r.stmts(c.Body)
 		}
+		r.popTarget(t)
 	case *js.Try:
+		if s.Finally != nil {
+			// A jump out of the try or catch block runs the finally
+			// block first.
+			t := r.pushTarget(jumpNone, true)
+			defer r.popTarget(t)
+		}
 		n0 := r.fn.nsusp
 		r.blockStmts(s.Block.Start+1, s.Block.Body)
 		if c := s.Handler; c != nil {

@@ -16,8 +16,10 @@ import (
 // empty: a function's entry, a let without initialiser, a destructuring
 // declaration, a branch ending in one, a label a break leaves, a loop's
 // back edge or a break, a catch after a callee threw, switch cases,
-// iteration scopes, an if whose test has no X; and an object's valueOf
-// called by arithmetic, which is not pure.
+// iteration scopes, an if whose test has no X, a do-while that runs once
+// left by break and continue (also through a finally block, a for-of's
+// iterator and an iteration scope); and an object's valueOf called by
+// arithmetic, which is not pure.
 const flushProgram = `'use strict';
 const fns = [];
 const vo = { valueOf() { return 3; } };
@@ -33,6 +35,7 @@ function num(a, b) {
   while (s > 50) { s = s - 9 | 0; t = t ^ s; }
   return s ^ t;
 }
+function* gen() { try { yield 1; yield 2; yield 3; } finally { fns.push({}); } }
 function thrower(n) { if (n & 4) throw new Error('x' + n); return n; }
 function entries(o, n) {
   var k = 0;
@@ -55,6 +58,28 @@ function entries(o, n) {
   for (let j = 0; j < 2; j++) { k = k + j | 0; fns.push(() => j); }
   k = (k & 1) ? k + 1 | 0 : k - 1 | 0;
   for (;;) { if (n & 8) { let w3; break; } k = k + 1 | 0; break; }
+  k = k + 2 | 0;
+  while ((k & 3) != 0) { k = k + 1 | 0; if (n & 16) { let w4; break; } }
+  k = k + 1 | 0;
+  do { k = k + 3 | 0; } while ((k & 7) != 1);
+  k = k + 1 | 0;
+  do { k = k + 1 | 0; if ((k & 3) == 0) break; let z2; } while (true);
+  k = k + 1 | 0;
+  for (let m = 0; m < (n & 3); m++) { k = k + m | 0; fns.push(() => m); }
+  do { if (n & 1) { let e1; break; } k = k + 1 | 0; } while (0);
+  k = k + 1 | 0;
+  do { if (n & 8) { let e4; continue; } k = k + 1 | 0; } while (0);
+  k = k + 1 | 0;
+  L2: do { do { if (n & 2) { let e2; continue L2; } if (n & 4) break L2; k = k + 1 | 0; } while (0); k = k + 2 | 0; } while (0);
+  k = k ^ 3;
+  do { try { k = k + 1 | 0; if (n & 1) break; k = k + 1 | 0; } finally { o.f = {}; let e5; } k = k + 1 | 0; } while (0);
+  k = k + 1 | 0;
+  L4: do { for (const x of gen()) { k = k + x | 0; if (x == 2 && (n & 1)) break L4; } k = k + 1 | 0; } while (0);
+  k = k + 1 | 0;
+  do { switch (n & 3) { case 1: k = k + 1 | 0; let e3; break; default: k = k + 2 | 0; } k = k + 1 | 0; } while (0);
+  k = k + 1 | 0;
+  L3: do { for (let q2 = 0; q2 < 3; q2++) { k = k + 1 | 0; fns.push(() => q2); if (q2 == (n & 1)) break L3; } k = k + 1 | 0; } while (0);
+  k = k + 1 | 0;
   k = k + 2 | 0;
   k = k + vo | 0;
   k = k ^ 2;
