@@ -12,10 +12,11 @@ import js "github.com/memtrace/memtrace/instrument/js"
 // reached with the slot certainly full, it needs no X, and its site is
 // not allocated. The rewriter follows the slot's state through
 // straight-line code: a statement list, the branches of an if, a loop's
-// body after its test's X. Anything it does not follow (a loop's back
-// edge, a label, a switch, a try, a function's entry) counts as empty.
-// numeric code compiled from C is mostly such statements between the
-// heap accesses that end with an X.
+// body after its test's X, and the breaks and continues that complete a
+// statement (Jumps, below). Anything it does not follow (a loop's back
+// edge without a test, a switch's cases, a try, a function's entry)
+// counts as empty. Numeric code compiled from C is mostly such
+// statements between the heap accesses that end with an X.
 
 // elideFlushes reports that statement ends may be left without X here:
 // not with Options.KeepFlushes, not in generators and async functions
