@@ -238,6 +238,11 @@ func (s *superseder) name(o js.Expr) *scope.Binding {
 			return nil // eval code's vars are its caller's
 		}
 		f := b.Scope.Func
+		if f != nil && f.HasEval {
+			// A direct eval in f or in a function nested in it may
+			// assign the name, in code called from a getter.
+			return nil
+		}
 		cur := r.fn.sfn
 		if cur == nil && r.fn.parent == nil {
 			cur = r.info.Root.Func

@@ -52,6 +52,13 @@ function module(n) {
   st = { a: 2, b: 3 };
   return step;
 }
+// A getter that reassigns, through a direct eval in a nested function,
+// the name the read after it reads.
+function evalSwap(x, y) {
+  function swap(s) { eval(s); }
+  Object.defineProperty(x, 'p', { get() { swap('x = y'); return 1; }, configurable: true });
+  return x.p + x.q;
+}
 const outs = [], step = module(8);
 for (let r = 0; r < 600; r++) {
   const v = new Vec(r, r + 1).add(new Vec(1, 2)).scale(2);
@@ -61,7 +68,7 @@ for (let r = 0; r < 600; r++) {
   outs.push(pick({ p: 1, q: r % 2, r: 3, s: 4, t: {}, u: r % 5 }, r % 3));
   let list = null;
   for (let i = 0; i < 4; i++) list = { v: i, w: i * 2, next: list };
-  outs.push(walk(list), swap({ v: r }, { v: 1 }), step(r) & 1023);
+  outs.push(walk(list), swap({ v: r }, { v: 1 }), step(r) & 1023, evalSwap({ q: 1 }, { q: r }));
 }
 console.log(outs.length, outs.reduce((s, x) => s + x, 0));
 `
@@ -83,7 +90,7 @@ func TestSupersededReadsTrace(t *testing.T) {
 		code := instrumentFile(t, prog, supProgram, instrument.Options{Goal: js.CommonJS, File: "sup.js", KeepUses: keep})
 		gs[k] = len(gHook.FindAllIndex(code, -1)) + strings.Count(string(code), ".Gt(")
 		got := run(t, node, shim, prog, nil)
-		if got.exit != 0 || got.stdout != "4200 1727677\n" {
+		if got.exit != 0 || got.stdout != "4800 1907977\n" {
 			t.Fatalf("keep=%v: exit %d, output %q\n%s", keep, got.exit, got.stdout, got.stderr)
 		}
 		check(t, "sup", got.trace)
