@@ -128,12 +128,5 @@ func TestFlushesElided(t *testing.T) {
 	if xs[1]-xs[0] < 12 {
 		t.Errorf("X: %d with the rule, %d without; want at least 12 fewer", xs[0], xs[1])
 	}
-	if len(traces[0]) != len(traces[1]) {
-		t.Fatalf("%d entries without the elided X, %d with them", len(traces[0]), len(traces[1]))
-	}
-	for i := range traces[0] {
-		if traces[0][i] != traces[1][i] {
-			t.Fatalf("entry %d differs: %s without the elided X, %s with them", i, traces[0][i], traces[1][i])
-		}
-	}
+	sameBySource(t, traces[0], traces[1], "elided X")
 }

@@ -69,12 +69,19 @@ func TestPrimitiveWritesElided(t *testing.T) {
 	if gs[1]-gs[0] != 2 {
 		t.Fatalf("G hooks: %d elided, %d kept; want the reads of label (length, [0]) without G", gs[0], gs[1])
 	}
-	if len(traces[0]) != len(traces[1]) {
-		t.Fatalf("%d entries without the elided W, %d with them", len(traces[0]), len(traces[1]))
+	sameBySource(t, traces[0], traces[1], "elided W")
+}
+
+// sameBySource fails t unless two traces read by bySource are the same,
+// entry for entry: without the elided hooks named by what, and with them.
+func sameBySource(t *testing.T, without, with []string, what string) {
+	t.Helper()
+	if len(without) != len(with) {
+		t.Fatalf("%d entries without the %s, %d with them", len(without), what, len(with))
 	}
-	for i := range traces[0] {
-		if traces[0][i] != traces[1][i] {
-			t.Fatalf("entry %d differs: %s without the elided W, %s with them", i, traces[0][i], traces[1][i])
+	for i := range without {
+		if without[i] != with[i] {
+			t.Fatalf("entry %d differs: %s without the %s, %s with them", i, without[i], what, with[i])
 		}
 	}
 }

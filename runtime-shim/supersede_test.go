@@ -106,12 +106,5 @@ func TestSupersededReadsTrace(t *testing.T) {
 	if lastUses < 4 {
 		t.Errorf("%d last-use blocks; want several (periodic blocks)", lastUses)
 	}
-	if len(traces[0]) != len(traces[1]) {
-		t.Fatalf("%d entries without the superseded reads, %d with them", len(traces[0]), len(traces[1]))
-	}
-	for i := range traces[0] {
-		if traces[0][i] != traces[1][i] {
-			t.Fatalf("entry %d differs: %s without the superseded reads, %s with them", i, traces[0][i], traces[1][i])
-		}
-	}
+	sameBySource(t, traces[0], traces[1], "superseded reads")
 }
