@@ -1744,9 +1744,9 @@ func (r *rewriter) stmt(st js.Stmt, guard bool) {
 // certainly full when full is true, and reports whether the slot is
 // certainly full when the statement completes normally (flushelide.go):
 // a statement that cannot complete normally (return, throw, break,
-// continue) reports true, which is sound because every statement that
-// such a jump can complete (loops, switch, labelled statements) reports
-// false.
+// continue) reports true, which is sound because a break or continue adds
+// its state to the statement it completes (jump), and return and throw
+// complete none.
 func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
 	if !r.elideFlushes() {
 		full = false
