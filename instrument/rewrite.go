@@ -2212,7 +2212,7 @@ func (r *rewriter) declarator(d *js.VarDecl, dc *js.Declarator, head bool, full 
 		r.varInit[id.Name] = true
 	}
 	primVar := d.Kind == js.Var && r.primitiveVar(id)
-	if primVar && full && r.elideFlushes() && r.pure(dc.Init) {
+	if primVar && full && r.pure(dc.Init) {
 		return true // the slot stays full: no X
 	}
 	h := r.hole(dc.Init.Pos())
