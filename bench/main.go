@@ -7,6 +7,9 @@
 // otherwise, and reports the child's CPU time (user + system) and peak
 // resident memory from the kernel's rusage. Each figure is the median of
 // -runs runs. CPU time, not wall time, because the machines are shared.
+//
+// Its work directories (tens of GB of traces) go when it stops: see
+// workdir.go.
 package main
 
 import (
@@ -80,6 +83,8 @@ func main() {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		fmt.Fprintln(os.Stderr, "bench: cannot become a subreaper:", err)
 	}
+	handleSignals()
+	sweepAll()
 	if err := runAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
@@ -140,11 +145,11 @@ func runChild(job, file string) error {
 		return w.Flush()
 	case "lifetime-staleness":
 		// Both passes: MemInsight's side files and the JSON summary.
-		dir, err := os.MkdirTemp("", "memtrace-bench-staleness-*")
+		dir, err := makeWorkDir("", "memtrace-bench-staleness-*")
 		if err != nil {
 			return err
 		}
-		defer os.RemoveAll(dir)
+		defer dropWorkDir(dir)
 		first := true
 		open := func() (io.ReadCloser, error) {
 			if first {
@@ -384,7 +389,15 @@ func measureRuns(label, file string, reports bool, runs int, mk func() *exec.Cmd
 		}
 		busy0, steal0, ok0 := cpuStat()
 		own0, start := processCPU(), time.Now()
-		if err := cmd.Run(); err != nil {
+		started, err := startMeasured(cmd)
+		if !started {
+			select {} // stopping: the signal handler exits
+		}
+		if err == nil {
+			err = cmd.Wait()
+			doneMeasured(cmd)
+		}
+		if err != nil {
 			return result{}, fmt.Errorf("%s: %v: %s", label, err, stderr.b)
 		}
 		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
@@ -765,11 +778,11 @@ func benchOverhead() error {
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp(base, "octane-")
+	dir, err := makeWorkDir(base, "octane-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer dropWorkDir(dir)
 	entries, err := os.ReadDir(corpus)
 	if err != nil {
 		return err

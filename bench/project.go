@@ -43,7 +43,7 @@ func projectTree(mb int) (dir string, size int64, files int, err error) {
 		"test262":          filepath.Join(corpora, "test262"),
 		"npm/node_modules": filepath.Join(root, "testdata", "npm", "node_modules"),
 	}
-	dir, err = os.MkdirTemp(projectBase(), "memtrace-project-")
+	dir, err = makeWorkDir(projectBase(), "memtrace-project-")
 	if err != nil {
 		return "", 0, 0, err
 	}
@@ -111,10 +111,10 @@ func projectChild(job, tree string) error {
 	out := os.Getenv("MEMTRACE_BENCH_OUT")
 	if out == "" {
 		var err error
-		if out, err = os.MkdirTemp(filepath.Dir(tree), "memtrace-project-out-"); err != nil {
+		if out, err = makeWorkDir(filepath.Dir(tree), "memtrace-project-out-"); err != nil {
 			return err
 		}
-		defer os.RemoveAll(out)
+		defer dropWorkDir(out)
 	}
 	var err error
 	var rep projectReport
@@ -125,11 +125,11 @@ func projectChild(job, tree string) error {
 	case "project-cold", "project-warm":
 		cache := os.Getenv("MEMTRACE_BENCH_CACHE")
 		if job == "project-cold" {
-			cache, err = os.MkdirTemp(filepath.Dir(tree), "memtrace-project-cache-")
+			cache, err = makeWorkDir(filepath.Dir(tree), "memtrace-project-cache-")
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(cache)
+			defer dropWorkDir(cache)
 		}
 		var sum *project.Summary
 		sum, err = project.Run(project.Options{In: tree, Out: filepath.Join(out, "o"), NodeModules: true, Cache: cache, ToolID: "bench"})
@@ -272,16 +272,16 @@ func measureProject(job, tree string, env ...string) (projectResult, error) {
 func benchProject() error {
 	tree, size, files, err := projectTree(50)
 	if tree != "" {
-		defer os.RemoveAll(tree)
+		defer dropWorkDir(tree)
 	}
 	if err != nil {
 		return err
 	}
-	cache, err := os.MkdirTemp(filepath.Dir(tree), "memtrace-project-cache-")
+	cache, err := makeWorkDir(filepath.Dir(tree), "memtrace-project-cache-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(cache)
+	defer dropWorkDir(cache)
 	t := &table{title: fmt.Sprintf("project: memtrace instrument DIR -o OUT over %s of JavaScript in %d files, GOMAXPROCS=%d; MB/s by CPU time spread over %d cores, and by the clock (shared machine); tree, outputs and cache in %s (-projectfs)",
 		mb(size), files, projectProcs, projectProcs, filepath.Dir(tree))}
 	t.add("job", "CPU time", "MB/s (CPU/2)", "wall", "MB/s (wall)", "note")
@@ -319,11 +319,11 @@ func benchProject() error {
 	row("memtrace, warm cache, new OUT", warm, fmt.Sprintf("%d hits; %.1fx faster than cold (CPU; %.1fx wall)",
 		warm.rep.Hits, ratio, cold.wall.Seconds()/warm.wall.Seconds()))
 	// The second run of a user: the same OUT, the cache warm.
-	out, err := os.MkdirTemp(filepath.Dir(tree), "memtrace-project-out-")
+	out, err := makeWorkDir(filepath.Dir(tree), "memtrace-project-out-")
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(out)
+	defer dropWorkDir(out)
 	first := exec.Command(self, "-child", "project-warm", "-file", tree)
 	first.Env = append(os.Environ(), "MEMTRACE_BENCH_CACHE="+cache, "MEMTRACE_BENCH_OUT="+out)
 	if b, err := first.CombinedOutput(); err != nil {
