@@ -389,15 +389,7 @@ func measureRuns(label, file string, reports bool, runs int, mk func() *exec.Cmd
 		}
 		busy0, steal0, ok0 := cpuStat()
 		own0, start := processCPU(), time.Now()
-		started, err := startMeasured(cmd)
-		if !started {
-			select {} // stopping: the signal handler exits
-		}
-		if err == nil {
-			err = cmd.Wait()
-			doneMeasured(cmd)
-		}
-		if err != nil {
+		if err := runTracked(cmd); err != nil {
 			return result{}, fmt.Errorf("%s: %v: %s", label, err, stderr.b)
 		}
 		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
@@ -813,7 +805,7 @@ func benchOverhead() error {
 	bin := filepath.Join(dir, "memtrace")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
 	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
+	if out, err := trackedCombinedOutput(build); err != nil {
 		return fmt.Errorf("building memtrace: %v\n%s", err, out)
 	}
 	tracePath := filepath.Join(dir, "mem-trace")
@@ -1119,7 +1111,7 @@ func entryFloor(dir string) (float64, error) {
 	defer os.Remove(out)
 	var runs []float64
 	for r := 0; r < 3; r++ {
-		b, err := exec.Command("node", script, "20000000", out).Output()
+		b, err := trackedOutput(exec.Command("node", script, "20000000", out))
 		if err != nil {
 			return 0, fmt.Errorf("entry floor: %v", err)
 		}

@@ -254,7 +254,7 @@ func measureProject(job, tree string, env ...string) (projectResult, error) {
 		cmd.Env = append(append(os.Environ(), fmt.Sprintf("GOMAXPROCS=%d", projectProcs)), env...)
 		stderr := &tailBuffer{max: 64 << 10}
 		cmd.Stderr = stderr
-		outb, err := cmd.Output()
+		outb, err := trackedOutput(cmd)
 		if err != nil {
 			return projectResult{}, fmt.Errorf("%s: %v: %s", job, err, stderr.b)
 		}
@@ -308,7 +308,7 @@ func benchProject() error {
 	self, _ := os.Executable()
 	fill := exec.Command(self, "-child", "project-warm", "-file", tree)
 	fill.Env = append(os.Environ(), "MEMTRACE_BENCH_CACHE="+cache)
-	if out, err := fill.CombinedOutput(); err != nil {
+	if out, err := trackedCombinedOutput(fill); err != nil {
 		return fmt.Errorf("filling the cache: %v: %s", err, out)
 	}
 	warm, err := measureProject("project-warm", tree, "MEMTRACE_BENCH_CACHE="+cache)
@@ -326,7 +326,7 @@ func benchProject() error {
 	defer dropWorkDir(out)
 	first := exec.Command(self, "-child", "project-warm", "-file", tree)
 	first.Env = append(os.Environ(), "MEMTRACE_BENCH_CACHE="+cache, "MEMTRACE_BENCH_OUT="+out)
-	if b, err := first.CombinedOutput(); err != nil {
+	if b, err := trackedCombinedOutput(first); err != nil {
 		return fmt.Errorf("first run: %v: %s", err, b)
 	}
 	again, err := measureProject("project-warm", tree, "MEMTRACE_BENCH_CACHE="+cache, "MEMTRACE_BENCH_OUT="+out)

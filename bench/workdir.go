@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -198,6 +199,42 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// runTracked runs cmd as cmd.Run does, as the command a signal kills. Every
+// command the bench runs goes through it: one left running after the bench
+// exits would write into directories already removed (a project job
+// recreates its output directory, without an owner record). When a signal
+// stops the bench meanwhile, it does not return (see doneMeasured).
+func runTracked(cmd *exec.Cmd) error {
+	started, err := startMeasured(cmd)
+	if !started {
+		select {} // stopping: the signal handler exits
+	}
+	if err != nil {
+		return err
+	}
+	err = cmd.Wait()
+	doneMeasured(cmd)
+	return err
+}
+
+// trackedOutput is cmd.Output through runTracked (standard error goes
+// where cmd.Stderr says).
+func trackedOutput(cmd *exec.Cmd) ([]byte, error) {
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	err := runTracked(cmd)
+	return out.Bytes(), err
+}
+
+// trackedCombinedOutput is cmd.CombinedOutput through runTracked.
+func trackedCombinedOutput(cmd *exec.Cmd) ([]byte, error) {
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	cmd.Stderr = &out
+	err := runTracked(cmd)
+	return out.Bytes(), err
 }
 
 // startMeasured starts cmd in a process group of its own, as the command

@@ -28,9 +28,9 @@ func TestMain(m *testing.M) {
 }
 
 // holdWorkDir does what the overhead group does, with a long-running
-// measured command: a work directory with a file in it, and a command
-// started as startMeasured starts it. It prints the directory and the
-// command's pid, then waits for the command.
+// measured command: a work directory with a file in it, and a command run
+// as every command of the bench runs (runTracked). It prints the
+// directory and the command's pid, then waits for the command.
 func holdWorkDir(base string) {
 	handleSignals()
 	dir, err := makeWorkDir(base, "octane-")
@@ -42,14 +42,11 @@ func holdWorkDir(base string) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	cmd := exec.Command("sleep", "60")
-	if started, err := startMeasured(cmd); !started || err != nil {
-		fmt.Fprintln(os.Stderr, "not started:", err)
-		os.Exit(2)
-	}
-	fmt.Printf("%s %d\n", dir, cmd.Process.Pid)
-	cmd.Wait()
-	doneMeasured(cmd)
+	// The measured command prints its own pid and sleeps: runTracked, as
+	// every command of the bench runs.
+	cmd := exec.Command("sh", "-c", "echo $$; exec sleep 60")
+	cmd.Stdout = &pidLine{dir: dir}
+	runTracked(cmd)
 	os.Exit(0)
 }
 
@@ -74,6 +71,14 @@ func startHolder(t *testing.T, base string) (*exec.Cmd, string, int) {
 	require.DirExists(t, dir)
 	require.True(t, alive(pid), "the measured command runs")
 	return cmd, dir, pid
+}
+
+// pidLine prints "dir pid" once the measured command has said its pid.
+type pidLine struct{ dir string }
+
+func (p *pidLine) Write(b []byte) (int, error) {
+	fmt.Printf("%s %s\n", p.dir, strings.TrimSpace(string(b)))
+	return len(b), nil
 }
 
 // TestSignalRemovesWorkDirs: a bench stopped by SIGTERM kills the command
