@@ -40,6 +40,8 @@
     L(i, o) { return o; }
     P(i, o, k, v, strict) { store(o, k, v, strict); return v; }
     Pt(i, d, o, k, v, strict) { store(o, k, v, strict); return v; }
+    Pm(i, o, k, v, strict) { store(o, k, v, strict); return v; }
+    Pu(i, r) {}
     D(i, o, k, strict) { return strict ? delStrict(o, k) : delSloppy(o, k); }
     M(i, o, k) { return o[k]; }
     Mt(i, d, o, k) { return o[k]; }
@@ -93,6 +95,7 @@
     H.prototype["G" + k] = H.prototype.G;
     H.prototype["M" + k] = H.prototype.M;
     const sl = Function("o", "k", "v", "o[k] = v;"), st = Function("o", "k", "v", "'use strict'; o[k] = v;");
+    H.prototype["Pq" + k] = function (i, o, k, v) { return ((typeof o === 'object' && o !== null) || typeof o === 'function') && !((typeof k === 'object' && k !== null) || typeof k === 'function') ? 1 : 0; };
     H.prototype["P" + k] = function (i, o, k, v, strict) {
       if (strict < 2) strict ? st(o, k, v) : sl(o, k, v);
       else store(o, k, v, strict);

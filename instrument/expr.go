@@ -918,18 +918,15 @@ func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
 func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	val := e.Value
 	s := r.storeArg(m)
+	if e.Op == "=" && m.Computed && !r.fn.noTemps && !r.opts.NoCopies && !limitProp(m) && !r.selfThis(m.Object) {
+		r.quickElement(e, m, s)
+		return
+	}
 	if e.Op == "=" {
 		h := r.holeRep(e.Start, m.Object.Pos())
 		r.expr(m.Object)
 		r.keyArgs(m, val.Pos(), ", ")
-		if r.points != nil {
-			r.inferName(m, val)
-		}
-		r.expr(val)
-		i := r.site(e.Span)
-		if r.points != nil {
-			r.point(i, r.next(m.EndPos())) // the operator
-		}
+		i := r.storedValue(e, m)
 		if r.selfThis(m.Object) {
 			r.fill(h, r.hk("Pt", i)+r.fn.self+", ")
 		} else {
@@ -987,6 +984,53 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		r.ins(val.EndPos(), "), "+s+")")
 	}
 	r.releaseTemps(n)
+}
+
+// storedValue instruments the value of an assignment e to member m and
+// returns the write's site, mapped to the operator (Options.PosMap).
+func (r *rewriter) storedValue(e *js.Assign, m *js.Member) int {
+	if r.points != nil {
+		r.inferName(m, e.Value)
+	}
+	r.expr(e.Value)
+	i := r.site(e.Span)
+	if r.points != nil {
+		r.point(i, r.next(m.EndPos())) // the operator
+	}
+	return i
+}
+
+// quickElement instruments an element write o[k] = v that the program
+// performs itself when the shim finds it elided (docs/instrumentation.md
+// §4, Pq):
+//
+//	((t4 = H.Pq(i, t1 = o, t2 = k, t3 = v)) !== 0 ? (t1[t2] = t3, H.Pu(i, t4), t3) : H.P(i, t1, t2, t3, s))
+//
+// The store then has its site's own type feedback, where P's store is one
+// function's for every site of the copy.
+func (r *rewriter) quickElement(e *js.Assign, m *js.Member, s string) {
+	val := e.Value
+	t1, t2, t3, t4 := r.allocTemp(), r.allocTemp(), r.allocTemp(), r.allocTemp()
+	h := r.holeRep(e.Start, m.Object.Pos())
+	r.expr(m.Object)
+	k := m.Property
+	open, cl := "", ""
+	if isSeq(k) {
+		open, cl = "(", ")"
+	}
+	r.rep(m.Object.EndPos(), k.Pos(), ", "+t2+" = "+open)
+	r.expr(k)
+	r.rep(k.EndPos(), val.Pos(), cl+", "+t3+" = ")
+	i := r.storedValue(e, m)
+	c := r.copyOf(m.Object, i)
+	r.fill(h, "(("+t4+" = "+r.hkc("Pq", c, i)+t1+" = ")
+	head := ")) !== 0 ? (" + t1 + "[" + t2 + "] "
+	if r.points != nil {
+		// The store's errors are reported at its "=", the original's.
+		r.textPoints = append(r.textPoints, [2]int32{int32(len(r.buf) + len(head)), r.next(m.EndPos())})
+	}
+	r.ins(val.EndPos(), head, "= ", t3, ", ", r.hk("Pu", i), t4, "), ", t3, ") : ", r.hk("Pm", i), t1, ", ", t2, ", ", t3, ", ", s, "))")
+	r.releaseTemps(4)
 }
 
 func (r *rewriter) update(e *js.Update) {

@@ -80,10 +80,10 @@ func TestES5Constructs(t *testing.T) {
 		{`a.b.c`, `H.X(3, H.G9(2, H.G12(1, a).b).c)`},
 		{`a[b]`, `H.X(2, H.G12(1, a)[b])`},
 		{`o.p = f(x)`, `H.X(3, H.P30(2, o, "p", H.c1(1, f, x), 2))`},
-		{`o[k] = v`, `H.X(2, H.P30(1, o, k, v, 0))`},
+		{`o[k] = v`, `var T_1, T_2, T_3, T_4; H.X(2, ((T_4 = H.Pq30(1, T_1 = o, T_2 = k, T_3 = v)) !== 0 ? (T_1[T_2] = T_3, H.Pu(1, T_4), T_3) : H.Pm(1, T_1, T_2, T_3, 0)))`},
 		{`(o.p) = 1`, `H.X(2, H.P30(1, o, "p", 1, 2))`},
-		{`o[a, b] = 1`, `H.X(2, H.P30(1, o, (a, b), 1, 0))`},
-		{`o[f(), b] = 1`, `H.X(4, H.P30(3, o, (H.X(2, H.c0(1, f)), b), 1, 0))`},
+		{`o[a, b] = 1`, `var T_1, T_2, T_3, T_4; H.X(2, ((T_4 = H.Pq30(1, T_1 = o, T_2 = (a, b), T_3 = 1)) !== 0 ? (T_1[T_2] = T_3, H.Pu(1, T_4), T_3) : H.Pm(1, T_1, T_2, T_3, 0)))`},
+		{`o[f(), b] = 1`, `var T_1, T_2, T_3, T_4; H.X(4, ((T_4 = H.Pq30(3, T_1 = o, T_2 = (H.X(2, H.c0(1, f)), b), T_3 = 1)) !== 0 ? (T_1[T_2] = T_3, H.Pu(3, T_4), T_3) : H.Pm(3, T_1, T_2, T_3, 0)))`},
 		{`"use strict"; o.p = 1`, `"use strict"; H.X(2, H.P30(1, o, "p", 1, 3))`},
 		{`delete o.p`, `H.X(2, H.D(1, o, "p", 0))`},
 		{`delete o[k]`, `H.X(2, H.D(1, o, k, 0))`},
@@ -267,7 +267,7 @@ function h(c) { return c[3] + c[4] + c?.[5] + c?.pos.x + d?.x.y + g()?.c }`
 	}
 	byObj := map[string]map[string]bool{}
 	n := 0
-	for _, loc := range regexp.MustCompile(`\.([GP])(\d+)\((\d+), `).FindAllStringSubmatchIndex(got, -1) {
+	for _, loc := range regexp.MustCompile(`\.(G|P|Pq)(\d+)\((\d+), (?:[\w$]+ = )?`).FindAllStringSubmatchIndex(got, -1) {
 		m := []string{got[loc[0]:loc[1]], got[loc[2]:loc[3]], got[loc[4]:loc[5]], got[loc[6]:loc[7]]}
 		copyNum, _ := strconv.Atoi(m[2])
 		iid, _ := strconv.Atoi(m[3])
@@ -347,22 +347,22 @@ function top() { return t[1]; }`
 	}
 	// Each hook on c, in source order, with its copy.
 	var copies []string
-	for _, m := range regexp.MustCompile(`\.([GP])(\d+)\(\d+, c[,)]`).FindAllStringSubmatch(got, -1) {
+	for _, m := range regexp.MustCompile(`\.(G|P|Pq)(\d+)\(\d+, (?:[\w$]+ = )?c[,)]`).FindAllStringSubmatch(got, -1) {
 		copies = append(copies, m[1]+m[2])
 	}
 	// load, store (captured); own's write and read, mod's own write
 	// (local); the arrow's read, other's closure's read (captured).
-	want := []string{"G22", "P22", "P18", "G18", "P18", "G22", "G22"}
+	want := []string{"G22", "Pq22", "Pq18", "G18", "Pq18", "G22", "G22"}
 	if strings.Join(copies, " ") != strings.Join(want, " ") {
 		t.Errorf("hooks on c: %v, want %v (captured: c@, local: c)\n%s", copies, want, got)
 	}
 	// A script's top-level name read by a function is captured too; the
 	// top level's own write is not.
 	copies = nil
-	for _, m := range regexp.MustCompile(`\.([GP])(\d+)\(\d+, t[,)]`).FindAllStringSubmatch(got, -1) {
+	for _, m := range regexp.MustCompile(`\.(G|P|Pq)(\d+)\(\d+, (?:[\w$]+ = )?t[,)]`).FindAllStringSubmatch(got, -1) {
 		copies = append(copies, m[1]+m[2])
 	}
-	if want := "P3 G25"; strings.Join(copies, " ") != want {
+	if want := "Pq3 G25"; strings.Join(copies, " ") != want {
 		t.Errorf("hooks on t: %v, want %s (top level: t, in top: t@)\n%s", copies, want, got)
 	}
 }

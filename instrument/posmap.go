@@ -118,6 +118,9 @@ func (r *rewriter) posMap(out []byte) *posMapData {
 		o.to(o.off + n)
 		p.to(p.off + n)
 	}
+	tps := r.textPoints
+	slices.SortFunc(tps, func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
+	var pts [][2]int32
 	cur := int32(0)
 	for i := range r.edits {
 		e := &r.edits[i]
@@ -134,6 +137,12 @@ func (r *rewriter) posMap(out []byte) *posMapData {
 		}
 		emit(p.line, p.col, o.line, o.col, posInsert)
 		start := p.off
+		// Points in the text: hook calls' names, and textPoints, by offset.
+		pts = pts[:0]
+		j, _ := slices.BinarySearchFunc(tps, e.off, func(x [2]int32, off int32) int { return cmp.Compare(x[0], off) })
+		for ; j < len(tps) && tps[j][0] < e.off+e.n; j++ {
+			pts = append(pts, [2]int32{tps[j][0] - e.off, tps[j][1]})
+		}
 		for k := 0; k+3 < len(text); k++ {
 			// "H.name(iid, " at k (after a byte that ends no name; H the
 			// handle or, in a classic script's functions, its alias)
@@ -170,8 +179,12 @@ func (r *rewriter) posMap(out []byte) *posMapData {
 			if !ok {
 				continue
 			}
-			p.to(start + n)
-			pl, pc := pointAt(pos)
+			pts = append(pts, [2]int32{int32(n), pos})
+		}
+		slices.SortFunc(pts, func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
+		for _, x := range pts {
+			p.to(start + int(x[0]))
+			pl, pc := pointAt(x[1])
 			emit(p.line, p.col, pl, pc, posPoint)
 			emit(p.line, p.col+1, o.line, o.col, posInsert)
 		}

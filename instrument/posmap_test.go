@@ -41,7 +41,8 @@ func TestPosMap(t *testing.T) {
 	modern := filepath.Join(t.TempDir(), "modern.js")
 	require.NoError(t, os.WriteFile(modern, []byte("const o = { m() { return 1; }, get g() { return 2; }, s: 0 };\n"+
 		"const f = () => o, ü = 'ünï' + o.m() + f().m() + f()\n  .m() + o?.m() + o['m']() + (f)().g + f?.().s;\n"+
-		"o.s = new Map([[1, 2]]).size; o.s += 1; String.raw`x${o.g}`; class K extends Map { constructor() { super(); this.x = super.size; } }\n"), 0o644))
+		"o.s = new Map([[1, 2]]).size; o.s += 1; String.raw`x${o.g}`; class K extends Map { constructor() { super(); this.x = super.size; } }\n"+
+		"const a = [o]; a[0] = 2;\n"), 0o644))
 	files[modern] = js.CommonJS
 	for path, goal := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
@@ -69,7 +70,7 @@ func TestPosMap(t *testing.T) {
 			}
 			require.Zero(t, len(m)%5)
 			orig, inst := utf16Lines(string(src)), utf16Lines(string(res.Code))
-			points, runs := 0, 0
+			points, runs, stores := 0, 0, 0
 			for k := 0; k < len(m); k += 5 {
 				line, col, ol, oc, kind := m[k], m[k+1], m[k+2], m[k+3], m[k+4]
 				require.True(t, line >= 1 && line <= len(inst) && ol >= 1 && ol <= len(orig), "entry %d: lines %d, %d", k/5, line, ol)
@@ -93,10 +94,19 @@ func TestPosMap(t *testing.T) {
 						require.Contains(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$", string(rune(olText[oc-1])), "entry %d: read", k/5)
 						break
 					}
+					if il[col-1] == '=' {
+						// The store of an element write the program
+						// performs itself: the original's "=".
+						require.Equal(t, "] = ", string(utf16.Decode(il[col-3:col+1])), "entry %d: store", k/5)
+						require.Equal(t, uint16('='), olText[oc-1], "entry %d: store's original", k/5)
+						stores++
+						points++
+						break
+					}
 					require.Equal(t, uint16('.'), il[col-2], "entry %d: not a hook name", k/5)
 					name := string(utf16.Decode(il[col-1:]))
 					name = name[:strings.IndexByte(name, '(')]
-					require.Contains(t, []string{"c", "m", "n", "M", "Mt", "P", "Pt", "ct", "mt"}, strings.TrimRight(name, "0123456789"), "entry %d: hook %s", k/5, name)
+					require.Contains(t, []string{"c", "m", "n", "M", "Mt", "P", "Pq", "Pm", "Pu", "Pt", "ct", "mt"}, strings.TrimRight(name, "0123456789"), "entry %d: hook %s", k/5, name)
 					at := string(utf16.Decode(olText[oc-1:]))
 					require.True(t, strings.ContainsAny(at[:1], "([`=+-*/%&|^<>?!~.") || strings.HasPrefix(at, "new") ||
 						strings.ContainsAny(at[:1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$\\") || at[0] >= 0x80,
@@ -106,6 +116,7 @@ func TestPosMap(t *testing.T) {
 			}
 			require.Positive(t, points)
 			require.Positive(t, runs)
+			require.Positive(t, stores)
 			t.Logf("%d entries (%d hook names), %d bytes of map for %d bytes of code", len(m)/5, points, len(res.PosMap), len(res.Code))
 		})
 	}

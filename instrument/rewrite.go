@@ -76,6 +76,11 @@ type rewriter struct {
 	// where it reports others in the original (the dot of a named read
 	// whose object G wraps, for its name), in source order.
 	remaps [][2]int32
+	// textPoints: offsets in buf of inserted text where the engine reports
+	// an operation of the original (the "=" of an element store the
+	// program performs itself, quickElement), with the source offset where
+	// it reports that operation in the original.
+	textPoints [][2]int32
 	// names: the names V8 infers for function literals that hooks wrap
 	// (inferName), in source order.
 	names []inferred
@@ -1702,7 +1707,47 @@ func (r *rewriter) stmtsFlow(list []js.Stmt, full bool) bool {
 // statement after it must not start with text that could continue it.
 func (r *rewriter) open(st js.Stmt) bool {
 	c := r.src[st.EndPos()-1]
-	return c != ';' && c != '}'
+	if c == ';' {
+		return false
+	}
+	if c != '}' {
+		return true
+	}
+	// A "}" closes a statement for good only as the end of a block (or a
+	// function's or class's body): one that ends an object literal, a
+	// function or class expression ("const a = {}") is wrapped in hooks,
+	// and the instrumented statement ends with ")", which a next
+	// statement beginning with "(" would call.
+	switch s := st.(type) {
+	case *js.If:
+		if s.Else != nil {
+			return r.open(s.Else)
+		}
+		return r.open(s.Then)
+	case *js.For:
+		return r.open(s.Body)
+	case *js.ForIn:
+		return r.open(s.Body)
+	case *js.ForOf:
+		return r.open(s.Body)
+	case *js.While:
+		return r.open(s.Body)
+	case *js.With:
+		return r.open(s.Body)
+	case *js.Labeled:
+		return r.open(s.Body)
+	case *js.ExprStmt, *js.VarDecl, *js.Return, *js.Throw:
+		return true
+	case *js.ExportNamed:
+		return s.Decl != nil && r.open(s.Decl)
+	case *js.ExportDefault:
+		switch s.Decl.(type) {
+		case *js.FuncDecl, *js.ClassDecl:
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // blockStmts instruments a block's statements; block-level function

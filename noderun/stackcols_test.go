@@ -12,7 +12,8 @@ import (
 // for the operations whose position the engine reports differently from
 // the start of the expression: calls by name, methods (also on a call's
 // result and across lines), computed and optional calls, new, getters and
-// setters, tagged templates, property reads that throw; in a CommonJS
+// setters, tagged templates, property reads that throw, an element write
+// that throws (the program's own store, instrument.quickElement); in a CommonJS
 // module, an ES module, vm scripts and a function body compiled in a
 // context, and run-time code (a function constructor's function, indirect
 // and direct eval: their eval origins too); with non-ASCII text before the
@@ -54,6 +55,9 @@ try { throw new TypeError('t'); } catch (e) { out.push('throw ' + e.stack.split(
 const und = () => undefined;
 try { und().call(1); } catch (e) { out.push('load-on-call ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
 try { o.k.nope.call(1); } catch (e) { out.push('load ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+const fz = Object.freeze([1, 2]), ta = new Int8Array(2), ix = 1;
+ta[ix] = 5; fz[0] !== 1 || ta[1] !== 5 || out.push('typed ' + ta[ix]);
+try { fz[ix] = 3; } catch (e) { out.push('frozen-store ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
 const prev = Error.prepareStackTrace;
 Error.prepareStackTrace = function (e, s) { return 'chained ' + s.slice(0, 2).map((c) => c.getLineNumber() + ':' + c.getColumnNumber()).join(' ') + ' ' + prev(e, s).split('\n')[1].trim(); };
 out.push({ m() { return new Error('c').stack; } }.m());

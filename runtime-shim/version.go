@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "7ce52f66b751a49c"
+const Version = "da84cf39980542c4"

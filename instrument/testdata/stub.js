@@ -57,6 +57,8 @@
       return v;
     },
     Pt: function (i, d, o, k, v, strict) { return H.P(i, o, k, v, strict); },
+    Pm: function (i, o, k, v, strict) { return H.P(i, o, k, v, strict); },
+    Pu: function (i, r) { iid(i); if (r !== 1) throw new Error("stub: Pu of " + r); },
     D: function (i, o, k, strict) {
       iid(i);
       coercible(o, k);
@@ -148,6 +150,13 @@
   for (var k = 0; k < 32; k++) (function (k) {
     H["G" + k] = function (i, o) { return H.G(i, o); };
     H["P" + k] = function (i, o, key, v, strict) { return H.P(i, o, key, v, strict); };
+    // Pq: the program performs an element write to an object itself (a
+    // non-zero result), Pm performs the others.
+    H["Pq" + k] = function (i, o, key, v) {
+      iid(i);
+      var obj = function (x) { return (typeof x === "object" && x !== null) || typeof x === "function"; };
+      return obj(o) && !obj(key) ? 1 : 0;
+    };
     H["M" + k] = function (j, o, key) { return H.M(j, o, key); };
   })(k);
   globalThis.__mt = {

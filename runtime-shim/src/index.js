@@ -1209,6 +1209,32 @@ function install() {
     return v;
   }
 
+  // quick: Pq's test, for o's id r read by the copy's reader.
+  // A miss leaves what it learnt for Pm, which the program calls next:
+  // qR, o's id as read (put's known), and qStamp, put's stamp (false: not
+  // o's own property; true: put must look; undefined: nothing read).
+  var qR = 0;
+  var qStamp;
+  function unread() {
+    qR = 0;
+    qStamp = undefined;
+    return 0;
+  }
+  function quick(o, k, v, r) {
+    if (r > 0 && !allPutfields && !isObj(v)) {
+      if (typeof k === 'number' && hasBit(typedPages, r)) return r;
+      if (!mayHoldEdge(r, 0)) {
+        if (hasOwn(o, k)) return r;
+        qR = r;
+        qStamp = false;
+        return 0;
+      }
+    }
+    qR = r;
+    qStamp = true;
+    return 0;
+  }
+
   function useHitFast(h, i, o, v) {
     const id = stampedId(v, o);
     if (id !== 0) luSet(id, h.base + i);
@@ -3051,6 +3077,53 @@ function install() {
     P29(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP29(o), 29) : put(this, i, o, k, v, s, 0); }
     P30(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP30(o), 30) : put(this, i, o, k, v, s, 0); }
     P31(i, o, k, v, s) { return isObj(o) && !isObj(k) ? putRead(this, i, o, k, v, s, readP31(o), 31) : put(this, i, o, k, v, s, 0); }
+    // Pq0..Pq31: the test of an element write o[k] = v that the program
+    // performs itself (docs/instrumentation.md §4, Pq): o's id when the
+    // write would be elided (a primitive over an own property of an object
+    // without edges, or a typed array's element), else 0 (the write goes
+    // through P's copy). Pu: the use that follows the program's store.
+    Pq0(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP0(o)) : unread(); }
+    Pq1(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP1(o)) : unread(); }
+    Pq2(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP2(o)) : unread(); }
+    Pq3(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP3(o)) : unread(); }
+    Pq4(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP4(o)) : unread(); }
+    Pq5(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP5(o)) : unread(); }
+    Pq6(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP6(o)) : unread(); }
+    Pq7(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP7(o)) : unread(); }
+    Pq8(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP8(o)) : unread(); }
+    Pq9(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP9(o)) : unread(); }
+    Pq10(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP10(o)) : unread(); }
+    Pq11(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP11(o)) : unread(); }
+    Pq12(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP12(o)) : unread(); }
+    Pq13(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP13(o)) : unread(); }
+    Pq14(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP14(o)) : unread(); }
+    Pq15(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP15(o)) : unread(); }
+    Pq16(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP16(o)) : unread(); }
+    Pq17(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP17(o)) : unread(); }
+    Pq18(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP18(o)) : unread(); }
+    Pq19(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP19(o)) : unread(); }
+    Pq20(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP20(o)) : unread(); }
+    Pq21(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP21(o)) : unread(); }
+    Pq22(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP22(o)) : unread(); }
+    Pq23(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP23(o)) : unread(); }
+    Pq24(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP24(o)) : unread(); }
+    Pq25(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP25(o)) : unread(); }
+    Pq26(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP26(o)) : unread(); }
+    Pq27(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP27(o)) : unread(); }
+    Pq28(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP28(o)) : unread(); }
+    Pq29(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP29(o)) : unread(); }
+    Pq30(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP30(o)) : unread(); }
+    Pq31(i, o, k, v) { return isObj(o) && !isObj(k) ? quick(o, k, v, readP31(o)) : unread(); }
+    Pm(i, o, k, v, s) {
+      const r = qR, st = qStamp;
+      qR = 0;
+      qStamp = undefined;
+      return put(this, i, o, k, v, s, r, st);
+    }
+    Pu(i, r) {
+      curSid = this.sid;
+      use(r, this.base + i);
+    }
 
     // L: the instrumenter's all-uses mode: an operand whose object an
     // operation reads without another hook (spread, for-in/of, in,

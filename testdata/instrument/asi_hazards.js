@@ -19,3 +19,10 @@ function r() {
   )
 }
 console.log(r())
+// statements ending in "}" that hooks wrap: the next one may begin with "("
+const o = {}
+o[0] = 1
+o.p ??= {}
+var f = function () {}
+o.p++
+console.log(o[0], o.p)
