@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "da84cf39980542c4"
+const Version = "82d222d0496c65a5"

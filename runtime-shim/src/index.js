@@ -11,7 +11,7 @@ import {
   $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet,
   $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array,
 } from './natives.js';
-import { idOf, useIdOf, putIdOf, selfIdOf, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
+import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
@@ -1316,7 +1316,7 @@ function install() {
     if (typeof o === 'function' && feFromSource(o) > 0) return createEarly(o, allocIid);
     const id = newId();
     createdOnField = setId(o, id, re);
-    markTyped(o, id);
+    if (re !== 2) markTyped(o, id);
     if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
     else log3(CREATE_OBJ, allocIid, id);
     return id;
@@ -3485,7 +3485,7 @@ function install() {
         if (dis === mo) {
           id = mId;
         } else {
-          id = selfIdOf(dis);
+          id = ctor ? selfIdOfNew(dis) : selfIdOf(dis);
         }
         if (id > 0) self = id;
         else if (id < 0) id = -id;
@@ -3493,7 +3493,7 @@ function install() {
           // A static method or block run while its class is being
           // defined: the class gets its id (CREATE_FUN) from F, later.
         } else if (id === 0) {
-          id = create(dis, fe);
+          id = create(dis, fe, ctor ? 2 : undefined); // 2: no proxy, no typed array
           if (createdOnField) self = id;
           if (ctor) {
             setUnder(id);
