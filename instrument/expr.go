@@ -918,7 +918,7 @@ func (r *rewriter) memberRead(m *js.Member, j int, obj, key string) string {
 func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	val := e.Value
 	s := r.storeArg(m)
-	if e.Op == "=" && m.Computed && !r.fn.noTemps && !r.opts.NoCopies && !limitProp(m) && !r.selfThis(m.Object) {
+	if e.Op == "=" && m.Computed && !r.fn.noTemps && r.inWith == 0 && !r.opts.NoCopies && !limitProp(m) && !r.selfThis(m.Object) {
 		r.quickElement(e, m, s)
 		return
 	}

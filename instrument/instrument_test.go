@@ -148,6 +148,8 @@ func TestES5Constructs(t *testing.T) {
 		// a var repeating a function declaration: no try wrapper, Fr on each exit
 		{`function f() { var g = 1; return g; function g() {} }`, `H.N(11, "f", H.F(10, 9, f)); function f() {const __mt$f = H.Fe(9, f, this, new.target); H.N(8, "g", H.F(7, 5, g));  var g = H.X(3, H.W(2, "g", 1, g)); return H.Fr(1, __mt$f, H.Rx(__mt$f, 4, g)); function g() {const __mt$f = H.Fe(5, void 0, this, new.target); try { } finally { H.Fr(6, __mt$f); } } ;H.Fr(1, __mt$f); }`},
 		{`with (o) { f(); x = 1 }`, `with (o) { H.X(1, f()); H.X(3, x = H.W(2, "x", 1, (typeof x === "undefined" ? void 0 : x))) }`},
+		// no temporaries under with: their names would be looked up in o
+		{`with (o) { a[k] = 1 }`, `with (o) { H.X(2, H.P12(1, a, k, 1, 0)) }`},
 	} {
 		expectInstrumented(t, c[0], c[1])
 	}
