@@ -12,6 +12,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument/diag"
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/instrument")
@@ -94,7 +95,7 @@ func TestGolden(t *testing.T) {
 func TestSemantics(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node not found")
+		testcorpus.Missing(t, "node not found")
 	}
 	stub, err := filepath.Abs("testdata/stub.js")
 	if err != nil {

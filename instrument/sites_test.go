@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
 const meminsight = "../../shared/corpora/meminsight"
@@ -22,7 +23,7 @@ const meminsight = "../../shared/corpora/meminsight"
 func TestSitesMatchJalangi(t *testing.T) {
 	progs, _ := filepath.Glob(filepath.Join(meminsight, "programs", "*.js"))
 	if len(progs) == 0 {
-		t.Skip("MemInsight corpus not present")
+		testcorpus.Missing(t, "MemInsight corpus not present")
 	}
 	for _, p := range progs {
 		base := filepath.Base(p)

@@ -105,7 +105,8 @@ func sameTrace(t *testing.T, a, b []byte, what, an, bn string) {
 	da, db := strings.Split(dump(t, a), "\n"), strings.Split(dump(t, b), "\n")
 	for i := 0; i < len(da) && i < len(db); i++ {
 		if da[i] != db[i] {
-			t.Fatalf("%sentry %d: %s %s, %s %s", what, i, da[i], an, db[i], bn)
+			lo := max(0, i-6)
+			t.Fatalf("%sentry %d: %s %s, %s %s\n%s:\n%s\n%s:\n%s", what, i, da[i], an, db[i], bn, an, strings.Join(da[lo:min(len(da), i+6)], "\n"), bn, strings.Join(db[lo:min(len(db), i+6)], "\n"))
 		}
 	}
 	t.Fatalf("%s%d entries %s, %d %s", what, len(da), an, len(db), bn)

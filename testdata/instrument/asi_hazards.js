@@ -19,10 +19,16 @@ function r() {
   )
 }
 console.log(r())
-// statements ending in "}" that hooks wrap: the next one may begin with "("
-const o = {}
-o[0] = 1
-o.p ??= {}
-var f = function () {}
-o.p++
-console.log(o[0], o.p)
+// statements ending in "}" that hooks wrap: the next one may begin with
+// "(" (in a function, where a statement ends with the inline slot test)
+function wrapped() {
+  const o = {}
+  o[0] = 1
+  o.p ??= {}
+  var f = function () {}
+  o.p++
+  if (f) o.q = {}
+  o[1] = 2
+  return [o[0], o.p, o[1]]
+}
+console.log(wrapped())
