@@ -58,6 +58,22 @@ for (const op of ['push', 'pop', 'shift', 'unshift', 'splice', 'concat']) {
   else if (op === 'push' || op === 'unshift') p[op]({ i: 9 });
   else p[op]();
 }
+// A holey array whose prototype is a proxy, and a setter-only element:
+// the models read own elements only, so no trap of the prototype sees a
+// hole and no setter runs. The element the native moves to index 8 is
+// still an edge.
+const holey = [{ k: 1 }, , { k: 3 }];
+holey[7] = { k: 7 };
+Object.defineProperty(holey, 2, { set(v) { seen('holey set 2'); }, configurable: true });
+Object.setPrototypeOf(holey, new Proxy(Array.prototype, {
+  getOwnPropertyDescriptor(t, k) { seen('holey gopd ' + String(k)); return Reflect.getOwnPropertyDescriptor(t, k); },
+  has(t, k) { seen('holey has ' + String(k)); return Reflect.has(t, k); },
+  getPrototypeOf(t) { seen('holey getPrototypeOf'); return Reflect.getPrototypeOf(t); },
+}));
+Array.prototype.splice.call(holey, 3, 0, 'x');
+Array.prototype.shift.call(holey);
+Array.prototype.unshift.call(holey, { k: 0 });
+seen('holey ' + holey.length);
 // Array.from of a subclass whose elements are accessors.
 class Odd extends Array { constructor(n) { super(n); Object.defineProperty(this, 0, { get() { seen('odd get 0'); return {}; }, set(v) { seen('odd set 0'); }, configurable: true }); } }
 Odd.from([{ j: 1 }]);
@@ -95,9 +111,10 @@ func TestModelsReadUnseen(t *testing.T) {
 	puts := putfields(t, unseenReadsProgram, "unseen.js", plain)
 	// Object.defineProperty's model, from the property as it now is: the
 	// value of a descriptor of getters and of a proxy descriptor, the empty
-	// key (left out before), an accessor.
+	// key (left out before), an accessor. Then the array mutators' rewrite
+	// of an element the native moved.
 	got := " " + strings.Join(puts, " ") + " "
-	for _, want := range []string{" x=obj ", " y=obj ", " =obj ", " ~get~g=obj "} {
+	for _, want := range []string{" x=obj ", " y=obj ", " =obj ", " ~get~g=obj ", " 8=obj "} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no PUTFIELD %q in%s", strings.TrimSpace(want), got)
 		}

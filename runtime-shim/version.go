@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "82d222d0496c65a5"
+const Version = "93d5cb12321c2043"

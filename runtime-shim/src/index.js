@@ -8,7 +8,7 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet,
   $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
@@ -2114,9 +2114,17 @@ function install() {
   // accessor, a missing property, or a property the engine refuses to
   // describe); o must not be a proxy.
   function ownData(o, k) {
-    let d;
-    try { d = getOwnPropertyDescriptor(o, k); } catch { return undefined; }
-    return d !== undefined && hasOwn(d, 'value') ? d.value : undefined;
+    try {
+      if (ownGetter !== undefined) {
+        // An own property whose getter is undefined is data, or an
+        // accessor without a getter, whose read runs nothing either.
+        return hasOwn(o, k) && ownGetter(o, k) === undefined ? o[k] : undefined;
+      }
+      const d = getOwnPropertyDescriptor(o, k);
+      return d !== undefined && hasOwn(d, 'value') ? d.value : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   // lengthOf is o's length where reading it runs no code of the program's

@@ -21,6 +21,13 @@ export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 export const getPrototypeOf = Object.getPrototypeOf;
 export const defineProperty = Object.defineProperty;
 export const hasOwn = Object.hasOwn;
+// ownGetter(o, k) is Object.prototype.__lookupGetter__ called on o: the
+// getter of o's own property k when it is an accessor, undefined when it
+// is a data property (for a missing one it would walk the prototype chain:
+// callers ask hasOwn first). It allocates nothing, where a descriptor is
+// an object per read; undefined where the host lacks Annex B's method.
+const lookupGetter = Object.prototype.__lookupGetter__;
+export const ownGetter = typeof lookupGetter === 'function' ? Function.prototype.call.bind(lookupGetter) : undefined;
 export const apply = Reflect.apply;
 export const ownKeys = Reflect.ownKeys;
 export const construct = Reflect.construct;
