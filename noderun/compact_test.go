@@ -121,6 +121,28 @@ function* gen(o) { for (let i = 0; i < 3; i++) { const x = { i, o }; yield x; } 
 async function later(o) { await null; const r = { o }; await r; return r; }
 function swap({ a, b }) { return { a: b, b: a }; }
 function risky(i) { const t = { i }; if (i % 4 === 0) throw new Error('e' + i); return t; }
+// Held declarations released one name at a time: a run of vars (one
+// record) written to in part, a property of the global object named as a
+// held parameter, a closure that then needs every name, and a run too long
+// to be held as one record.
+function perName(a, b, o, shadow) {
+  var x, y, z, w;
+  y = { a };
+  var q = b + 1;
+  x = [y, o];
+  globalThis.shadow = { q };
+  if (a % 3 === 0) { const f = () => z + w; f(); }
+  return x;
+}
+function wide(n) {
+  var v0, v1, v2, v3, v4, v5, v6, v7, v8, v9, v10, v11, v12, v13, v14, v15, v16, v17, v18, v19,
+    v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30, v31, v32;
+  v31 = { n };
+  if (n % 2) v5 = [v31];
+  return v5 || v31;
+}
+// Sloppy run-time code with a repeated parameter (one binding, declared once).
+const dup = new Function('a', 'a', 'b', 'var t = { a: a }; a = [t, b]; return a;');
 const m = new Map(), s = new Set();
 let total = 0;
 for (let round = 0; round < 30; round++) {
@@ -130,6 +152,7 @@ for (let round = 0; round < 30; round++) {
   const sw = swap({ a: h, b: { round } });
   try { risky(round); } catch (e) { s.add(e); }
   total += sw.a.round + (h ? h.twice.length : 0);
+  total += perName(round, round * 2, h, 0).length + (wide(round).n || 0) + dup(1, round, h).length;
 }
 Promise.resolve().then(() => console.log(total, m.size, s.size, kept.length));
 `

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "93d5cb12321c2043"
+const Version = "4987d4589f49f997"

@@ -25,9 +25,14 @@ import "io"
 //     PUTFIELD on the global object (resolved like a WRITE), a closure
 //     created there (its free variables are marked in this context when it
 //     is sealed), code run in it by a direct eval (SCRIPT_ENTER), another
-//     DECLARE there. A compact trace writes these DECLAREs just before the
-//     first such entry of their frame, and not at all if the frame exits
-//     first.
+//     DECLARE there. A WRITE, a global PUTFIELD or a DECLARE resolves one
+//     name: it needs the held declarations of that name only, since a
+//     binding of a primitive has no edge (sealing decrements edges, in
+//     their order, and a later DECLARE or WRITE of the name makes the same
+//     binding and edge with or without it). A closure or direct eval may
+//     resolve any. A compact trace writes each held DECLARE just before the
+//     first entry of its frame that needs it, and not at all if the frame
+//     exits first.
 //
 // Compactor applies both, entry by entry. The runtime shim's compact mode
 // makes the same decisions as it writes (TestCompactMemInsightPrograms
@@ -94,7 +99,7 @@ func (c *Compactor) Next(e *Entry, out []Entry) []Entry {
 		// replace an object (a loop body's let, declared again).
 		if !c.fresh {
 			c.dirty = true
-			out = c.release(out, top)
+			out = c.releaseName(out, top, e.Name)
 		}
 	case Return:
 		// FUNCTION_EXIT moves the returned object into the caller's set.
@@ -116,7 +121,10 @@ func (c *Compactor) Next(e *Entry, out []Entry) []Entry {
 		// entries, script entry and exit: anything else may add a
 		// candidate or a cycle-queue entry.
 		c.dirty, c.fresh = true, false
-		if e.Kind == Write || e.Kind == CreateFun || e.Kind == ScriptEnter || e.Kind == PutField && e.Base == 1 {
+		switch {
+		case e.Kind == Write || e.Kind == PutField && e.Base == 1:
+			out = c.releaseName(out, top, e.Name)
+		case e.Kind == CreateFun || e.Kind == ScriptEnter:
 			out = c.release(out, top)
 		}
 	}
@@ -133,6 +141,24 @@ func (c *Compactor) release(out []Entry, top int) []Entry {
 	c.Written += int64(len(c.deferred) - top)
 	c.deferred = c.deferred[:top]
 	c.defSID = c.defSID[:top]
+	return out
+}
+
+// releaseName appends the top frame's last held-back declaration of name
+// (from index top), if any, and keeps the others held: a name held twice
+// (repeated parameters) is one binding to the engine, of no edge.
+func (c *Compactor) releaseName(out []Entry, top int, name string) []Entry {
+	for j := len(c.deferred) - 1; j >= top; j-- {
+		if c.deferred[j].Name != name {
+			continue
+		}
+		out = append(out, c.deferred[j])
+		c.OutSID = append(c.OutSID, c.defSID[j])
+		c.Written++
+		c.deferred = append(c.deferred[:j], c.deferred[j+1:]...)
+		c.defSID = append(c.defSID[:j], c.defSID[j+1:]...)
+		break
+	}
 	return out
 }
 

@@ -351,16 +351,22 @@ function install() {
   var elided = 0;
   // Compact mode also holds back a frame's first DECLAREs of primitives
   // (trace.Compactor, rule 2) until an entry of that frame may resolve
-  // their names (WRITE, CREATE_FUN, a PUTFIELD on the global object,
-  // SCRIPT_ENTER, another DECLARE): defIid, defName, defSid [0, defLen),
-  // the frame's from defBase[fdepth - 1]. elided counts them as well while
-  // they are held back. A run of vars (Nu) is one record: its bytes in
-  // defName, their number in defIid, its entries in defCount.
+  // their names: a WRITE, a PUTFIELD on the global object or another
+  // DECLARE of the name releases that name's (releaseName), CREATE_FUN
+  // and SCRIPT_ENTER all (releaseHeld). defIid, defName, defSid [0,
+  // defLen), the frame's from defBase[fdepth - 1]; defMask marks those
+  // released by name. elided counts them as well while they are held
+  // back. A run of up to 31 vars (Nu) is one record: its bytes in defName,
+  // their number in defIid, its entries in defCount, its names in defList
+  // from iid defG, bit j of defMask for its j-th.
   var defBase = new Int32Array(256);
   var defIid = new Int32Array(256);
   var defSid = new Int32Array(256);
   var defName = [];
   var defCount = new Int32Array(256); // a run's entries (holdRun)
+  var defG = new Int32Array(256);
+  var defMask = new Int32Array(256);
+  var defList = [];
   var defLen = 0;
   function note(type) {
     switch (type) {
@@ -844,7 +850,7 @@ function install() {
       holdDeclare(iid, name);
       return;
     }
-    if (type === WRITE || !fresh) releaseHeld();
+    if (defLen !== 0 && (type === WRITE || !fresh)) releaseName(name, true);
     if (stopped || !before()) return;
     if (type === WRITE || !fresh) {
       dirty = true;
@@ -876,8 +882,8 @@ function install() {
     }
     const m = runEntries(k);
     const n = runBytes(k);
-    if (compact && fresh && fdepth > 0 && n <= RUN_MAX && time + elided + m - lastUseFlushTime < LAST_USE_FLUSH_PERIOD) {
-      holdRun(runOf(k), n, m);
+    if (compact && fresh && fdepth > 0 && m <= 31 && n <= RUN_MAX && time + elided + m - lastUseFlushTime < LAST_USE_FLUSH_PERIOD) {
+      holdRun(runOf(k), n, m, g, runNames[k]);
       return;
     }
     if (compact || defLen !== 0 || n > RUN_MAX || time + elided + m - lastUseFlushTime >= LAST_USE_FLUSH_PERIOD) {
@@ -895,9 +901,12 @@ function install() {
   // runNames: the names of the run in each of the writer's run slots.
   var runNames = [];
 
-  // splitNames splits Nu's names at its commas.
+  // splitNames splits Nu's names at its commas. They come back as an
+  // object's keys: internalized strings, as the names the other hooks are
+  // given are, so that releaseName compares them by identity.
   function splitNames(names) {
     const list = [];
+    const keys = { __proto__: null };
     let from = 0;
     for (;;) {
       const c = callWith(strIndexOf, names, ',', from);
@@ -906,7 +915,9 @@ function install() {
       from = c + 1;
     }
     list[list.length] = callWith(strSlice, names, from);
-    return list;
+    for (let j = 0; j < list.length; j++) keys[list[j]] = 0;
+    const ks = objectKeys(keys);
+    return ks.length === list.length ? ks : list;
   }
 
   // varName writes the name of a variable. A top-level binding of a module
@@ -932,6 +943,7 @@ function install() {
     defIid[defLen] = iid;
     defSid[defLen] = curSid;
     defName[defLen] = name;
+    defMask[defLen] = 0;
     defLen++;
     elided++;
   }
@@ -941,13 +953,16 @@ function install() {
   // record: no last-use block can fall due among them (the caller's test),
   // so holding them one by one would flush the pending slot at the first
   // and only count the others. releaseHeld writes the bytes.
-  function holdRun(v, n, m) {
+  function holdRun(v, n, m, g, list) {
     flushPending();
     holdSlot();
     defIid[defLen] = n;
     defCount[defLen] = m;
     defSid[defLen] = curSid;
     defName[defLen] = v;
+    defG[defLen] = g;
+    defList[defLen] = list;
+    defMask[defLen] = 0;
     defLen++;
     elided += m;
   }
@@ -957,6 +972,8 @@ function install() {
       let a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defIid]); defIid = a;
       a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defSid]); defSid = a;
       a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defCount]); defCount = a;
+      a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defG]); defG = a;
+      a = new Int32Array(2 * defLen); apply(typedArraySet, a, [defMask]); defMask = a;
     }
   }
 
@@ -971,35 +988,85 @@ function install() {
     const saved = curSid;
     for (let k = from; k < defLen; k++) {
       curSid = defSid[k];
-      writeSid();
       const name = defName[k];
+      const mask = defMask[k];
+      defName[k] = undefined;
       if (typeof name !== 'string') {
         // a run (holdRun)
-        const n = defIid[k];
         const m = defCount[k];
+        const list = defList[k];
+        defList[k] = undefined;
+        if (mask !== 0) {
+          for (let j = 0; j < m; j++) if ((mask & (1 << j)) === 0) writeHeld(defG[k] + j, list[j]);
+          continue;
+        }
+        const n = defIid[k];
+        writeSid();
         need(n);
         putBytes(name, n);
         time += m;
         elided -= m;
-        defName[k] = undefined;
         continue;
       }
-      need(37 + 2 * name.length);
-      u8(DECLARE);
-      i32(defIid[k]);
-      varName(name);
-      i32(0);
-      time++;
-      elided--;
-      defName[k] = undefined;
+      if (mask === 0) writeHeld(defIid[k], name);
     }
     curSid = saved;
     defLen = from;
   }
 
+  // writeHeld writes a held-back DECLARE, in script curSid.
+  function writeHeld(iid, name) {
+    writeSid();
+    need(37 + 2 * name.length);
+    u8(DECLARE);
+    i32(iid);
+    varName(name);
+    i32(0);
+    time++;
+    elided--;
+  }
+
+  // releaseName writes the top frame's last held-back DECLARE of name, as a
+  // WRITE or DECLARE of name (isVar) or a PUTFIELD of property name on the
+  // global object resolves it, and keeps the others held (a name held twice,
+  // as parameters may be, is one binding to the engine, of no edge). A
+  // module binding's name is its script's: "x@" in another script, or as a
+  // property, is another name.
+  function releaseName(name, isVar) {
+    if (fdepth === 0 || stopped) return;
+    const from = defBase[fdepth - 1];
+    if (defLen <= from) return;
+    const tagged = name.length > 1 && name[name.length - 1] === '@';
+    if (tagged && !isVar) return;
+    const saved = curSid;
+    for (let k = defLen - 1; k >= from; k--) {
+      if (tagged && defSid[k] !== saved) continue;
+      const v = defName[k];
+      let iid;
+      if (typeof v === 'string') {
+        if (v !== name || defMask[k] !== 0) continue;
+        defMask[k] = 1;
+        iid = defIid[k];
+      } else {
+        const list = defList[k];
+        let j = list.length - 1;
+        while (j >= 0 && (list[j] !== name || (defMask[k] & (1 << j)) !== 0)) j--;
+        if (j < 0) continue;
+        defMask[k] |= 1 << j;
+        iid = defG[k] + j;
+      }
+      if (!blockDue()) return;
+      flushPending();
+      curSid = defSid[k];
+      writeHeld(iid, name);
+      curSid = saved;
+      return;
+    }
+  }
+
   // kn: prop's key number when the caller has it.
   function logPutfield(iid, base, prop, val, kn) {
-    if (base === 1) releaseHeld(); // resolved as a WRITE
+    if (base === 1 && defLen !== 0) releaseName(prop, false); // resolved as a WRITE
     if (stopped || !before()) return;
     dirty = true;
     fresh = false;
