@@ -123,14 +123,16 @@ function swap({ a, b }) { return { a: b, b: a }; }
 function risky(i) { const t = { i }; if (i % 4 === 0) throw new Error('e' + i); return t; }
 // Held declarations released one name at a time: a run of vars (one
 // record) written to in part, a property of the global object named as a
-// held parameter, a closure that then needs every name, and a run too long
-// to be held as one record.
+// held parameter, one named with an "@" (as the trace names module
+// bindings: it releases all), a closure that then needs every name, and a
+// run too long to be held as one record.
 function perName(a, b, o, shadow) {
   var x, y, z, w;
   y = { a };
   var q = b + 1;
   x = [y, o];
   globalThis.shadow = { q };
+  if (a % 2) globalThis['tag@' + (a % 5)] = { b };
   if (a % 3 === 0) { const f = () => z + w; f(); }
   return x;
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4987d4589f49f997"
+const Version = "98b1c648932cd482"

@@ -1,6 +1,9 @@
 package trace
 
-import "io"
+import (
+	"io"
+	"strings"
+)
 
 // Compact traces (docs/instrumentation.md §12).
 //
@@ -122,10 +125,14 @@ func (c *Compactor) Next(e *Entry, out []Entry) []Entry {
 		// candidate or a cycle-queue entry.
 		c.dirty, c.fresh = true, false
 		switch {
-		case e.Kind == Write || e.Kind == PutField && e.Base == 1:
-			out = c.releaseName(out, top, e.Name)
 		case e.Kind == CreateFun || e.Kind == ScriptEnter:
 			out = c.release(out, top)
+		case e.Kind == PutField && e.Base == 1 && strings.Contains(e.Name, "@"):
+			// The shim names a module binding "x@" and its script's id
+			// (its writer knows the script, not the name's bytes).
+			out = c.release(out, top)
+		case e.Kind == Write || e.Kind == PutField && e.Base == 1:
+			out = c.releaseName(out, top, e.Name)
 		}
 	}
 	c.OutSID = append(c.OutSID, c.SID)

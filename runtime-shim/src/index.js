@@ -1030,14 +1030,18 @@ function install() {
   // WRITE or DECLARE of name (isVar) or a PUTFIELD of property name on the
   // global object resolves it, and keeps the others held (a name held twice,
   // as parameters may be, is one binding to the engine, of no edge). A
-  // module binding's name is its script's: "x@" in another script, or as a
-  // property, is another name.
+  // module binding's name is its script's: "x@" in another script is
+  // another name; a property named with an "@" may be the trace's name of
+  // any module binding ("x@" and its script's id), so it releases all.
   function releaseName(name, isVar) {
     if (fdepth === 0 || stopped) return;
     const from = defBase[fdepth - 1];
     if (defLen <= from) return;
+    if (!isVar && callWith(strIndexOf, name, '@', 0) >= 0) {
+      releaseHeld();
+      return;
+    }
     const tagged = name.length > 1 && name[name.length - 1] === '@';
-    if (tagged && !isVar) return;
     const saved = curSid;
     for (let k = defLen - 1; k >= from; k--) {
       if (tagged && defSid[k] !== saved) continue;
