@@ -73,10 +73,20 @@ func startHolder(t *testing.T, base string) (*exec.Cmd, string, int) {
 	return cmd, dir, pid
 }
 
-// pidLine prints "dir pid" once the measured command has said its pid.
+// pidLine prints "dir pid" once the measured command has said its pid and
+// the owner record names its process group: the command may say its pid
+// before startMeasured has written the record, and a test that killed the
+// holder then would find no group to kill.
 type pidLine struct{ dir string }
 
 func (p *pidLine) Write(b []byte) (int, error) {
+	for i := 0; i < 1000; i++ {
+		rec, err := os.ReadFile(filepath.Join(p.dir, ownerFile))
+		if err == nil && strings.Count(string(rec), "\n") >= 2 {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	fmt.Printf("%s %s\n", p.dir, strings.TrimSpace(string(b)))
 	return len(b), nil
 }
