@@ -164,11 +164,17 @@ func TestTypedArrayWrites(t *testing.T) {
 // "name=obj" or "name=0".
 func putfields(t *testing.T, program, file, stdout string) []string {
 	t.Helper()
+	return putfieldsEnv(t, program, file, stdout, nil)
+}
+
+// putfieldsEnv is putfields with more environment variables for node.
+func putfieldsEnv(t *testing.T, program, file, stdout string, env []string) []string {
+	t.Helper()
 	node := nodeOrSkip(t)
 	shim := shimFile(t)
 	prog := filepath.Join(t.TempDir(), file)
 	instrumentFile(t, prog, program, instrument.Options{Goal: js.CommonJS, File: file})
-	got := run(t, node, shim, prog, nil)
+	got := run(t, node, shim, prog, env)
 	if got.exit != 0 || got.stdout != stdout {
 		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
 	}

@@ -106,17 +106,31 @@ console.log(Object.keys(target).join(','), Object.getOwnPropertyNames(target).le
 // Object.assign's target getter that threw), and the literal hook ran the
 // getters of a literal whose first accessor key was 0 or "" or computed.
 // The models still log their PUTFIELDs for ordinary objects.
+//
+// The models tell an own data property from an accessor by
+// Object.prototype.__lookupGetter__ where the host has it (Annex B), else
+// by its descriptor: both ways, the second with the method deleted before
+// the shim loads.
 func TestModelsReadUnseen(t *testing.T) {
 	plain := plainRun(t, nodeOrSkip(t), t.TempDir(), unseenReadsProgram)
-	puts := putfields(t, unseenReadsProgram, "unseen.js", plain)
-	// Object.defineProperty's model, from the property as it now is: the
-	// value of a descriptor of getters and of a proxy descriptor, the empty
-	// key (left out before), an accessor. Then the array mutators' rewrite
-	// of an element the native moved.
-	got := " " + strings.Join(puts, " ") + " "
-	for _, want := range []string{" x=obj ", " y=obj ", " =obj ", " ~get~g=obj ", " 8=obj "} {
-		if !strings.Contains(got, want) {
-			t.Errorf("no PUTFIELD %q in%s", strings.TrimSpace(want), got)
+	noAnnexB := filepath.Join(t.TempDir(), "no-annex-b.js")
+	if err := os.WriteFile(noAnnexB, []byte("delete Object.prototype.__lookupGetter__;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		env  []string
+	}{{"annex B", nil}, {"descriptors", []string{"NODE_OPTIONS=--require=" + noAnnexB}}} {
+		puts := putfieldsEnv(t, unseenReadsProgram, "unseen.js", plain, c.env)
+		// Object.defineProperty's model, from the property as it now is:
+		// the value of a descriptor of getters and of a proxy descriptor,
+		// the empty key (left out before), an accessor. Then the array
+		// mutators' rewrite of an element the native moved.
+		got := " " + strings.Join(puts, " ") + " "
+		for _, want := range []string{" x=obj ", " y=obj ", " =obj ", " ~get~g=obj ", " 8=obj "} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s: no PUTFIELD %q in%s", c.name, strings.TrimSpace(want), got)
+			}
 		}
 	}
 }
