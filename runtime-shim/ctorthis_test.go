@@ -1,13 +1,6 @@
 package runtimeshim
 
-import (
-	"os"
-	"path/filepath"
-	"testing"
-
-	"github.com/memtrace/memtrace/instrument"
-	"github.com/memtrace/memtrace/instrument/js"
-)
+import "testing"
 
 // ctorThisProgram constructs objects whose this Fe reads apart from the
 // shim's other lookups (selfIdOfNew): made by [[Construct]] without an id
@@ -29,28 +22,6 @@ console.log(p.x, a.v, b.v, saved === q, r instanceof C, r.x);
 // testdata/ctorthis.trace (go test -update writes it; its bytes were the
 // same with the shim before this's read apart, 5c93a22).
 func TestConstructorThis(t *testing.T) {
-	node := nodeOrSkip(t)
-	shim := shimFile(t)
-	prog := filepath.Join(t.TempDir(), "ctor.js")
-	instrumentFile(t, prog, ctorThisProgram, instrument.Options{Goal: js.CommonJS, File: "ctor.js"})
-	got := run(t, node, shim, prog, nil)
-	if got.exit != 0 || got.stdout != "1 2 3 true true 4\n" {
-		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
-	}
-	check(t, "ctor.js", got.trace)
-	text := dump(t, got.trace)
-	const golden = "testdata/ctorthis.trace"
-	if *update {
-		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if text != string(want) {
-		t.Fatalf("trace differs from %s:\n%s", golden, lineDiff(string(want), text))
-	}
+	got := runCJS(t, ctorThisProgram, "ctor.js", "1 2 3 true true 4\n", nil)
+	matchGolden(t, "testdata/ctorthis.trace", dump(t, got.trace))
 }

@@ -8,9 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/memtrace/memtrace/instrument"
-	"github.com/memtrace/memtrace/instrument/js"
 )
 
 // fieldEdgesProgram writes primitives over properties of objects that
@@ -170,15 +167,7 @@ func putfields(t *testing.T, program, file, stdout string) []string {
 // putfieldsEnv is putfields with more environment variables for node.
 func putfieldsEnv(t *testing.T, program, file, stdout string, env []string) []string {
 	t.Helper()
-	node := nodeOrSkip(t)
-	shim := shimFile(t)
-	prog := filepath.Join(t.TempDir(), file)
-	instrumentFile(t, prog, program, instrument.Options{Goal: js.CommonJS, File: file})
-	got := run(t, node, shim, prog, env)
-	if got.exit != 0 || got.stdout != stdout {
-		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
-	}
-	check(t, file, got.trace)
+	got := runCJS(t, program, file, stdout, env)
 	var puts []string
 	for _, line := range strings.Split(strings.TrimSpace(dump(t, got.trace)), "\n") {
 		var e []any

@@ -1,12 +1,8 @@
 package runtimeshim
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/memtrace/memtrace/instrument"
-	"github.com/memtrace/memtrace/instrument/js"
 )
 
 // returnedProgram: calls whose result is not the object the last return
@@ -28,15 +24,7 @@ console.log(holder.a.length, holder.r.done);
 // generator's next return are created at those calls' sites, though an
 // instrumented function returned another object just before.
 func TestReturnedNotTheReturnValue(t *testing.T) {
-	node := nodeOrSkip(t)
-	shim := shimFile(t)
-	prog := filepath.Join(t.TempDir(), "ret.js")
-	instrumentFile(t, prog, returnedProgram, instrument.Options{Goal: js.CommonJS, File: "ret.js"})
-	got := run(t, node, shim, prog, nil)
-	if got.exit != 0 || got.stdout != "2 true\n" {
-		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
-	}
-	check(t, "ret.js", got.trace)
+	got := runCJS(t, returnedProgram, "ret.js", "2 true\n", nil)
 	var creates []string
 	for _, e := range bySource(t, dump(t, got.trace)) {
 		if strings.HasPrefix(e, "[1,") {

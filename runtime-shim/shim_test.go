@@ -182,6 +182,42 @@ type runResult struct {
 
 // run runs prog (an instrumented file) under node with the shim preloaded,
 // in a fresh working directory, and returns the trace it wrote.
+// runCJS instruments program as the CommonJS module file, runs it with the
+// real shim (env added to node's environment), wants exit code 0 and
+// stdout, and checks its trace.
+func runCJS(t *testing.T, program, file, stdout string, env []string) runResult {
+	t.Helper()
+	node := nodeOrSkip(t)
+	shim := shimFile(t)
+	prog := filepath.Join(t.TempDir(), file)
+	instrumentFile(t, prog, program, instrument.Options{Goal: js.CommonJS, File: file})
+	got := run(t, node, shim, prog, env)
+	if got.exit != 0 || got.stdout != stdout {
+		t.Fatalf("exit %d, output %q\n%s", got.exit, got.stdout, got.stderr)
+	}
+	check(t, file, got.trace)
+	return got
+}
+
+// matchGolden wants text to be the contents of the file golden, which
+// go test -update writes instead.
+func matchGolden(t *testing.T, golden, text string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update)", err)
+	}
+	if text != string(want) {
+		t.Fatalf("trace differs from %s:\n%s", golden, lineDiff(string(want), text))
+	}
+}
+
 func run(t testing.TB, node, shim, prog string, env []string, args ...string) runResult {
 	t.Helper()
 	dir := t.TempDir()
@@ -492,20 +528,7 @@ func TestCases(t *testing.T) {
 				}
 				return
 			}
-			goldenFile := strings.TrimSuffix(prog, ".js") + ".trace"
-			if *update {
-				if err := os.WriteFile(goldenFile, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(goldenFile)
-			if err != nil {
-				t.Fatalf("%v (run go test -update)", err)
-			}
-			if got != string(want) {
-				t.Fatalf("trace differs from %s:\n%s", goldenFile, lineDiff(string(want), got))
-			}
+			matchGolden(t, strings.TrimSuffix(prog, ".js")+".trace", got)
 		})
 	}
 }
