@@ -6,7 +6,6 @@ import (
 	"io"
 	"sort"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/memtrace/memtrace/trace"
@@ -841,7 +840,7 @@ func (e *Engine) parseSite(s string) (Loc, error) {
 	if c.p == p && c.n == len(s) && p != nil {
 		return c.loc, nil
 	}
-	sid, iid, ok := parseSiteString(s)
+	sid, iid, ok := trace.ParseSite(s)
 	if !ok {
 		return Loc{}, e.fail("location %q is not \"sid:iid\"", s)
 	}
@@ -856,55 +855,6 @@ type siteCacheEntry struct {
 	p   *byte
 	n   int
 	loc Loc
-}
-
-// parseSiteString is trace.ParseSite without allocations: Java's
-// s.split(":") drops trailing empty parts, so "a:b..." parses iff a and b
-// (the text up to the next ':') are Java ints; further parts are ignored.
-func parseSiteString(s string) (sid, iid int32, ok bool) {
-	i := strings.IndexByte(s, ':')
-	if i < 0 {
-		return 0, 0, false
-	}
-	rest := s[i+1:]
-	if j := strings.IndexByte(rest, ':'); j >= 0 {
-		rest = rest[:j]
-	}
-	a, ok1 := parseJavaInt(s[:i])
-	b, ok2 := parseJavaInt(rest)
-	return a, b, ok1 && ok2
-}
-
-// parseJavaInt parses a decimal int32 with an optional sign, as the trace
-// package's site parser does (Integer.parseInt on ASCII digits).
-func parseJavaInt(s string) (int32, bool) {
-	if s == "" || s == "+" || s == "-" {
-		return 0, false
-	}
-	i := 0
-	neg := false
-	if s[0] == '-' || s[0] == '+' {
-		neg = s[0] == '-'
-		i = 1
-	}
-	var v int64
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		v = v*10 + int64(c-'0')
-		if v > 1<<31 {
-			return 0, false
-		}
-	}
-	if neg {
-		v = -v
-	}
-	if v > 1<<31-1 || v < -1<<31 {
-		return 0, false
-	}
-	return int32(v), true
 }
 
 func (e *Engine) step(en *trace.Entry) error {

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // Rule names a structural rule of the trace format that Check enforces.
@@ -109,7 +109,8 @@ type Checker struct {
 	implicitProto bool     // maxID is a prototype id implied by CREATE_FUN
 	funcs         []uint64 // bit per id: created by CREATE_FUN
 	scripts       map[int32]struct{}
-	mapped        map[uint64]struct{}
+	mapped        siteSet // the sites SOURCE_MAPPING has mapped
+	sites         [siteCacheSize]siteCacheEntry
 	inBlock       bool
 	blockLast     int32
 	depth         int64
@@ -123,7 +124,7 @@ func NewChecker() *Checker {
 	return &Checker{
 		curSID:   -1,
 		scripts:  make(map[int32]struct{}),
-		mapped:   make(map[uint64]struct{}),
+		mapped:   siteSet{scripts: make(map[int32]*iidSet), other: make(map[uint64]struct{})},
 		domEdges: make(map[uint64]struct{}),
 	}
 }
@@ -225,59 +226,185 @@ func (c *Checker) site(e *Entry, what string, sid, iid int32) {
 	if sid == 0 && (iid == 0 || iid == -1 || iid == -2 || iid == -50) {
 		return
 	}
-	if _, ok := c.mapped[siteKey(sid, iid)]; !ok {
+	if !c.mapped.has(sid, iid) {
 		c.report(RuleUnmappedSite, "%s %s %d:%d has no SOURCE_MAPPING", e.Kind, what, sid, iid)
 	}
 }
 
-// parseSite parses a "sid:iid" location string as Integer.parseInt would.
+// parseSite parses a "sid:iid" location string as Integer.parseInt would,
+// strictly: exactly two parts.
 func parseSite(s string) (sid, iid int32, ok bool) {
 	i := strings.IndexByte(s, ':')
 	if i < 0 {
 		return 0, 0, false
 	}
-	a, err1 := parseJavaInt(s[:i])
-	b, err2 := parseJavaInt(s[i+1:])
-	return a, b, err1 == nil && err2 == nil
+	a, ok1 := parseJavaInt(s[:i])
+	b, ok2 := parseJavaInt(s[i+1:])
+	return a, b, ok1 && ok2
 }
 
 // ParseSite splits a LAST_USE or TOP_LEVEL_FLUSH location as MemInsight's
 // engine does: Java's s.split(":") (which drops trailing empty parts) and
 // Integer.parseInt of the first two parts, ignoring any further parts. So
-// "1:2:3" and "1:2:" read as 1:2, which Check (strict) still reports.
+// "1:2:3" and "1:2:" read as 1:2, which Check (strict) still reports. It
+// allocates nothing: "a:b..." parses iff a and b (the text up to the next
+// ':') are Java ints.
 func ParseSite(s string) (sid, iid int32, ok bool) {
-	parts := strings.Split(s, ":")
-	for len(parts) > 0 && parts[len(parts)-1] == "" {
-		parts = parts[:len(parts)-1]
-	}
-	if len(parts) < 2 {
+	i := strings.IndexByte(s, ':')
+	if i < 0 {
 		return 0, 0, false
 	}
-	a, err1 := parseJavaInt(parts[0])
-	b, err2 := parseJavaInt(parts[1])
-	return a, b, err1 == nil && err2 == nil
+	rest := s[i+1:]
+	if j := strings.IndexByte(rest, ':'); j >= 0 {
+		rest = rest[:j]
+	}
+	a, ok1 := parseJavaInt(s[:i])
+	b, ok2 := parseJavaInt(rest)
+	return a, b, ok1 && ok2
 }
 
-func parseJavaInt(s string) (int32, error) {
+// parseJavaInt parses a decimal int32 with an optional sign, as Java's
+// Integer.parseInt does for ASCII digits.
+func parseJavaInt(s string) (int32, bool) {
 	if s == "" || s == "+" || s == "-" {
-		return 0, strconv.ErrSyntax
+		return 0, false
 	}
-	for i := 0; i < len(s); i++ {
+	i := 0
+	neg := false
+	if s[0] == '-' || s[0] == '+' {
+		neg = s[0] == '-'
+		i = 1
+	}
+	var v int64
+	for ; i < len(s); i++ {
 		c := s[i]
-		if !(c >= '0' && c <= '9' || i == 0 && (c == '-' || c == '+')) {
-			return 0, strconv.ErrSyntax
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+		if v > 1<<31 {
+			return 0, false
 		}
 	}
-	v, err := strconv.ParseInt(s, 10, 32)
-	return int32(v), err
+	if neg {
+		v = -v
+	}
+	if v > 1<<31-1 || v < -1<<31 {
+		return 0, false
+	}
+	return int32(v), true
 }
 
+// siteString parses the location of a LAST_USE or TOP_LEVEL_FLUSH. The
+// reader interns short strings, so a recurring location usually has the
+// same backing bytes: a direct-mapped cache keyed by the string's data
+// pointer remembers each one parsed (a trace of 117 M entries has a few
+// thousand locations).
 func (c *Checker) siteString(e *Entry) (int32, int32, bool) {
-	sid, iid, ok := parseSite(e.Name)
-	if !ok {
-		c.report(RuleSiteString, "%s location %q is not \"sid:iid\" with two 32-bit decimal integers", e.Kind, e.Name)
+	s := e.Name
+	p := unsafe.StringData(s)
+	h := (uintptr(unsafe.Pointer(p)) >> 3) ^ uintptr(len(s))
+	ce := &c.sites[h%siteCacheSize]
+	if ce.p == p && ce.n == len(s) && p != nil {
+		return ce.sid, ce.iid, true
 	}
-	return sid, iid, ok
+	sid, iid, ok := parseSite(s)
+	if !ok {
+		c.report(RuleSiteString, "%s location %q is not \"sid:iid\" with two 32-bit decimal integers", e.Kind, s)
+		return sid, iid, false
+	}
+	*ce = siteCacheEntry{p: p, n: len(s), sid: sid, iid: iid}
+	return sid, iid, true
+}
+
+const siteCacheSize = 4096
+
+type siteCacheEntry struct {
+	p        *byte
+	n        int
+	sid, iid int32
+}
+
+// siteSet is the set of mapped sites: per script, a bitset over the range
+// of iids it has mapped (a script's iids are dense: its own local ones, or
+// a run of global ones), with the last two scripts asked for at hand (the
+// current script and a callee's); iids that would stretch a script's range
+// past maxIIDSpan go to a map. A map of every site cost a third of Check's
+// time on large traces.
+type siteSet struct {
+	scripts map[int32]*iidSet
+	other   map[uint64]struct{}
+	sid     [2]int32
+	set     [2]*iidSet
+	next    int
+}
+
+// iidSet is a bitset over [lo, lo+64*len(bits)).
+type iidSet struct {
+	lo   int64
+	bits []uint64
+}
+
+const maxIIDSpan = 1 << 26
+
+func (m *siteSet) script(sid int32) *iidSet {
+	if m.set[0] != nil && m.sid[0] == sid {
+		return m.set[0]
+	}
+	if m.set[1] != nil && m.sid[1] == sid {
+		return m.set[1]
+	}
+	s := m.scripts[sid]
+	if s != nil {
+		m.sid[m.next], m.set[m.next] = sid, s
+		m.next ^= 1
+	}
+	return s
+}
+
+func (m *siteSet) has(sid, iid int32) bool {
+	if s := m.script(sid); s != nil {
+		if k := int64(iid) - s.lo; k >= 0 && k < int64(len(s.bits))*64 && s.bits[k>>6]&(1<<(uint64(k)&63)) != 0 {
+			return true
+		}
+	}
+	if len(m.other) == 0 {
+		return false
+	}
+	_, ok := m.other[siteKey(sid, iid)]
+	return ok
+}
+
+// add adds a site and reports whether it was new.
+func (m *siteSet) add(sid, iid int32) bool {
+	if m.has(sid, iid) {
+		return false
+	}
+	s := m.scripts[sid]
+	if s == nil {
+		s = &iidSet{lo: int64(iid) &^ 63}
+		m.scripts[sid] = s
+		m.set = [2]*iidSet{} // the cache holds no nil script
+	}
+	v := int64(iid)
+	hi := s.lo + int64(len(s.bits))*64
+	switch {
+	case v >= s.lo && v < hi:
+	case v >= hi && v-s.lo < maxIIDSpan:
+		n := int((v-s.lo)>>6) + 1
+		s.bits = append(s.bits, make([]uint64, max(n, 2*len(s.bits))-len(s.bits))...)
+	case v < s.lo && hi-(v&^63) <= maxIIDSpan:
+		lo := v &^ 63
+		grown := make([]uint64, int((s.lo-lo)>>6)+len(s.bits))
+		copy(grown[(s.lo-lo)>>6:], s.bits)
+		s.lo, s.bits = lo, grown
+	default:
+		m.other[siteKey(sid, iid)] = struct{}{}
+		return true
+	}
+	k := v - s.lo
+	s.bits[k>>6] |= 1 << (uint64(k) & 63)
+	return true
 }
 
 // Add checks one entry. index and offset locate it in the stream.
@@ -392,11 +519,9 @@ func (c *Checker) Add(e *Entry, index, offset int64) {
 		if _, ok := c.scripts[c.curSID]; !ok {
 			c.report(RuleMappingOrder, "SOURCE_MAPPING of iid %d in script %d, which has no SCRIPT_ENTER yet", e.IID, c.curSID)
 		} else {
-			k := siteKey(c.curSID, e.IID)
-			if _, dup := c.mapped[k]; dup {
+			if !c.mapped.add(c.curSID, e.IID) {
 				c.report(RuleMappingOrder, "SOURCE_MAPPING of %d:%d, which is already mapped", c.curSID, e.IID)
 			}
-			c.mapped[k] = struct{}{}
 		}
 	case UpdateCurrentScript:
 		c.curSID = e.SID
