@@ -530,6 +530,7 @@ func runAll() error {
 		{"frontend", benchFrontEnd},
 		{"instrument", benchInstrument},
 		{"overhead", benchOverhead},
+		{"realworld", benchRealWorld},
 		{"project", benchProject},
 	}
 	for _, g := range groups {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
 )
 
 // TestMain runs holdWorkDir when the test binary is re-executed as the
@@ -24,7 +26,9 @@ func TestMain(m *testing.M) {
 		holdWorkDir(base)
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	memtracebin.Cleanup()
+	os.Exit(code)
 }
 
 // holdWorkDir does what the overhead group does, with a long-running
