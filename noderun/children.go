@@ -3,6 +3,7 @@ package noderun
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/memtrace/memtrace/internal/directio"
 	"os"
 	"path/filepath"
 	"sort"
@@ -172,7 +173,9 @@ func traceState(path, killed string) (status, reason string, bytes, entries int6
 		}
 		repaired = r
 	}
-	f, err := os.Open(path)
+	// The trace was written with direct I/O a moment ago: read it the
+	// same way, not through the page cache (internal/directio).
+	f, err := directio.Open(path)
 	if err != nil {
 		if killed != "" {
 			return "incomplete", "killed by " + killed + " before any trace was written", 0, 0
