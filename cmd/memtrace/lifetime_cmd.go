@@ -126,15 +126,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	}
 	twoPasses := ro.SiteStats || ro.Dir != "" || ro.Summary != nil
 
-	var size int64
-	f, isFile := in.r.(*os.File)
-	if isFile {
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			size = fi.Size()
-		} else {
-			isFile = false
-		}
-	}
+	size, isFile := in.size, in.file
 	// Standard input (or a pipe) is copied aside during the first pass
 	// when a second pass will need it again.
 	var spool *os.File
@@ -171,7 +163,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 			}
 			rc = io.NopCloser(spool)
 		default:
-			g, err := os.Open(f.Name())
+			g, err := openTraceFile(in.name)
 			if err != nil {
 				return nil, err
 			}

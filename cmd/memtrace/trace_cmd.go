@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/memtrace/memtrace/internal/directio"
 	"io"
 	"os"
 	"path/filepath"
@@ -43,6 +44,8 @@ type traceInput struct {
 	name string
 	r    io.Reader
 	c    io.Closer
+	file bool  // a regular file, which can be read again (openTraceFile)
+	size int64 // its size
 }
 
 func (t *traceInput) Close() error {
@@ -62,11 +65,34 @@ func openTrace(ios *IOStreams, arg string) (*traceInput, error) {
 	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
 		path = filepath.Join(arg, "mem-trace")
 	}
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
-	return &traceInput{name: path, r: f, c: f}, nil
+	if !fi.Mode().IsRegular() {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		return &traceInput{name: path, r: f, c: f}, nil
+	}
+	// Traces are gigabytes that the shim wrote with direct I/O: read
+	// around the page cache too (see openTraceFile).
+	f, err := openTraceFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return &traceInput{name: path, r: f, c: f, file: true, size: fi.Size()}, nil
+}
+
+// openTraceFile opens a trace file for one read from start to end, with
+// direct I/O where the file system takes it (internal/directio): the shim
+// writes traces with direct I/O, so a trace is seldom in the page cache,
+// and reading it through the cache cost more system time than the reading
+// took user time (a 2.6 GB trace just written: trace check 2.3 s user and
+// 4.7 s system; 0.3 s system with direct I/O).
+func openTraceFile(path string) (io.ReadCloser, error) {
+	return directio.Open(path)
 }
 
 // ---- dump ----
