@@ -444,6 +444,26 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 
 // ---- inputs ----
 
+// benchWorkDir makes a work directory (workdir.go) under benchDir.
+func benchWorkDir(pattern string) (string, error) {
+	base, err := benchDir()
+	if err != nil {
+		return "", err
+	}
+	return makeWorkDir(base, pattern)
+}
+
+// buildMemtrace builds this repository's memtrace binary into dir.
+func buildMemtrace(dir string) (string, error) {
+	bin := filepath.Join(dir, "memtrace")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
+	build.Dir = repoRoot()
+	if out, err := trackedCombinedOutput(build); err != nil {
+		return "", fmt.Errorf("building memtrace: %v\n%s", err, out)
+	}
+	return bin, nil
+}
+
 func benchDir() (string, error) {
 	dir := *flagDir
 	if dir == "" {
@@ -767,11 +787,7 @@ func benchOverhead() error {
 	corpus := filepath.Join(root, "..", "shared", "corpora", "octane")
 	runner := filepath.Join(root, "instrument", "semantics", "testdata", "octane.js")
 	// Under -dir: EarleyBoyer's full trace alone is about 42 GB.
-	base, err := benchDir()
-	if err != nil {
-		return err
-	}
-	dir, err := makeWorkDir(base, "octane-")
+	dir, err := benchWorkDir("octane-")
 	if err != nil {
 		return err
 	}
@@ -803,11 +819,9 @@ func benchOverhead() error {
 		return err
 	}
 	// eval'd code (CodeLoad, zlib) is instrumented by this memtrace binary.
-	bin := filepath.Join(dir, "memtrace")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
-	build.Dir = root
-	if out, err := trackedCombinedOutput(build); err != nil {
-		return fmt.Errorf("building memtrace: %v\n%s", err, out)
+	bin, err := buildMemtrace(dir)
+	if err != nil {
+		return err
 	}
 	tracePath := filepath.Join(dir, "mem-trace")
 	statusPath := filepath.Join(dir, "status.json")

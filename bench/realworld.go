@@ -43,20 +43,14 @@ func benchRealWorld() error {
 		return fmt.Errorf("%v (run npm ci --prefix testdata/npm)", err)
 	}
 	script := filepath.Join(root, "bench", "realworld", "workloads.js")
-	base, err := benchDir()
-	if err != nil {
-		return err
-	}
-	dir, err := makeWorkDir(base, "realworld-")
+	dir, err := benchWorkDir("realworld-")
 	if err != nil {
 		return err
 	}
 	defer dropWorkDir(dir)
-	bin := filepath.Join(dir, "memtrace")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
-	build.Dir = root
-	if out, err := trackedCombinedOutput(build); err != nil {
-		return fmt.Errorf("building memtrace: %v\n%s", err, out)
+	bin, err := buildMemtrace(dir)
+	if err != nil {
+		return err
 	}
 	t := &table{title: "real-world programs: npm packages at work (bench/realworld/workloads.js), one process tree each, CPU time of every process (plain: median of at least 3 runs); instrumented runs under memtrace node (full, and --compact), its instrumenter and its check of the trace included; every run's result equals plain node's"}
 	t.add("workload", "plain", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "entries", "bytes/entry", "")

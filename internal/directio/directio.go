@@ -31,7 +31,7 @@ func Open(path string) (io.ReadCloser, error) {
 	if err != nil {
 		return os.Open(path)
 	}
-	return newReader(f, path), nil
+	return newReader(f, path, func() []byte { return alignedBuf(bufSize) }), nil
 }
 
 type chunk struct {
@@ -55,7 +55,9 @@ type reader struct {
 	direct bool
 }
 
-func newReader(f *os.File, path string) *reader {
+// newReader starts reading f (at path) ahead into bufs buffers that buf
+// makes.
+func newReader(f *os.File, path string, buf func() []byte) *reader {
 	r := &reader{
 		filled: make(chan chunk, bufs),
 		free:   make(chan []byte, bufs),
@@ -65,7 +67,7 @@ func newReader(f *os.File, path string) *reader {
 		direct: true,
 	}
 	for i := 0; i < bufs; i++ {
-		r.free <- alignedBuf(bufSize)
+		r.free <- buf()
 	}
 	go r.readAhead(path)
 	return r

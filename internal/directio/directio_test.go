@@ -80,18 +80,8 @@ func TestFallsBackToPageCache(t *testing.T) {
 	if err != nil {
 		t.Skipf("no direct I/O here: %v", err)
 	}
-	r := &reader{
-		filled: make(chan chunk, bufs),
-		free:   make(chan []byte, bufs),
-		stop:   make(chan struct{}),
-		done:   make(chan struct{}),
-		f:      f,
-		direct: true,
-	}
-	for i := 0; i < bufs; i++ {
-		r.free <- alignedBuf(bufSize + 1)[1:]
-	}
-	go r.readAhead(path)
+	// Misaligned buffers.
+	r := newReader(f, path, func() []byte { return alignedBuf(bufSize + 1)[1:] })
 	got, err := io.ReadAll(r)
 	require.NoError(t, err)
 	<-r.done
