@@ -164,7 +164,25 @@ func collectChildren(dir string) []Child {
 // first cut to its last whole entry (trace.Repair). It returns the status
 // (complete or incomplete), the reason, and the trace's size.
 func traceState(path, killed string) (status, reason string, bytes, entries int64) {
+	return traceStateLive(path, killed, nil)
+}
+
+// maxFindings is the number of findings a trace's check keeps.
+const maxFindings = 5
+
+// traceStateLive is traceState with the check that followed the trace
+// while it was written (nil: none), whose report it takes for a process
+// that was not killed.
+func traceStateLive(path, killed string, live *liveCheck) (status, reason string, bytes, entries int64) {
 	status = "complete"
+	var rep *trace.Report
+	if live != nil {
+		if killed == "" {
+			rep = live.finish(path)
+		} else {
+			live.abandon()
+		}
+	}
 	var repaired trace.Repaired
 	if killed != "" {
 		r, err := trace.Repair(path)
@@ -173,17 +191,20 @@ func traceState(path, killed string) (status, reason string, bytes, entries int6
 		}
 		repaired = r
 	}
-	// The trace was written with direct I/O a moment ago: read it the
-	// same way, not through the page cache (internal/directio).
-	f, err := directio.Open(path)
-	if err != nil {
-		if killed != "" {
-			return "incomplete", "killed by " + killed + " before any trace was written", 0, 0
+	var err error
+	if rep == nil {
+		// The trace was written with direct I/O a moment ago: read it
+		// the same way, not through the page cache (internal/directio).
+		f, oerr := directio.Open(path)
+		if oerr != nil {
+			if killed != "" {
+				return "incomplete", "killed by " + killed + " before any trace was written", 0, 0
+			}
+			return "incomplete", "no trace was written: " + oerr.Error(), 0, 0
 		}
-		return "incomplete", "no trace was written: " + err.Error(), 0, 0
+		rep, err = trace.Check(f, maxFindings)
+		f.Close()
 	}
-	rep, err := trace.Check(f, 5)
-	f.Close()
 	switch {
 	case err != nil:
 		return "incomplete", err.Error(), 0, 0

@@ -208,7 +208,9 @@ func Run(opts Options) (int, error) {
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	runErr := cmd.Start()
+	var live *liveCheck
 	if runErr == nil {
+		live = startLiveCheck(out)
 		go func() {
 			for s := range sigs {
 				if s != syscall.SIGINT {
@@ -231,6 +233,9 @@ func Run(opts Options) (int, error) {
 			code = 128 + signalOf(exitErr)
 		}
 	default:
+		if live != nil {
+			live.abandon()
+		}
 		sess.Status, sess.Reason = "incomplete", "node could not be started: "+runErr.Error()
 		sess.ExitCode = -1
 		writeSession(opts.OutDir, &sess)
@@ -243,7 +248,7 @@ func Run(opts Options) (int, error) {
 			killed = signalName(n)
 		}
 	}
-	sess.Status, sess.Reason, sess.Bytes, sess.Entries = traceState(out, killed)
+	sess.Status, sess.Reason, sess.Bytes, sess.Entries = traceStateLive(out, killed, live)
 	if st, err := os.ReadFile(statusFile); err == nil && sess.Status == "complete" {
 		// The shim stopped tracing early (its logical-time limit).
 		var v struct {

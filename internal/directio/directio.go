@@ -1,19 +1,21 @@
-// Package directio reads a whole file once, front to back, without the
-// page cache where the file system allows it (O_DIRECT on Linux).
+// Package directio reads a file front to back without the page cache where
+// the file system allows it (O_DIRECT on Linux), also while another
+// process is still appending to it.
 //
-// memtrace node checks every trace it leaves, gigabytes written a moment
-// before with direct I/O (the runtime shim's sink), so not in the page
-// cache: read through it, each page is allocated, filled, copied and left
-// behind, which cost more system time than the check's own work took user
-// time (handlebars' workload of the bench: 2.6 GB, 3.7 s of system time).
-// A direct read moves the bytes from the disk into this package's buffers
-// and leaves the page cache to the user's own files.
+// memtrace node checks every trace it leaves, gigabytes written with direct
+// I/O (the runtime shim's sink), so not in the page cache: read through it,
+// each page is allocated, filled, copied and left behind, which cost more
+// system time than the check's own work took user time (handlebars'
+// workload of the bench: 2.6 GB, 3.7 s of system time). A direct read moves
+// the bytes from the disk into this package's buffers and leaves the page
+// cache to the user's own files.
 package directio
 
 import (
 	"errors"
 	"io"
 	"os"
+	"time"
 )
 
 // bufSize is the size of one read; bufs buffers are read ahead of the
@@ -24,20 +26,37 @@ const (
 	align   = 4096
 )
 
+// poll is how often Follow looks for bytes appended since its last read.
+const poll = 20 * time.Millisecond
+
 // Open opens path for reading. The result reads it with direct I/O when the
-// file system takes it, else through the page cache (os.Open).
+// file system takes it, else through the page cache.
 func Open(path string) (io.ReadCloser, error) {
-	f, err := openDirect(path)
+	f, err := os.Open(path)
 	if err != nil {
-		return os.Open(path)
+		return nil, err
 	}
-	return newReader(f, path, func() []byte { return alignedBuf(bufSize) }), nil
+	f.Close()
+	ended := make(chan struct{})
+	close(ended)
+	return newReader(path, ended, 0, alignedBuf), nil
+}
+
+// Follow reads path while a writer appends to it: at the end of what is
+// there, it waits for more, until ended is closed; then it reads what the
+// writer left and ends (io.EOF). It opens the file once it is more than
+// after bytes long, or once ended is closed (an error then if there is no
+// file): a writer may put bytes there that it later cuts away (the runtime
+// shim probes direct I/O with one block it truncates). The writer must only
+// append: bytes once read are not read again.
+func Follow(path string, ended <-chan struct{}, after int64) io.ReadCloser {
+	return newReader(path, ended, after, alignedBuf)
 }
 
 type chunk struct {
-	buf []byte // one of the reader's buffers, holding n bytes
-	n   int
-	err error
+	buf   []byte // one of the reader's buffers; its bytes [lo, n) are the data
+	lo, n int
+	err   error
 }
 
 // reader hands out what its goroutine read: full buffers travel on
@@ -50,26 +69,33 @@ type reader struct {
 	cur    chunk
 	pos    int
 	err    error
-	f      *os.File // read only by readAhead until it is done
-	off    int64
+
+	// The goroutine's (readAhead) until done is closed.
+	path   string
+	ended  <-chan struct{}
+	after  int64
+	f      *os.File
+	off    int64 // the bytes handed out so far
 	direct bool
+	final  bool // ended was closed before the last read began
 }
 
-// newReader starts reading f (at path) ahead into bufs buffers that buf
-// makes.
-func newReader(f *os.File, path string, buf func() []byte) *reader {
+// newReader starts reading path ahead into bufs buffers of bufSize bytes
+// that buf makes.
+func newReader(path string, ended <-chan struct{}, after int64, buf func(int) []byte) *reader {
 	r := &reader{
 		filled: make(chan chunk, bufs),
 		free:   make(chan []byte, bufs),
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
-		f:      f,
-		direct: true,
+		path:   path,
+		ended:  ended,
+		after:  after,
 	}
 	for i := 0; i < bufs; i++ {
-		r.free <- buf()
+		r.free <- buf(bufSize)
 	}
-	go r.readAhead(path)
+	go r.readAhead()
 	return r
 }
 
@@ -84,10 +110,15 @@ func alignedBuf(n int) []byte {
 	return b[off : off+n : off+n]
 }
 
-// readAhead fills buffers until the end of the file, an error, or Close.
-func (r *reader) readAhead(path string) {
+// readAhead fills buffers until the end, an error, or Close.
+func (r *reader) readAhead() {
 	defer close(r.done)
 	defer close(r.filled)
+	defer func() {
+		if r.f != nil {
+			r.f.Close()
+		}
+	}()
 	for {
 		var buf []byte
 		select {
@@ -95,9 +126,9 @@ func (r *reader) readAhead(path string) {
 		case <-r.stop:
 			return
 		}
-		n, err := r.fill(buf, path)
+		lo, n, err := r.fill(buf)
 		select {
-		case r.filled <- chunk{buf: buf, n: n, err: err}:
+		case r.filled <- chunk{buf: buf, lo: lo, n: n, err: err}:
 		case <-r.stop:
 			return
 		}
@@ -107,35 +138,89 @@ func (r *reader) readAhead(path string) {
 	}
 }
 
-// fill reads buf full, or up to the end of the file (io.EOF). A direct read
-// the file system refuses (EINVAL: after the short read at the end, whose
-// next offset is not aligned, or a file system that takes the flag at open
-// only) goes on through the page cache from the same offset.
-func (r *reader) fill(buf []byte, path string) (int, error) {
-	n := 0
-	for n < len(buf) {
-		m, err := r.f.Read(buf[n:])
-		n += m
-		r.off += int64(m)
-		switch {
-		case err != nil && r.direct && isInvalid(err):
-			g, oerr := os.Open(path)
-			if oerr != nil {
-				return n, err
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// wait sleeps for poll, or until ended is closed; false when Close is
+// stopping the reader.
+func (r *reader) wait() bool {
+	t := time.NewTimer(poll)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-r.ended:
+	case <-r.stop:
+		return false
+	}
+	return true
+}
+
+var errStopped = errors.New("directio: closed")
+
+// fill reads the next bytes into buf, returning them as buf[lo:n]. Direct
+// reads start at the block that holds the next byte (offset, length and
+// address aligned); one that the file system refuses (EINVAL: it took the
+// flag at open only) goes on through the page cache from the same offset.
+func (r *reader) fill(buf []byte) (lo, n int, err error) {
+	for {
+		if r.f == nil {
+			end := closed(r.ended)
+			fi, serr := os.Stat(r.path)
+			if serr != nil || fi.Size() <= r.after {
+				if end {
+					if serr != nil {
+						return 0, 0, serr
+					}
+				} else {
+					if !r.wait() {
+						return 0, 0, errStopped
+					}
+					continue
+				}
 			}
-			if _, serr := g.Seek(r.off, io.SeekStart); serr != nil {
-				g.Close()
-				return n, err
+			if r.f, err = openDirect(r.path); err == nil {
+				r.direct = true
+			} else if r.f, err = os.Open(r.path); err != nil {
+				return 0, 0, err
+			}
+		}
+		final := closed(r.ended)
+		start := r.off
+		if r.direct {
+			start &^= align - 1
+		}
+		m, err := pread(r.f, buf, start)
+		if err != nil && r.direct && isInvalid(err) {
+			g, oerr := os.Open(r.path)
+			if oerr != nil {
+				return 0, 0, err
 			}
 			r.f.Close()
 			r.f, r.direct = g, false
-		case err != nil:
-			return n, err
-		case m == 0:
-			return n, io.EOF
+			continue
+		}
+		if err != nil {
+			return 0, 0, err
+		}
+		lo = int(r.off - start)
+		if m > lo {
+			r.off += int64(m - lo)
+			return lo, m, nil
+		}
+		// Nothing new: the end, if the writer had ended before this read.
+		if final {
+			return lo, lo, io.EOF
+		}
+		if !r.wait() {
+			return 0, 0, errStopped
 		}
 	}
-	return n, nil
 }
 
 func (r *reader) Read(p []byte) (int, error) {
@@ -152,7 +237,7 @@ func (r *reader) Read(p []byte) (int, error) {
 			r.err = errors.New("directio: read after close")
 			return 0, r.err
 		}
-		r.cur, r.pos, r.err = c, 0, c.err
+		r.cur, r.pos, r.err = c, c.lo, c.err
 	}
 	n := copy(p, r.cur.buf[r.pos:r.cur.n])
 	r.pos += n
@@ -161,12 +246,10 @@ func (r *reader) Read(p []byte) (int, error) {
 
 // Close stops the goroutine and closes the file.
 func (r *reader) Close() error {
-	select {
-	case <-r.stop:
+	if closed(r.stop) {
 		return nil
-	default:
 	}
 	close(r.stop)
 	<-r.done
-	return r.f.Close()
+	return nil
 }

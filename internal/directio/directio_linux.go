@@ -14,3 +14,28 @@ func openDirect(path string) (*os.File, error) {
 func isInvalid(err error) bool { return errors.Is(err, syscall.EINVAL) }
 
 func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
+// pread is one pread(2) of len(b) bytes at off: a short count at the end
+// of the file, 0 past it.
+func pread(f *os.File, b []byte, off int64) (int, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	var n int
+	var perr error
+	if err := rc.Read(func(fd uintptr) bool {
+		for {
+			n, perr = syscall.Pread(int(fd), b, off)
+			if perr != syscall.EINTR {
+				return true
+			}
+		}
+	}); err != nil {
+		return 0, err
+	}
+	if perr != nil {
+		return 0, &os.PathError{Op: "pread", Path: f.Name(), Err: perr}
+	}
+	return n, nil
+}

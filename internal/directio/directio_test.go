@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -76,16 +77,84 @@ func TestFallsBackToPageCache(t *testing.T) {
 		want[i] = byte(i * 7)
 	}
 	require.NoError(t, os.WriteFile(path, want, 0o644))
-	f, err := openDirect(path)
-	if err != nil {
+	if f, err := openDirect(path); err != nil {
 		t.Skipf("no direct I/O here: %v", err)
+	} else {
+		f.Close()
 	}
-	// Misaligned buffers.
-	r := newReader(f, path, func() []byte { return alignedBuf(bufSize + 1)[1:] })
+	ended := make(chan struct{})
+	close(ended)
+	r := newReader(path, ended, 0, func(n int) []byte { return alignedBuf(n + 1)[1:] })
 	got, err := io.ReadAll(r)
 	require.NoError(t, err)
 	<-r.done
 	assert.False(t, r.direct, "the misaligned read did not fail: the fallback was not taken")
 	assert.True(t, bytes.Equal(want, got), "read back %d bytes of %d, or different", len(got), len(want))
 	require.NoError(t, r.Close())
+}
+
+// TestFollowsAWriter: Follow reads a file that another writer appends to
+// as the runtime shim does (whole blocks by direct I/O where it can, and a
+// tail under a block through the page cache now and then, which the next
+// whole block writes again; a probe block at the start, cut away before
+// any entry), and returns every byte once the writer has ended, not one
+// of the probe's.
+func TestFollowsAWriter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "trace")
+	f, err := os.Create(path)
+	require.NoError(t, err)
+	defer f.Close()
+	// The probe: a block of bytes that are not the data, then cut.
+	_, err = f.WriteAt(bytes.Repeat([]byte{0xEE}, align), 0)
+	require.NoError(t, err)
+	ended := make(chan struct{})
+	r := Follow(path, ended, align)
+	defer r.Close()
+	require.NoError(t, f.Truncate(0))
+	rng := rand.New(rand.NewPCG(5, 6))
+	want := make([]byte, 0, 6*bufSize)
+	var got []byte
+	readDone := make(chan error)
+	go func() {
+		var err error
+		got, err = io.ReadAll(r)
+		readDone <- err
+	}()
+	written := int64(0)
+	for len(want) < 5*bufSize {
+		// Append a run of bytes; write the whole blocks, and the tail
+		// (under a block) now and then.
+		k := 1 + rng.IntN(3*bufSize/2)
+		for i := 0; i < k; i++ {
+			want = append(want, byte(rng.Uint32()|1)) // never 0xEE's pattern alone
+		}
+		whole := int64(len(want)) &^ (align - 1)
+		if whole > written {
+			_, err := f.WriteAt(want[written:whole], written)
+			require.NoError(t, err)
+			written = whole
+		}
+		if rng.IntN(2) == 0 && int64(len(want)) > written {
+			_, err := f.WriteAt(want[written:], written)
+			require.NoError(t, err)
+		}
+		time.Sleep(time.Duration(rng.IntN(30)) * time.Millisecond)
+	}
+	_, err = f.WriteAt(want[written:], written)
+	require.NoError(t, err)
+	close(ended)
+	require.NoError(t, <-readDone)
+	assert.Equal(t, len(want), len(got))
+	assert.True(t, bytes.Equal(want, got), "the bytes read differ from those written")
+}
+
+// TestFollowNoFile: a file that never appears is an error once the writer
+// has ended.
+func TestFollowNoFile(t *testing.T) {
+	ended := make(chan struct{})
+	r := Follow(filepath.Join(t.TempDir(), "none"), ended, 0)
+	defer r.Close()
+	close(ended)
+	_, err := io.ReadAll(r)
+	assert.ErrorIs(t, err, os.ErrNotExist)
 }
