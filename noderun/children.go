@@ -3,7 +3,6 @@ package noderun
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/memtrace/memtrace/internal/directio"
 	"os"
 	"path/filepath"
 	"sort"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/memtrace/memtrace/internal/directio"
 	"github.com/memtrace/memtrace/trace"
 )
 

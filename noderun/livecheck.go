@@ -1,6 +1,7 @@
 package noderun
 
 import (
+	"io"
 	"os"
 
 	"github.com/memtrace/memtrace/internal/directio"
@@ -16,7 +17,7 @@ import (
 // children's traces are checked after their processes, as before.
 type liveCheck struct {
 	ended  chan struct{}
-	r      interface{ Close() error }
+	r      io.Closer
 	result chan liveResult
 }
 
