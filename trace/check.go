@@ -384,7 +384,6 @@ func (m *siteSet) add(sid, iid int32) bool {
 	if s == nil {
 		s = &iidSet{lo: int64(iid) &^ 63}
 		m.scripts[sid] = s
-		m.set = [2]*iidSet{} // the cache holds no nil script
 	}
 	v := int64(iid)
 	hi := s.lo + int64(len(s.bits))*64
