@@ -43,8 +43,9 @@
     Pm(i, o, k, v, strict) { store(o, k, v, strict); return v; }
     Pu(i, r) {}
     D(i, o, k, strict) { return strict ? delStrict(o, k) : delSloppy(o, k); }
-    M(i, o, k) { return o[k]; }
-    Mt(i, d, o, k) { return o[k]; }
+    M(i, o, f) { return f; }
+    Mt(i, d, o, f) { return f; }
+    Mk(i, o, k) { return o[k]; }
     c(i, f, ...a) { return apply(f, undefined, a); }
     m(i, o, f, ...a) { return apply(f, o, a); }
     q(...a) { return a; }

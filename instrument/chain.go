@@ -14,8 +14,8 @@ import (
 // chain becomes conditionals over temporaries, one per optional link:
 //
 //	a?.b(x).c  →  ((t1 = a) === null || t1 === void 0 ? void 0 :
-//	               H.G(k, H.m1(i, t1, H.M(j, t1, "b"), x)).c)
-//	o.f?.(x)   →  ((t2 = H.M(j, t1 = o, "f")) === null || t2 === void 0 ? void 0 :
+//	               H.G(k, H.m1(i, t1, H.Mk(j, t1, "b"), x)).c)
+//	o.f?.(x)   →  ((t2 = H.Mk(j, t1 = o, "f")) === null || t2 === void 0 ? void 0 :
 //	               H.m1(i, t1, t2, x))
 //
 // (=== null || === void 0, not == null: document.all is not nullish.) The
@@ -252,17 +252,17 @@ func (r *rewriter) chainExpr(c *js.Chain) {
 						key = []chainPiece{next()}
 					}
 					if call.Optional {
-						// (f = H.M(j, t = base, key)) tested, then H.m(i, t, f, args).
-						lookup := append([]chainPiece{text(r.hk("M", j))}, assign...)
+						// (f = H.Mk(j, t = base, key)) tested, then H.m(i, t, f, args).
+						lookup := append([]chainPiece{text(r.hk("Mk", j))}, assign...)
 						lookup = append(lookup, text(", "))
 						lookup = append(lookup, key...)
 						lookup = append(lookup, text(")"))
 						f := test(lookup)
 						v = args(call, []chainPiece{text(hook + base + ", " + f)})
 					} else {
-						// H.m(i, t = base, H.M(j, t, key), args).
+						// H.m(i, t = base, H.Mk(j, t, key), args).
 						out := append([]chainPiece{text(hook)}, assign...)
-						out = append(out, text(", "+r.hk("M", j)+base+", "))
+						out = append(out, text(", "+r.hk("Mk", j)+base+", "))
 						out = append(out, key...)
 						out = append(out, text(")"))
 						v = args(call, out)

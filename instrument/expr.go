@@ -461,14 +461,16 @@ func arity(hook string, args []js.Expr) string {
 	return arityNames[hook][len(args)]
 }
 
-// methodCall: o.m(a) → H.m(i, t = o, H.M(i+1, t, "m"), a), so that the
-// order is JavaScript's: the base, the key, the lookup (M, which logs the
-// use of the base at i+1), the arguments, then the call (m, with this = the
-// base). A base that reads the same twice (this, a declared variable) needs
-// no temporary: H.m(i, o, H.M(i+1, o, "m"), a). Where no var can be
-// declared (parameter lists, field initializers) the temporary is the
-// parameter of an arrow applied in place, which keeps this, arguments,
-// super and new.target: ((t) => H.m(i, t = o, H.M(i+1, t, "m"), a))().
+// methodCall: o.m(a) → H.m(i, t = o, H.M(i+1, t, t.m), a), so that the
+// order is JavaScript's: the base, the key, the lookup (performed by the
+// program, at its own site with its own type feedback; M logs the use of
+// the base at i+1 and passes the method on), the arguments, then the call
+// (m, with this = the base). A base that reads the same twice (this, a
+// declared variable) needs no temporary: H.m(i, o, H.M(i+1, o, o.m), a).
+// Where no var can be declared (parameter lists, field initializers) the
+// temporary is the parameter of an arrow applied in place, which keeps
+// this, arguments, super and new.target:
+// ((t) => H.m(i, t = o, H.M(i+1, t, t.m), a))().
 //
 // A private method, o.#m(a), is looked up in the instrumented code (no
 // hook can read a private name), its object read through G:
@@ -497,8 +499,8 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		k := m.Property
 		hk = r.holeRep(m.Object.EndPos(), k.Pos())
 		r.expr(k)
-		if isSeq(k) {
-			tail = ")" + tail
+		if !priv {
+			tail = "]" + tail
 		}
 		r.rep(k.EndPos(), lp+1, tail)
 	}
@@ -544,9 +546,9 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		b = append(b, " = "...)
 	}
 	r.fillBytes(h, b)
-	// The lookup: , H.M(j, t, "m"), or , H.M(j, t, ( before a computed
+	// The lookup: , H.M(j, t, t.m), or , H.M(j, t, t[ before a computed
 	// key; , t.#m for a private name.
-	b = r.appendLookup(b[:0], m, base, j, priv)
+	b, at := r.appendLookup(b[:0], m, base, j, priv)
 	switch {
 	case priv:
 		if len(e.Args) > 0 {
@@ -555,6 +557,7 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 	case !m.Computed:
 		b = append(b, tail...)
 	}
+	r.lookupPoint(j, at)
 	r.fillBytes(hk, b)
 	r.scratch = b[:0]
 	if temp != "" && !arrow {
@@ -628,8 +631,8 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 		hk = r.holeRep(m.Object.EndPos(), k.Pos())
 		r.expr(k)
 		tail := "), " + quote
-		if isSeq(k) {
-			tail = ")" + tail
+		if !priv {
+			tail = "]" + tail
 		}
 		r.rep(k.EndPos(), q.Start, tail)
 	}
@@ -658,7 +661,7 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 		b = append(b, " = "...)
 	}
 	r.fillBytes(h, b)
-	b = r.appendLookup(b[:0], m, base, j, priv)
+	b, at := r.appendLookup(b[:0], m, base, j, priv)
 	switch {
 	case priv:
 		b = append(b, ", "...)
@@ -667,6 +670,7 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 		b = append(b, "), "...)
 		b = append(b, quote...)
 	}
+	r.lookupPoint(j, at)
 	r.fillBytes(hk, b)
 	r.scratch = b[:0]
 	r.ins(e.End, ")")
@@ -690,16 +694,21 @@ func (r *rewriter) methodBase(start int32, m *js.Member, priv bool) int {
 }
 
 // appendLookup appends the lookup of a method on base after the call's
-// this: ", base.#m" for a private name, else ", H.M(j, base, " (Mt on
-// this with a frame) and the key: the name in quotes, "(" before a
-// computed key that is a sequence, nothing before another; the caller
-// closes M.
-func (r *rewriter) appendLookup(b []byte, m *js.Member, base string, j int, priv bool) []byte {
+// this: ", base.#m" for a private name, else ", H.M(j, base, base.m" (Mt
+// on this with a frame) or, before a computed key, ", H.M(j, base, base[";
+// the caller closes the key and M. The program reads the method itself, at
+// a site of its own, so that its inline cache sees that site's objects and
+// keys only (a lookup inside M shared one keyed load among every method
+// call of the program: megamorphic as soon as a program called two
+// methods). It also returns where in the appended text the engine reports
+// a failed lookup (the name, or "["; -1 for a private name), for
+// lookupPoint.
+func (r *rewriter) appendLookup(b []byte, m *js.Member, base string, j int, priv bool) ([]byte, int) {
 	b = append(b, ", "...)
 	if priv {
 		b = append(b, base...)
 		b = append(b, '.')
-		return append(b, r.text(m.Property)...)
+		return append(b, r.text(m.Property)...), -1
 	}
 	if r.selfThis(m.Object) {
 		b = append(b, r.hk("Mt", j)...)
@@ -710,15 +719,27 @@ func (r *rewriter) appendLookup(b []byte, m *js.Member, base string, j int, priv
 	}
 	b = append(b, base...)
 	b = append(b, ", "...)
+	b = append(b, base...)
 	if !m.Computed {
-		b = append(b, '"')
-		b = append(b, r.text(m.Property)...)
-		return append(b, '"')
+		b = append(b, '.')
+		at := len(b)
+		return append(b, r.text(m.Property)...), at
 	}
-	if isSeq(m.Property) {
-		b = append(b, '(')
+	at := len(b)
+	return append(b, '['), at
+}
+
+// lookupPoint records where the engine reports a failed method lookup
+// (or the caller's frame of a getter it runs): at offset at of the text
+// about to be filled in (appendLookup), for the original's position of
+// the lookup's hook j (its point).
+func (r *rewriter) lookupPoint(j, at int) {
+	if r.points == nil || at < 0 {
+		return
 	}
-	return b
+	if pos, ok := r.points[j]; ok {
+		r.textPoints = append(r.textPoints, [2]int32{int32(len(r.buf) + at), pos})
+	}
 }
 
 // stableBase returns the source text of a method call's base when reading

@@ -91,16 +91,16 @@ func TestES5Constructs(t *testing.T) {
 		// calls
 		{`f()`, `H.X(2, H.c0(1, f))`},
 		{`f(a, ...b)`, `H.X(2, H.c(1, f, a, ...b))`},
-		{`o.m(1, 2)`, `var T_1; H.X(3, H.m2(1, T_1 = o, H.M30(2, T_1, "m"), 1, 2))`},
-		{`o[k]()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M30(2, T_1, k)))`},
-		{`o[a, b](c)`, `var T_1; H.X(3, H.m1(1, T_1 = o, H.M30(2, T_1, (a, b)), c))`},
+		{`o.m(1, 2)`, `var T_1; H.X(3, H.m2(1, T_1 = o, H.M30(2, T_1, T_1.m), 1, 2))`},
+		{`o[k]()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M30(2, T_1, T_1[k])))`},
+		{`o[a, b](c)`, `var T_1; H.X(3, H.m1(1, T_1 = o, H.M30(2, T_1, T_1[a, b]), c))`},
 		// method calls: base, key, lookup (M), arguments, call; a base that
 		// reads the same twice needs no temporary
-		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m1(1, o, H.M30(2, o, "m"), a))`},
-		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.Rx(__mt$f, 4, H.m1(2, this, H.Mt(3, __mt$f, this, "m"), H.G12(1, a).b)) } finally { H.Fr(6, __mt$f); } }`},
-		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m0(1, __mt$b = o, H.M30(2, __mt$b, "m")))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
-		{`(o.m)()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M30(2, T_1, "m")))`},
-		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m0(3, T_1 = H.m0(1, T_2 = o, H.M30(2, T_2, \"m\")\n), H.M4(4, T_1, \"n\")\n))"},
+		{`var o; o.m(a)`, `H.N(4, "o", o); var o; H.X(3, H.m1(1, o, H.M30(2, o, o.m), a))`},
+		{`function f() { return this.m(a.b) }`, `H.N(8, "f", H.F(7, 5, f)); function f() {const __mt$f = H.Fe(5, f, this, new.target); try {  return H.Rx(__mt$f, 4, H.m1(2, this, H.Mt(3, __mt$f, this, this.m), H.G12(1, a).b)) } finally { H.Fr(6, __mt$f); } }`},
+		{`function f(x = o.m()) {}`, `H.N(7, "f", H.F(6, 4, f)); function f(x = ((__mt$b) => H.m0(1, __mt$b = o, H.M30(2, __mt$b, __mt$b.m)))()) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "x", x); } finally { H.Fr(5, __mt$f); } }`},
+		{`(o.m)()`, `var T_1; H.X(3, H.m0(1, T_1 = o, H.M30(2, T_1, T_1.m)))`},
+		{"o\n  .m()\n  .n()", "var T_1, T_2; H.X(5, H.m0(3, T_1 = H.m0(1, T_2 = o, H.M30(2, T_2, T_2.m)\n), H.M4(4, T_1, T_1.n)\n))"},
 		{`(0, o.m)()`, `H.X(3, H.c0(2, (0, H.G30(1, o).m)))`},
 		{`new F`, `H.X(2, H.n0(1, F))`},
 		{`new F(a, b)`, `H.X(2, H.n2(1, F, a, b))`},
@@ -172,11 +172,11 @@ func TestModernConstructs(t *testing.T) {
 		{`o = {m() {}, get p() { return 1 }, [k]: 1, ...s}`, `H.X(8, o = H.W(7, "o", H.Ts(6, {m() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } }, get p() {const __mt$f = H.Fe(4, void 0, this, new.target); try {  return H.Rx(__mt$f, 3, 1) } finally { H.Fr(5, __mt$f); } }, [k]: 1, ...s}, "m", 0, 1, "p", 1, 4), (typeof o === "undefined" ? void 0 : o)))`},
 		{`async function* g() { yield* await h() }`, `H.N(8, "g", H.F(7, 5, g)); async function* g() {const __mt$f = H.Fg(5, g, this, new.target); try {  H.Y(3, __mt$f, yield* H.Ys(3, __mt$f, H.Y(2, __mt$f, await H.Ys(2, __mt$f, H.c0(1, h))))), H.p[0] || H.X(4) } finally { H.Fx(6, __mt$f); } }`},
 		{`a?.b.c`, `H.X(2, H.G12(1, a)?.b.c)`},
-		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.M(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G18(1, c).d)))`},
-		{`o.p?.m()`, `var T_1; H.X(4, ((T_1 = H.G30(1, o).p) === null || T_1 === void 0 ? void 0 : H.m0(2, T_1, H.M(3, T_1, "m"))))`},
+		{`a?.b?.(c.d)`, `var T_1, T_2; H.X(4, ((T_1 = a) === null || T_1 === void 0 ? void 0 : (T_2 = H.Mk(3, T_1, "b")) === null || T_2 === void 0 ? void 0 : H.m1(2, T_1, T_2, H.G18(1, c).d)))`},
+		{`o.p?.m()`, `var T_1; H.X(4, ((T_1 = H.G30(1, o).p) === null || T_1 === void 0 ? void 0 : H.m0(2, T_1, H.Mk(3, T_1, "m"))))`},
 		// tagged templates: through the call hooks, the template's arguments from H.q (one site per template: the strings object is the program's)
 		{"t`x${a.b}`", "H.X(3, H.ct(2, t, H.q`x${H.G12(1, a).b}`))"},
-		{"o.f `a${1}`; o[k]`b`; (a.b)`c`", "var T_1; H.X(3, H.mt(1, T_1 = o, H.M30(2, T_1, \"f\"), H.q`a${1}`)); H.X(6, H.mt(4, T_1 = o, H.M30(5, T_1, k), H.q`b`)); H.X(9, H.mt(7, T_1 = a, H.M12(8, T_1, \"b\"), H.q`c`))"},
+		{"o.f `a${1}`; o[k]`b`; (a.b)`c`", "var T_1; H.X(3, H.mt(1, T_1 = o, H.M30(2, T_1, T_1.f), H.q`a${1}`)); H.X(6, H.mt(4, T_1 = o, H.M30(5, T_1, T_1[k]), H.q`b`)); H.X(9, H.mt(7, T_1 = a, H.M12(8, T_1, T_1.b), H.q`c`))"},
 		{"class C { #t() {} m() { return this.#t`x` } }", "let C = H.N(10, \"C\", H.F(9, -8, class C { #t() {const __mt$f = H.Fe(1, void 0, this, new.target); try { } finally { H.Fr(2, __mt$f); } } m() {const __mt$f = H.Fe(6, void 0, this, new.target); try {  return H.Rx(__mt$f, 5, H.mt(4, H.Gt(3, __mt$f, this), this.#t, H.q`x`)) } finally { H.Fr(7, __mt$f); } } }, void 0, \"#t\", 8, 1, \"m\", 0, 6));"},
 		{`label: for (;;) break label`, `label: for (;;) break label`},
 		{`function h(x = o.p) {}`, `H.N(6, "h", H.F(5, 3, h)); function h(x = H.G30(1, o).p) {const __mt$f = H.Fe(3, h, this, new.target); try { H.N(2, "x", x); } finally { H.Fr(4, __mt$f); } }`},
@@ -206,12 +206,12 @@ func TestGoals(t *testing.T) {
 func TestOptionalChains(t *testing.T) {
 	for _, c := range [][2]string{
 		{`a?.b.c?.d`, `H.X(2, H.G12(1, a)?.b.c?.d)`},
-		{`a.b()?.c`, `var T_1; H.X(4, H.G3(3, H.m0(1, T_1 = a, H.M12(2, T_1, "b")))?.c)`},
+		{`a.b()?.c`, `var T_1; H.X(4, H.G3(3, H.m0(1, T_1 = a, H.M12(2, T_1, T_1.b)))?.c)`},
 		{`f?.()?.()`, `var T_1, T_2; H.X(3, ((T_1 = f) === null || T_1 === void 0 ? void 0 : (T_2 = H.c0(1, T_1)) === null || T_2 === void 0 ? void 0 : H.c0(2, T_2)))`},
-		{`a?.[k.p](x.y)`, `var T_1; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.m1(3, T_1, H.M(4, T_1, H.G10(1, k).p), H.G7(2, x).y)))`},
+		{`a?.[k.p](x.y)`, `var T_1; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.m1(3, T_1, H.Mk(4, T_1, H.G10(1, k).p), H.G7(2, x).y)))`},
 		// An optional call of a method keeps its base for this.
-		{`o.f?.(x)`, `var T_1, T_2; H.X(3, ((T_2 = H.M(2, T_1 = o, "f")) === null || T_2 === void 0 ? void 0 : H.m1(1, T_1, T_2, x)))`},
-		{`a?.b.c(d).e`, `var T_1, T_2; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.G4(4, H.m1(2, T_2 = H.G12(1, T_1).b, H.M(3, T_2, "c"), d)).e))`},
+		{`o.f?.(x)`, `var T_1, T_2; H.X(3, ((T_2 = H.Mk(2, T_1 = o, "f")) === null || T_2 === void 0 ? void 0 : H.m1(1, T_1, T_2, x)))`},
+		{`a?.b.c(d).e`, `var T_1, T_2; H.X(5, ((T_1 = a) === null || T_1 === void 0 ? void 0 : H.G4(4, H.m1(2, T_2 = H.G12(1, T_1).b, H.Mk(3, T_2, "c"), d)).e))`},
 		// Where this or the reference comes from the chain itself, and where
 		// no temporary can be declared, the chain keeps its form.
 		{`(a?.b)()`, `H.X(2, (H.G12(1, a)?.b)())`},

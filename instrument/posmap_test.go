@@ -70,7 +70,7 @@ func TestPosMap(t *testing.T) {
 			}
 			require.Zero(t, len(m)%5)
 			orig, inst := utf16Lines(string(src)), utf16Lines(string(res.Code))
-			points, runs, stores := 0, 0, 0
+			points, runs, stores, lookups := 0, 0, 0, 0
 			for k := 0; k < len(m); k += 5 {
 				line, col, ol, oc, kind := m[k], m[k+1], m[k+2], m[k+3], m[k+4]
 				require.True(t, line >= 1 && line <= len(inst) && ol >= 1 && ol <= len(orig), "entry %d: lines %d, %d", k/5, line, ol)
@@ -103,10 +103,27 @@ func TestPosMap(t *testing.T) {
 						points++
 						break
 					}
+					if il[col-1] == '[' {
+						// A method lookup the program performs, o[k]:
+						// the original's "[".
+						require.Equal(t, uint16('['), olText[oc-1], "entry %d: lookup's original", k/5)
+						lookups++
+						points++
+						break
+					}
 					require.Equal(t, uint16('.'), il[col-2], "entry %d: not a hook name", k/5)
 					name := string(utf16.Decode(il[col-1:]))
+					if e := strings.IndexFunc(name, func(c rune) bool { return !strings.ContainsRune(identChars, c) }); e >= 0 && name[e] != '(' {
+						// A method lookup the program performs, o.m: the
+						// original's name (or the dot after a call).
+						at := string(utf16.Decode(olText[oc-1:]))
+						require.True(t, strings.HasPrefix(at, name[:e]) || at[0] == '.', "entry %d: lookup %q at %q", k/5, name[:e], at[:min(len(at), 20)])
+						lookups++
+						points++
+						break
+					}
 					name = name[:strings.IndexByte(name, '(')]
-					require.Contains(t, []string{"c", "m", "n", "M", "Mt", "P", "Pq", "Pm", "Pu", "Pt", "ct", "mt"}, strings.TrimRight(name, "0123456789"), "entry %d: hook %s", k/5, name)
+					require.Contains(t, []string{"c", "m", "n", "M", "Mt", "Mk", "P", "Pq", "Pm", "Pu", "Pt", "ct", "mt"}, strings.TrimRight(name, "0123456789"), "entry %d: hook %s", k/5, name)
 					at := string(utf16.Decode(olText[oc-1:]))
 					require.True(t, strings.ContainsAny(at[:1], "([`=+-*/%&|^<>?!~.") || strings.HasPrefix(at, "new") ||
 						strings.ContainsAny(at[:1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$\\") || at[0] >= 0x80,
@@ -117,7 +134,11 @@ func TestPosMap(t *testing.T) {
 			require.Positive(t, points)
 			require.Positive(t, runs)
 			require.Positive(t, stores)
-			t.Logf("%d entries (%d hook names), %d bytes of map for %d bytes of code", len(m)/5, points, len(res.PosMap), len(res.Code))
+			require.Positive(t, lookups)
+			t.Logf("%d entries (%d points, %d of them lookups), %d bytes of map for %d bytes of code", len(m)/5, points, lookups, len(res.PosMap), len(res.Code))
 		})
 	}
 }
+
+// identChars are the ASCII characters of identifiers.
+const identChars = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"

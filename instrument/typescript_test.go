@@ -228,7 +228,7 @@ func TestTSErrors(t *testing.T) {
 func TestTSTsconfig(t *testing.T) {
 	src := []byte("export const e = <b>x</b>;\n")
 	res, err := Instrument(src, Options{Goal: js.Module, File: "a.tsx", Loader: TSX})
-	if err != nil || !bytes.Contains(res.Code, []byte(`= React, `)) || !bytes.Contains(res.Code, []byte(`"createElement"`)) {
+	if err != nil || !bytes.Contains(res.Code, []byte(`= React, `)) || !bytes.Contains(res.Code, []byte(`.createElement)`)) {
 		t.Errorf("default JSX: %v\n%s", err, res.Code)
 	}
 	res, err = Instrument(src, Options{Goal: js.Module, File: "a.tsx", Loader: TSX,

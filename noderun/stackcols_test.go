@@ -13,7 +13,9 @@ import (
 // the start of the expression: calls by name, methods (also on a call's
 // result and across lines), computed and optional calls, new, getters and
 // setters, tagged templates, property reads that throw, an element write
-// that throws (the program's own store, instrument.quickElement); in a CommonJS
+// that throws (the program's own store, instrument.quickElement), method
+// lookups that throw or run a getter (the program's own lookup,
+// instrument.appendLookup); in a CommonJS
 // module, an ES module, vm scripts and a function body compiled in a
 // context, and run-time code (a function constructor's function, indirect
 // and direct eval: their eval origins too); with non-ASCII text before the
@@ -55,6 +57,17 @@ try { throw new TypeError('t'); } catch (e) { out.push('throw ' + e.stack.split(
 const und = () => undefined;
 try { und().call(1); } catch (e) { out.push('load-on-call ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
 try { o.k.nope.call(1); } catch (e) { out.push('load ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }
+const at = (e, k) => e.stack.split('\n')[k].match(/:(\d+):(\d+)\)?$/).slice(1).join(':');
+let nil;
+try { nil.m(); } catch (e) { out.push('mlookup ' + at(e, 1)); }
+try { nil['m'](1); } catch (e) { out.push('mlookup-computed ' + at(e, 1)); }
+try { und().m(); } catch (e) { out.push('mlookup-on-call ' + at(e, 1)); }
+try { und()
+  .m(); } catch (e) { out.push('mlookup-lines ' + at(e, 1)); }
+try { nil.t` + "`x`" + `; } catch (e) { out.push('mlookup-tag ' + at(e, 1)); }
+const gm = { get m() { throw new Error('g'); } };
+try { gm.m(); } catch (e) { out.push('mlookup-getter ' + at(e, 1) + ' ' + at(e, 2)); }
+try { gm['m'](); } catch (e) { out.push('mlookup-getter-computed ' + at(e, 2)); }
 const fz = Object.freeze([1, 2]), ta = new Int8Array(2), ix = 1;
 ta[ix] = 5; fz[0] !== 1 || ta[1] !== 5 || out.push('typed ' + ta[ix]);
 try { fz[ix] = 3; } catch (e) { out.push('frozen-store ' + e.stack.split('\n')[1].match(/:(\d+):(\d+)\)?$/).slice(1).join(':')); }

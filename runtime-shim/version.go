@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "98b1c648932cd482"
+const Version = "171f9341acfb60b6"

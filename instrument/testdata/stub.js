@@ -72,12 +72,16 @@
       if (typeof f !== "function") throw new TypeError(typeof f + " is not a function");
       return apply(f, undefined, a);
     },
-    M: function (i, o, k) {
+    M: function (i, o, f) {
+      iid(i);
+      return f;
+    },
+    Mk: function (i, o, k) {
       iid(i);
       coercible(o, k);
       return o[k];
     },
-    Mt: function (i, d, o, k) { return H.M(i, o, k); },
+    Mt: function (i, d, o, f) { return H.M(i, o, f); },
     m: function (i, o, f) {
       iid(i);
       var a = []; for (var j = 3; j < arguments.length; j++) a.push(arguments[j]);
@@ -157,7 +161,7 @@
       var obj = function (x) { return (typeof x === "object" && x !== null) || typeof x === "function"; };
       return obj(o) && !obj(key) ? 1 : 0;
     };
-    H["M" + k] = function (j, o, key) { return H.M(j, o, key); };
+    H["M" + k] = function (j, o, f) { return H.M(j, o, f); };
   })(k);
   globalThis.__mt = {
     S: function (file, sites, free, se, sr) {

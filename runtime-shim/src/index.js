@@ -3268,11 +3268,11 @@ function install() {
       return invoke(this, i, f, undefined, args, false, this.c);
     }
 
-    // M: the method lookup o[k] of a method call, before its arguments are
+    // M: the method lookup o.m or o[k] of a method call, which the program
+    // performed (f, its result: H.M(j, t, t.m)), before the arguments are
     // evaluated; a use of o at local iid j (the call's iid + 1), recorded
-    // after the read as MemInsight's getField. Returns the method for m.
-    M(j, o, k) {
-      const f = o[k];
+    // after the read as MemInsight's getField. Returns f for m.
+    M(j, o, f) {
       if (isObj(o)) {
         const id = useIdOf(o);
         if (id !== 0) {
@@ -3283,47 +3283,53 @@ function install() {
       return f;
     }
 
+    // Mk: M of an optional chain's method call, which performs the lookup
+    // o[k] itself (the chain's text is made of pieces, and the hook's
+    // position stands for the lookup's in stack traces).
+    Mk(j, o, k) {
+      return this.M(j, o, o[k]);
+    }
+
     // M0..M31: M, each with the reader of the G copy of its number (the
     // instrumenter picks it by the name of the object, as for G: the
     // objects of one name are looked up for their methods and read for
     // their fields). A lookup of an object with its id on the field leaves
     // it for the callee's Fe (mObj).
-    M0(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU0(o)); return f; }
-    M1(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU1(o)); return f; }
-    M2(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU2(o)); return f; }
-    M3(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU3(o)); return f; }
-    M4(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU4(o)); return f; }
-    M5(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU5(o)); return f; }
-    M6(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU6(o)); return f; }
-    M7(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU7(o)); return f; }
-    M8(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU8(o)); return f; }
-    M9(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU9(o)); return f; }
-    M10(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU10(o)); return f; }
-    M11(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU11(o)); return f; }
-    M12(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU12(o)); return f; }
-    M13(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU13(o)); return f; }
-    M14(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU14(o)); return f; }
-    M15(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU15(o)); return f; }
-    M16(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU16(o)); return f; }
-    M17(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU17(o)); return f; }
-    M18(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU18(o)); return f; }
-    M19(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU19(o)); return f; }
-    M20(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU20(o)); return f; }
-    M21(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU21(o)); return f; }
-    M22(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU22(o)); return f; }
-    M23(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU23(o)); return f; }
-    M24(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU24(o)); return f; }
-    M25(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU25(o)); return f; }
-    M26(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU26(o)); return f; }
-    M27(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU27(o)); return f; }
-    M28(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU28(o)); return f; }
-    M29(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU29(o)); return f; }
-    M30(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU30(o)); return f; }
-    M31(j, o, k) { const f = o[k]; if (isObj(o)) useM(this, j, o, readU31(o)); return f; }
+    M0(j, o, f) { if (isObj(o)) useM(this, j, o, readU0(o)); return f; }
+    M1(j, o, f) { if (isObj(o)) useM(this, j, o, readU1(o)); return f; }
+    M2(j, o, f) { if (isObj(o)) useM(this, j, o, readU2(o)); return f; }
+    M3(j, o, f) { if (isObj(o)) useM(this, j, o, readU3(o)); return f; }
+    M4(j, o, f) { if (isObj(o)) useM(this, j, o, readU4(o)); return f; }
+    M5(j, o, f) { if (isObj(o)) useM(this, j, o, readU5(o)); return f; }
+    M6(j, o, f) { if (isObj(o)) useM(this, j, o, readU6(o)); return f; }
+    M7(j, o, f) { if (isObj(o)) useM(this, j, o, readU7(o)); return f; }
+    M8(j, o, f) { if (isObj(o)) useM(this, j, o, readU8(o)); return f; }
+    M9(j, o, f) { if (isObj(o)) useM(this, j, o, readU9(o)); return f; }
+    M10(j, o, f) { if (isObj(o)) useM(this, j, o, readU10(o)); return f; }
+    M11(j, o, f) { if (isObj(o)) useM(this, j, o, readU11(o)); return f; }
+    M12(j, o, f) { if (isObj(o)) useM(this, j, o, readU12(o)); return f; }
+    M13(j, o, f) { if (isObj(o)) useM(this, j, o, readU13(o)); return f; }
+    M14(j, o, f) { if (isObj(o)) useM(this, j, o, readU14(o)); return f; }
+    M15(j, o, f) { if (isObj(o)) useM(this, j, o, readU15(o)); return f; }
+    M16(j, o, f) { if (isObj(o)) useM(this, j, o, readU16(o)); return f; }
+    M17(j, o, f) { if (isObj(o)) useM(this, j, o, readU17(o)); return f; }
+    M18(j, o, f) { if (isObj(o)) useM(this, j, o, readU18(o)); return f; }
+    M19(j, o, f) { if (isObj(o)) useM(this, j, o, readU19(o)); return f; }
+    M20(j, o, f) { if (isObj(o)) useM(this, j, o, readU20(o)); return f; }
+    M21(j, o, f) { if (isObj(o)) useM(this, j, o, readU21(o)); return f; }
+    M22(j, o, f) { if (isObj(o)) useM(this, j, o, readU22(o)); return f; }
+    M23(j, o, f) { if (isObj(o)) useM(this, j, o, readU23(o)); return f; }
+    M24(j, o, f) { if (isObj(o)) useM(this, j, o, readU24(o)); return f; }
+    M25(j, o, f) { if (isObj(o)) useM(this, j, o, readU25(o)); return f; }
+    M26(j, o, f) { if (isObj(o)) useM(this, j, o, readU26(o)); return f; }
+    M27(j, o, f) { if (isObj(o)) useM(this, j, o, readU27(o)); return f; }
+    M28(j, o, f) { if (isObj(o)) useM(this, j, o, readU28(o)); return f; }
+    M29(j, o, f) { if (isObj(o)) useM(this, j, o, readU29(o)); return f; }
+    M30(j, o, f) { if (isObj(o)) useM(this, j, o, readU30(o)); return f; }
+    M31(j, o, f) { if (isObj(o)) useM(this, j, o, readU31(o)); return f; }
 
     // Mt: M of this (see Gt).
-    Mt(j, d, o, k) {
-      const f = o[k];
+    Mt(j, d, o, f) {
       let id = frameSelf[d];
       if (id > 0) {
         mObj = o;

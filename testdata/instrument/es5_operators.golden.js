@@ -7,19 +7,19 @@ __mt$d676b56c.X(22, __mt$d676b56c.P9(19, __mt$d676b56c_1 = __mt$d676b56c.G30(21,
 var old = __mt$d676b56c.X(26, __mt$d676b56c.W(25, "old", (__mt$d676b56c_2 = __mt$d676b56c.G30(24, __mt$d676b56c_1 = o).a, __mt$d676b56c_3 = __mt$d676b56c_2--, __mt$d676b56c.P30(23, __mt$d676b56c_1, "a", __mt$d676b56c_2, 2), __mt$d676b56c_3), old));
 __mt$d676b56c.X(29, n = __mt$d676b56c.W(28, "n", n + (__mt$d676b56c.G30(27, o).a), n));
 __mt$d676b56c.X(31, n = __mt$d676b56c.W(30, "n", n - (1), n));
-__mt$d676b56c.X(37, __mt$d676b56c.m4(35, __mt$d676b56c_1 = console, __mt$d676b56c.M10(36, __mt$d676b56c_1, "log"), __mt$d676b56c.G30(32, o).a, __mt$d676b56c.G9(34, __mt$d676b56c.G30(33, o).b).c, old, n));
+__mt$d676b56c.X(37, __mt$d676b56c.m4(35, __mt$d676b56c_1 = console, __mt$d676b56c.M10(36, __mt$d676b56c_1, __mt$d676b56c_1.log), __mt$d676b56c.G30(32, o).a, __mt$d676b56c.G9(34, __mt$d676b56c.G30(33, o).b).c, old, n));
 var keys = __mt$d676b56c.X(40, __mt$d676b56c.W(39, "keys", __mt$d676b56c.T(38, []), keys));
-for (__mt$d676b56c_1 in o) { k = __mt$d676b56c.X(42, __mt$d676b56c.W(41, "k", __mt$d676b56c_1, k)); __mt$d676b56c.X(45, __mt$d676b56c.m1(43, keys, __mt$d676b56c.M13(44, keys, "push"), k)); }
-for (__mt$d676b56c_1 in __mt$d676b56c.G30(48, o).b) { var j = __mt$d676b56c.X(47, __mt$d676b56c.W(46, "j", __mt$d676b56c_1, j)); __mt$d676b56c.X(51, __mt$d676b56c.m1(49, keys, __mt$d676b56c.M13(50, keys, "push"), j)); }
-__mt$d676b56c.X(56, __mt$d676b56c.m3(54, __mt$d676b56c_1 = console, __mt$d676b56c.M10(55, __mt$d676b56c_1, "log"), __mt$d676b56c.m1(52, keys, __mt$d676b56c.M13(53, keys, "join"), ","), k, j));
+for (__mt$d676b56c_1 in o) { k = __mt$d676b56c.X(42, __mt$d676b56c.W(41, "k", __mt$d676b56c_1, k)); __mt$d676b56c.X(45, __mt$d676b56c.m1(43, keys, __mt$d676b56c.M13(44, keys, keys.push), k)); }
+for (__mt$d676b56c_1 in __mt$d676b56c.G30(48, o).b) { var j = __mt$d676b56c.X(47, __mt$d676b56c.W(46, "j", __mt$d676b56c_1, j)); __mt$d676b56c.X(51, __mt$d676b56c.m1(49, keys, __mt$d676b56c.M13(50, keys, keys.push), j)); }
+__mt$d676b56c.X(56, __mt$d676b56c.m3(54, __mt$d676b56c_1 = console, __mt$d676b56c.M10(55, __mt$d676b56c_1, __mt$d676b56c_1.log), __mt$d676b56c.m1(52, keys, __mt$d676b56c.M13(53, keys, keys.join), ","), k, j));
 var x = __mt$d676b56c.X(60, __mt$d676b56c.W(59, "x", (__mt$d676b56c.X(57, n++), __mt$d676b56c.X(58, n++), n), x));
-__mt$d676b56c.X(64, __mt$d676b56c.m2(62, __mt$d676b56c_1 = console, __mt$d676b56c.M10(63, __mt$d676b56c_1, "log"), x, ((n > 3) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(61, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(61, 0)) ? "big" : "small"));
+__mt$d676b56c.X(64, __mt$d676b56c.m2(62, __mt$d676b56c_1 = console, __mt$d676b56c.M10(63, __mt$d676b56c_1, __mt$d676b56c_1.log), x, ((n > 3) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(61, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(61, 0)) ? "big" : "small"));
 for (__mt$d676b56c.X(66, i = __mt$d676b56c.W(65, "i", 0, i)); ((i < 3) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(67, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(67, 0)); __mt$d676b56c.X(68, i++)) { __mt$d676b56c.X(70, n = __mt$d676b56c.W(69, "n", n * 2, n)) }
 while (((n > 100) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(71, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(71, 0))) __mt$d676b56c.X(73, n = __mt$d676b56c.W(72, "n", n - 50, n));
 do { __mt$d676b56c.X(74, n++) } while (((n % 7) ? __mt$d676b56c.p[0] || __mt$d676b56c.X(75, 1) : !__mt$d676b56c.p[0] && __mt$d676b56c.X(75, 0)));
-__mt$d676b56c.X(78, __mt$d676b56c.m2(76, __mt$d676b56c_1 = console, __mt$d676b56c.M10(77, __mt$d676b56c_1, "log"), i, n));
-switch (__mt$d676b56c.X(79, typeof o)) { case "object": __mt$d676b56c.X(82, __mt$d676b56c.m1(80, __mt$d676b56c_1 = console, __mt$d676b56c.M10(81, __mt$d676b56c_1, "log"), "obj")); break; default: __mt$d676b56c.X(85, __mt$d676b56c.m1(83, __mt$d676b56c_1 = console, __mt$d676b56c.M10(84, __mt$d676b56c_1, "log"), "other")) }
-try { __mt$d676b56c.X(87, __mt$d676b56c.P22(86, null, "p", 1, 2)) } catch (e) { __mt$d676b56c.X(90, __mt$d676b56c.m1(88, __mt$d676b56c_1 = console, __mt$d676b56c.M10(89, __mt$d676b56c_1, "log"), e instanceof TypeError)) }
-try { __mt$d676b56c.X(92, undefinedName = __mt$d676b56c.W(91, "undefinedName", 1, (typeof undefinedName === "undefined" ? void 0 : undefinedName))); __mt$d676b56c.X(95, __mt$d676b56c.m1(93, __mt$d676b56c_1 = console, __mt$d676b56c.M10(94, __mt$d676b56c_1, "log"), undefinedName)) } finally { __mt$d676b56c.X(98, __mt$d676b56c.m1(96, __mt$d676b56c_1 = console, __mt$d676b56c.M10(97, __mt$d676b56c_1, "log"), "fin")) }
+__mt$d676b56c.X(78, __mt$d676b56c.m2(76, __mt$d676b56c_1 = console, __mt$d676b56c.M10(77, __mt$d676b56c_1, __mt$d676b56c_1.log), i, n));
+switch (__mt$d676b56c.X(79, typeof o)) { case "object": __mt$d676b56c.X(82, __mt$d676b56c.m1(80, __mt$d676b56c_1 = console, __mt$d676b56c.M10(81, __mt$d676b56c_1, __mt$d676b56c_1.log), "obj")); break; default: __mt$d676b56c.X(85, __mt$d676b56c.m1(83, __mt$d676b56c_1 = console, __mt$d676b56c.M10(84, __mt$d676b56c_1, __mt$d676b56c_1.log), "other")) }
+try { __mt$d676b56c.X(87, __mt$d676b56c.P22(86, null, "p", 1, 2)) } catch (e) { __mt$d676b56c.X(90, __mt$d676b56c.m1(88, __mt$d676b56c_1 = console, __mt$d676b56c.M10(89, __mt$d676b56c_1, __mt$d676b56c_1.log), e instanceof TypeError)) }
+try { __mt$d676b56c.X(92, undefinedName = __mt$d676b56c.W(91, "undefinedName", 1, (typeof undefinedName === "undefined" ? void 0 : undefinedName))); __mt$d676b56c.X(95, __mt$d676b56c.m1(93, __mt$d676b56c_1 = console, __mt$d676b56c.M10(94, __mt$d676b56c_1, __mt$d676b56c_1.log), undefinedName)) } finally { __mt$d676b56c.X(98, __mt$d676b56c.m1(96, __mt$d676b56c_1 = console, __mt$d676b56c.M10(97, __mt$d676b56c_1, __mt$d676b56c_1.log), "fin")) }
 
 ;__mt$d676b56c.Sx();

@@ -4,7 +4,7 @@
 // suspension are declared at entry and written by Nw where their
 // declarations run (let, const, destructuring, class, block functions).
 "use strict";__mt.Sg("__mt$37545756", 1, 0, "suspend_context.js", "OqBAkBAAAeAAAkBAPAyBAAAyBAAAyBAAAyBNC+ECMcAyBGWAQDCOECWAQCsBAGAAAOANAaAAAaAAAaFCOEEgBAaCkBAMHCOEGkBAMCSAMANAYAAAaCOAQAAAQAJAaCyBAMAtBA6BNCOEAAOEAAOEAAOEUSAMANAYAAAaCaAQFCYEEaAQFCYEI0BAcJCYEAAYEIcAOC8BAGAUAMAjBAwBALA+BAAA+BAfAgDAAAgDLCYEOwBASAnBA8BAAA8BCKAQCWAMANAYAAAaCYAOAAASAYAOAnBA2BHKA8BPCYEAAYEAAYEAAYEAAYEAAYEAAYEAAYEkBeAEDecECeAEDecEEcAICqBAIANAUAAAUAAAUHecEGeAUC2BASAAAUAWASAAAUAnCA+CAAA+CJecEKGOIAsBAKAAAKAtBOIAAOICoBAKANAWAAAWAAAWATAqBAAAQAAAsBNecEOKIMAgBAMCiBAKRecEQiBAKCaAMANAYAAAaCcACAPASLGOIQyBAGAAAGAPAUAAAUAAAUAAAUARAmBAAAOAAA6BAAAwBAsCAKAAAOA7CAqDbecEIGA+CJecEAAcEAAcEAAcEAAcElCC+ECkCecEiBCSECWACCsBACANAOAAAOAAAOFCSEEgBAOCGGICKAUAAAWCKAILCSEOeAMCeASANAeAAAeAAAeANAqBAAAsBRCSEAASEAASEAASEYCKECWACCSAMANAYAAAaFCKEGaACCeAOAZAqBJCKEAAKEAAKEAAKEQqBAWANAiBAZA8BAAAWAAA+BCqBAMANAYAZAyBAAAWAAA0BCqBAUANAgBAZA6BAAAWAAA8BCkBASAJAcJCOEIcAcC6BAGAAAGAPAUAAAUAAAUAAAUAPAkBAAAMAAA4BAAAuBAZAyCAAAWAAA0CCqBAOANAaAZA0BAAAWAAA2BNCOEAAOEQCAMAyCASArBA+BAAAWAAA+BAPAsCAAAsCAAAsCAAAsCAbAoDAAAYAAAqDtECOERC+ECiBCYEjBC+ECmDCSEnDC+EC+DCKE/DC+ECsECOEtEC+ECAA+ECAA+EC", {5:["Promise"],15:["x","p"],34:["~resume~","p","x"],32:["tick"],49:["a","c","rest"],51:[],55:["b"],73:["~resume~","a","b","c","rest"],67:["tick"],80:["last"],89:[],98:["s","q"],119:[],134:["~resume~","q","last"],132:["tick"],141:["n"],153:["after","n"],161:["~resume~","n","after"],158:[],174:["~resume~","v","w"],171:["tick","eval","v","w"],197:[],212:["console","rewrite","late","arrow","counter","evals"],220:["console"]}, 236, 237, 0, (s, o) => import(s, o)); /* node-do-not-add-exception-line */ __mt$37545756.N(227, "rewrite", __mt$37545756.F(226, 32, rewrite)); __mt$37545756.N(229, "late", __mt$37545756.F(228, 67, late)); __mt$37545756.N(231, "counter", __mt$37545756.F(230, 158, counter)); __mt$37545756.N(233, "evals", __mt$37545756.F(232, 171, evals)); __mt$37545756.N(235, "main", __mt$37545756.F(234, 212, main)); 
-const tick = __mt$37545756.X(9, __mt$37545756.N(8, "tick", __mt$37545756.F(7, 5, {"tick": (v) => { const H = __mt$37545756, __mt$f = H.Fe(5, void 0); var __mt$1; try { H.N(4, "v", v); return H.Rx(__mt$f, 3, H.m1(1, __mt$1 = Promise, H.M2(2, __mt$1, "resolve"), v)) } finally { H.Fr(6, __mt$f); } }}["tick"])));
+const tick = __mt$37545756.X(9, __mt$37545756.N(8, "tick", __mt$37545756.F(7, 5, {"tick": (v) => { const H = __mt$37545756, __mt$f = H.Fe(5, void 0); var __mt$1; try { H.N(4, "v", v); return H.Rx(__mt$f, 3, H.m1(1, __mt$1 = Promise, H.M2(2, __mt$1, __mt$1.resolve), v)) } finally { H.Fr(6, __mt$f); } }}["tick"])));
 
 async function rewrite(p) {const H = __mt$37545756, __mt$f = H.Fg(32, rewrite, this, new.target, 34); try { H.N(31, "p", p); 
   let x = H.X(12, H.N(11, "x", H.T(10, { v: 1 })));
@@ -38,14 +38,14 @@ const arrow = __mt$37545756.X(137, __mt$37545756.N(136, "arrow", __mt$37545756.F
   const get = H.X(84, H.N(83, "get", H.F(82, 80, {"get": () => { const __mt$f = H.Fe(80, void 0); try { return H.Rx(__mt$f, 79, last) } finally { H.Fr(81, __mt$f); } }}["get"])));
   async function* src() {const __mt$f = H.Fg(89, src, this, new.target); try {  H.Y(85, __mt$f, yield H.Yv(85, __mt$f, "x")), H.p[0] || H.X(86); H.Y(87, __mt$f, yield H.Yv(87, __mt$f, "y")), H.p[0] || H.X(88); } finally { H.Fx(90, __mt$f); } }
   { for await (const s of H.Ys(94, __mt$f, H.c0(93, src), "fns", fns, "get", get, "src", src)) { H.Y(95, __mt$f, void 0, "s", s, "fns", fns, "get", get, "src", src); try { { H.N(91, "s", s); H.X(92); {
-    H.m1(101, fns, H.M18(102, fns, "push"), H.F(100, 98, () => { const __mt$f = H.Fe(98, void 0); try { return H.Rx(__mt$f, 97, s + q) } finally { H.Fr(99, __mt$f); } })), H.p[0] || H.X(103);
+    H.m1(101, fns, H.M18(102, fns, fns.push), H.F(100, 98, () => { const __mt$f = H.Fe(98, void 0); try { return H.Rx(__mt$f, 97, s + q) } finally { H.Fr(99, __mt$f); } })), H.p[0] || H.X(103);
     for (const k of H.T(106, [1, 2])) { H.N(104, "k", k); H.X(105); {
       const o = H.X(109, H.N(108, "o", H.T(107, { k })));
       H.Y(111, __mt$f, await H.Ys(111, __mt$f, H.c0(110, tick), "o", o, "k", k, "s", s, "fns", fns, "get", get, "src", src), "o", o, "k", k, "s", s, "fns", fns, "get", get, "src", src), H.p[0] || H.X(112);
       last = H.W(113, "last", o, last), H.p[0] || H.X(114);
     } }
   } } } finally { H.Ys(96, __mt$f, void 0, "s", s, "fns", fns, "get", get, "src", src); } } H.Y(115, __mt$f, void 0, "fns", fns, "get", get, "src", src); }
-  return H.Rx(__mt$f, 128, H.m1(124, __mt$1 = H.m1(122, fns, H.M18(123, fns, "map"), H.F(121, 119, (f) => { const __mt$f = H.Fe(119, void 0); try { H.N(118, "f", f); return H.Rx(__mt$f, 117, H.c0(116, f)) } finally { H.Fr(120, __mt$f); } })), H.M29(125, __mt$1, "join"), ",") + " " + H.G31(127, H.c0(126, get)).k);
+  return H.Rx(__mt$f, 128, H.m1(124, __mt$1 = H.m1(122, fns, H.M18(123, fns, fns.map), H.F(121, 119, (f) => { const __mt$f = H.Fe(119, void 0); try { H.N(118, "f", f); return H.Rx(__mt$f, 117, H.c0(116, f)) } finally { H.Fr(120, __mt$f); } })), H.M29(125, __mt$1, __mt$1.join), ",") + " " + H.G31(127, H.c0(126, get)).k);
 } finally { H.Fx(133, __mt$f); } }}["arrow"])));
 
 // A generator whose closure, made before a yield, sees a later write.
@@ -69,13 +69,13 @@ async function evals() {const __mt$f = __mt$37545756.Fg(171, evals, this, new.ta
 } finally { __mt$37545756.Fx(172, __mt$f); } }
 
 async function main() {const H = __mt$37545756, __mt$f = H.Fg(212, main, this, new.target); var __mt$1, __mt$2; try { 
-  H.m1(177, __mt$1 = console, H.M10(178, __mt$1, "log"), H.Y(176, __mt$f, await H.Ys(176, __mt$f, H.c1(175, rewrite, 10)))), H.p[0] || H.X(179);
-  H.m1(182, __mt$1 = console, H.M10(183, __mt$1, "log"), H.Y(181, __mt$f, await H.Ys(181, __mt$f, H.c0(180, late)))), H.p[0] || H.X(184);
-  H.m1(187, __mt$1 = console, H.M10(188, __mt$1, "log"), H.Y(186, __mt$f, await H.Ys(186, __mt$f, H.c1(185, arrow, "!")))), H.p[0] || H.X(189);
+  H.m1(177, __mt$1 = console, H.M10(178, __mt$1, __mt$1.log), H.Y(176, __mt$f, await H.Ys(176, __mt$f, H.c1(175, rewrite, 10)))), H.p[0] || H.X(179);
+  H.m1(182, __mt$1 = console, H.M10(183, __mt$1, __mt$1.log), H.Y(181, __mt$f, await H.Ys(181, __mt$f, H.c0(180, late)))), H.p[0] || H.X(184);
+  H.m1(187, __mt$1 = console, H.M10(188, __mt$1, __mt$1.log), H.Y(186, __mt$f, await H.Ys(186, __mt$f, H.c1(185, arrow, "!")))), H.p[0] || H.X(189);
   const fs = H.X(193, H.N(192, "fs", H.T(191, [...H.c0(190, counter)])));
-  H.m1(204, __mt$1 = console, H.M10(205, __mt$1, "log"), H.m1(202, __mt$2 = H.m1(200, fs, H.M30(201, fs, "map"), H.F(199, 197, (f) => { const __mt$f = H.Fe(197, void 0); try { H.N(196, "f", f); return H.Rx(__mt$f, 195, H.c0(194, f)) } finally { H.Fr(198, __mt$f); } })), H.M11(203, __mt$2, "join"), ",")), H.p[0] || H.X(206);
-  H.m1(209, __mt$1 = console, H.M10(210, __mt$1, "log"), H.Y(208, __mt$f, await H.Ys(208, __mt$f, H.c0(207, evals), "fs", fs), "fs", fs)), H.p[0] || H.X(211);
+  H.m1(204, __mt$1 = console, H.M10(205, __mt$1, __mt$1.log), H.m1(202, __mt$2 = H.m1(200, fs, H.M30(201, fs, fs.map), H.F(199, 197, (f) => { const __mt$f = H.Fe(197, void 0); try { H.N(196, "f", f); return H.Rx(__mt$f, 195, H.c0(194, f)) } finally { H.Fr(198, __mt$f); } })), H.M11(203, __mt$2, __mt$2.join), ",")), H.p[0] || H.X(206);
+  H.m1(209, __mt$1 = console, H.M10(210, __mt$1, __mt$1.log), H.Y(208, __mt$f, await H.Ys(208, __mt$f, H.c0(207, evals), "fs", fs), "fs", fs)), H.p[0] || H.X(211);
 } finally { H.Fx(213, __mt$f); } }
-__mt$37545756.X(225, __mt$37545756.m1(223, __mt$37545756_1 = __mt$37545756.c0(214, main), __mt$37545756.M0(224, __mt$37545756_1, "catch"), __mt$37545756.F(222, 220, (e) => { const H = __mt$37545756, __mt$f = H.Fe(220, void 0); var __mt$1; try { H.N(219, "e", e); return H.Rx(__mt$f, 218, H.m2(216, __mt$1 = console, H.M10(217, __mt$1, "log"), "error", H.G0(215, e).message)) } finally { H.Fr(221, __mt$f); } })));
+__mt$37545756.X(225, __mt$37545756.m1(223, __mt$37545756_1 = __mt$37545756.c0(214, main), __mt$37545756.M0(224, __mt$37545756_1, __mt$37545756_1.catch), __mt$37545756.F(222, 220, (e) => { const H = __mt$37545756, __mt$f = H.Fe(220, void 0); var __mt$1; try { H.N(219, "e", e); return H.Rx(__mt$f, 218, H.m2(216, __mt$1 = console, H.M10(217, __mt$1, __mt$1.log), "error", H.G0(215, e).message)) } finally { H.Fr(221, __mt$f); } })));
 
 ;__mt$37545756.Sx();

@@ -9,9 +9,9 @@ let Circle = H.N(31, "Circle", H.F(30, 22, class Circle {   constructor(r, tag) 
 }, void 0, "area", 0, 28));
 function pair(a, b) {const __mt$f = H.Fe(36, pair, this, new.target); try { H.N(34, "a", a); H.N(35, "b", b);    return H.Rx(__mt$f, 33, H.T(32, [a, b])); } finally { H.Fr(37, __mt$f); } }
 const shapes = H.X(40, H.N(39, "shapes@", H.T(38, [])));
-H.m1(42, shapes, H.M15(43, shapes, "push"), H.n1(41, Circle, 2)), H.p[0] || H.X(44);
+H.m1(42, shapes, H.M15(43, shapes, shapes.push), H.n1(41, Circle, 2)), H.p[0] || H.X(44);
 const p = H.X(47, H.N(46, "p@", H.c2(45, pair, "x", 1)));
 let total = H.X(49, H.N(48, "total@", 0));
-for (const s of shapes) { H.N(50, "s", s); H.X(51); total += H.m0(52, s, H.M2(53, s, "area")), H.p[0] || H.X(54); }
-H.m3(59, __mt$1 = console, H.M10(60, __mt$1, "log"), H.m1(55, total, H.M29(56, total, "toFixed"), 2), H.G15(57, p)[0], H.G3(58, Kind)[2]), H.p[0] || H.X(61); 
+for (const s of shapes) { H.N(50, "s", s); H.X(51); total += H.m0(52, s, H.M2(53, s, s.area)), H.p[0] || H.X(54); }
+H.m3(59, __mt$1 = console, H.M10(60, __mt$1, __mt$1.log), H.m1(55, total, H.M29(56, total, total.toFixed), 2), H.G15(57, p)[0], H.G3(58, Kind)[2]), H.p[0] || H.X(61); 
 } finally { H.Sx(); }

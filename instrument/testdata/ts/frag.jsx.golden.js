@@ -1,5 +1,5 @@
 const H = __mt.S("frag.jsx", "EiDAWAAAWAjBA6BAAA6BAOAIAPA6BAAA6BAAA6BAAA6BAjBAkEDCICCeAkECeAQADAcAAACA2BAUAAACA7BA2CAAACFCICEYA2CCaAkBAAAcAZA+BAAAWAAAgCHCICAAIC", {7:[]}, 27, 28, 0, (s, o) => import(s, o)); /* node-do-not-add-exception-line */ var __mt$1, __mt$2; try { 
 const React = H.X(12, H.N(11, "React@", H.T(10, { createElement: H.F(9, 7, {"createElement": (t, p, ...c) => { const __mt$f = H.Fe(7, void 0); try { H.N(3, "t", t); H.N(4, "p", p); H.N(6, "c", H.T(5, c)); return H.Rx(__mt$f, 2, (H.T(1, { t, p, c }))) } finally { H.Fr(8, __mt$f); } }}["createElement"]), Fragment: "frag" })));
-const el = /* @__PURE__ */ H.X(21, H.N(20, "el@", H.m5(18, React, H.M28(19, React, "createElement"), React.Fragment, null, /* @__PURE__ */ H.m3(14, React, H.M28(15, React, "createElement"), "b", H.T(13, { id: "x" }), "bold"), " and ", /* @__PURE__ */ H.m3(16, React, H.M28(17, React, "createElement"), "i", null, 1 + 2))));
-H.m1(24, __mt$1 = console, H.M10(25, __mt$1, "log"), H.m1(22, __mt$2 = JSON, H.M3(23, __mt$2, "stringify"), el)), H.p[0] || H.X(26); 
+const el = /* @__PURE__ */ H.X(21, H.N(20, "el@", H.m5(18, React, H.M28(19, React, React.createElement), React.Fragment, null, /* @__PURE__ */ H.m3(14, React, H.M28(15, React, React.createElement), "b", H.T(13, { id: "x" }), "bold"), " and ", /* @__PURE__ */ H.m3(16, React, H.M28(17, React, React.createElement), "i", null, 1 + 2))));
+H.m1(24, __mt$1 = console, H.M10(25, __mt$1, __mt$1.log), H.m1(22, __mt$2 = JSON, H.M3(23, __mt$2, __mt$2.stringify), el)), H.p[0] || H.X(26); 
 } finally { H.Sx(); }

@@ -2,8 +2,8 @@ const H = __mt.S("view.tsx", "EmFAWAAAWAnDA+DAAA+DA8BAIA9BA+DAAA+DAAA+DAAA+DAjBA
 const React = H.X(12, H.N(11, "React@", H.T(10, { createElement: H.F(9, 7, {"createElement": (t, p, ...c) => { const __mt$f = H.Fe(7, void 0); try { H.N(3, "t", t); H.N(4, "p", p); H.N(6, "c", H.T(5, c)); return H.Rx(__mt$f, 2, (H.T(1, { t, p, c }))) } finally { H.Fr(8, __mt$f); } }}["createElement"]) })));
 
 function List({ title, items }) {const __mt$f = H.Fe(29, List, this, new.target); try { H.N(27, "title", title); H.N(28, "items", items); 
-  return /* @__PURE__ */ H.Rx(__mt$f, 26, H.m3(24, React, H.M20(25, React, "createElement"), "ul", H.T(13, { title }), H.m1(22, items, H.M15(23, items, "map"), H.F(21, 19, (x) => /* @__PURE__ */ { const __mt$f = H.Fe(19, void 0); try { H.N(18, "x", x); return H.Rx(__mt$f, 17, H.m3(15, React, H.M20(16, React, "createElement"), "li", H.T(14, { key: x }), x)) } finally { H.Fr(20, __mt$f); } }))));
+  return /* @__PURE__ */ H.Rx(__mt$f, 26, H.m3(24, React, H.M20(25, React, React.createElement), "ul", H.T(13, { title }), H.m1(22, items, H.M15(23, items, items.map), H.F(21, 19, (x) => /* @__PURE__ */ { const __mt$f = H.Fe(19, void 0); try { H.N(18, "x", x); return H.Rx(__mt$f, 17, H.m3(15, React, H.M20(16, React, React.createElement), "li", H.T(14, { key: x }), x)) } finally { H.Fr(20, __mt$f); } }))));
 } finally { H.Fr(30, __mt$f); } }
-const tree = /* @__PURE__ */ H.X(36, H.N(35, "tree@", H.m2(33, React, H.M28(34, React, "createElement"), List, H.T(32, { title: "t", items: H.T(31, ["a", "b"]) }))));
-H.m1(41, __mt$1 = console, H.M10(42, __mt$1, "log"), H.m1(39, __mt$2 = JSON, H.M3(40, __mt$2, "stringify"), H.c1(38, List, H.G21(37, tree).p))), H.p[0] || H.X(43); 
+const tree = /* @__PURE__ */ H.X(36, H.N(35, "tree@", H.m2(33, React, H.M28(34, React, React.createElement), List, H.T(32, { title: "t", items: H.T(31, ["a", "b"]) }))));
+H.m1(41, __mt$1 = console, H.M10(42, __mt$1, __mt$1.log), H.m1(39, __mt$2 = JSON, H.M3(40, __mt$2, __mt$2.stringify), H.c1(38, List, H.G21(37, tree).p))), H.p[0] || H.X(43); 
 } finally { H.Sx(); }

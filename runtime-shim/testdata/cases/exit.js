@@ -6,7 +6,7 @@ try {
 __mt$.N(3, "f", __mt$.F(4, 5, f));
 function f(x) { const __mt$f = __mt$.Fe(5, f, this, new.target); try {
   __mt$.N(7, "x", x);
-  __mt$.X(9, __mt$.m(8, process, __mt$.M(9, process, "exit"), __mt$.G(10, x).code));
+  __mt$.X(9, __mt$.m(8, process, __mt$.M(9, process, process.exit), __mt$.G(10, x).code));
 } finally { __mt$.Fr(6, __mt$f); } }
 __mt$.X(12, __mt$.c(11, f, __mt$.T(13, {code: 3})));
 } finally { __mt$.Sx(); }

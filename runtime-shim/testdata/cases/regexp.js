@@ -13,7 +13,7 @@ var o = __mt$.X(10, __mt$.W(9, "o", __mt$.T(11, {}), o));
 __mt$.X(13, __mt$.P(12, re, "tag", o, 0));                           // PUTFIELD on the regexp's id
 var r2 = __mt$.X(15, __mt$.W(14, "r2", __mt$.n1(16, RegExp, "a+"), r2));  // id at first use, at the call
 __mt$.X(18, __mt$.P(17, r2, "tag", re, 0));
-__mt$.X(20, __mt$.c1(19, console.log, __mt$.m2(21, "foo bog", __mt$.M(22, "foo bog", "replace"), re, "<$1>")));
+__mt$.X(20, __mt$.c1(19, console.log, __mt$.m2(21, "foo bog", __mt$.M(22, "foo bog", "foo bog".replace), re, "<$1>")));
 __mt$.X(24, __mt$.c1(23, console.log, __mt$.G(25, re).lastIndex + " " + Object.getOwnPropertySymbols(re).length + " " + Reflect.ownKeys(re).join()));
 __mt$.X(27, __mt$.W(26, "o", null, o));
 } finally { __mt$.Sx(); }

@@ -29,7 +29,7 @@ var setterThis;
 var s = __mt$.T(12, { set v(x) { setterThis = this; } }, 1);
 __mt$.P(13, s, "v", 5, false);
 assert(setterThis === s, "setter receiver");
-assert((function (a) { return __mt$.m(14, a, __mt$.M(15, a, "join"), "-"); })([3, 1, 2]) === "3-1-2", "method call");
+assert((function (a) { return __mt$.m(14, a, __mt$.M(15, a, a.join), "-"); })([3, 1, 2]) === "3-1-2", "method call");
 assert(__mt$.n(15, Map) instanceof Map, "new native");
 for (var k = 0; k < 3400; k++) __mt$.X(17, __mt$.W(16, "o", __mt$.T(18, {}), o));
 var before = __mt.stats().time;

@@ -7,9 +7,9 @@ __mt$.N(217, "a", a);
 function jalangiRC() { const __mt$f = __mt$.Fe(9, jalangiRC, this, new.target); try {} finally { __mt$.Fr(233, __mt$f); } }
 var x = __mt$.X(49, __mt$.W(41, "x", __mt$.T(25, {}), x)), y = __mt$.X(65, __mt$.W(57, "y", __mt$.T(33, {}), y));
 var a = __mt$.X(89, __mt$.W(81, "a", __mt$.T(73, []), a));
-__mt$.X(105, __mt$.m(97, a, __mt$.M(98, a, "push"), x, y));
+__mt$.X(105, __mt$.m(97, a, __mt$.M(98, a, a.push), x, y));
 __mt$.X(121, __mt$.c(113, jalangiRC, x));
 __mt$.X(137, __mt$.c(129, jalangiRC, y));
-__mt$.X(153, __mt$.m(145, a, __mt$.M(146, a, "pop")));
+__mt$.X(153, __mt$.m(145, a, __mt$.M(146, a, a.pop)));
 __mt$.X(169, __mt$.c(161, jalangiRC, y));
 } finally { __mt$.Sx(); }
