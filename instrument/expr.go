@@ -499,10 +499,7 @@ func (r *rewriter) methodCall(e *js.Call, m *js.Member) {
 		k := m.Property
 		hk = r.holeRep(m.Object.EndPos(), k.Pos())
 		r.expr(k)
-		if !priv {
-			tail = "]" + tail
-		}
-		r.rep(k.EndPos(), lp+1, tail)
+		r.rep(k.EndPos(), lp+1, "]"+tail) // a computed key is never private
 	}
 	r.exprs(e.Args)
 	if arrow {
@@ -630,11 +627,7 @@ func (r *rewriter) memberTag(e *js.TaggedTemplate, m *js.Member) {
 		k := m.Property
 		hk = r.holeRep(m.Object.EndPos(), k.Pos())
 		r.expr(k)
-		tail := "), " + quote
-		if !priv {
-			tail = "]" + tail
-		}
-		r.rep(k.EndPos(), q.Start, tail)
+		r.rep(k.EndPos(), q.Start, "]), "+quote) // a computed key is never private
 	}
 	r.exprs(q.Exprs)
 	i := r.site(e.Span)

@@ -28,7 +28,10 @@ import (
 //	   (a call, a new, a method lookup, a property store): at exactly this
 //	   column, where the engine reports that operation in the original (the
 //	   callee for f(), the property name for o.m(), "(" for o[k]() and
-//	   (f)(), "new", the assignment operator); the next column is kind 1
+//	   (f)(), "new", the assignment operator); the next column is kind 1.
+//	   So too inserted text where the program performs an operation of
+//	   the original itself (rewriter.textPoints: the "=" of an element
+//	   store, the name or "[" of a method lookup)
 const (
 	posRun    = 0
 	posInsert = 1

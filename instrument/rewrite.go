@@ -78,8 +78,9 @@ type rewriter struct {
 	remaps [][2]int32
 	// textPoints: offsets in buf of inserted text where the engine reports
 	// an operation of the original (the "=" of an element store the
-	// program performs itself, quickElement), with the source offset where
-	// it reports that operation in the original.
+	// program performs itself, quickElement; the name or "[" of a method
+	// lookup it performs, appendLookup), with the source offset where it
+	// reports that operation in the original.
 	textPoints [][2]int32
 	// names: the names V8 infers for function literals that hooks wrap
 	// (inferName), in source order.
