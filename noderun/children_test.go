@@ -273,13 +273,23 @@ setTimeout(() => {
 `,
 	})
 	var out, stderr bytes.Buffer
+	bin := memtracebin.Path(t)
+	// The run leaves nothing in the temporary directory, though the child
+	// goes on loading the preload: that comes from the support directory.
+	tmp, sup := filepath.Join(dir, "tmp"), filepath.Join(dir, "cache")
+	require.NoError(t, os.Mkdir(tmp, 0o700))
+	t.Setenv("TMPDIR", tmp)
 	code, err := noderun.Run(noderun.Options{Script: "main.js", OutDir: filepath.Join(dir, "out"), Dir: dir,
-		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr})
+		Memtrace: bin, Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr, SupportRoot: sup})
 	require.NoError(t, err)
 	require.Equal(t, 0, code, stderr.String())
 	s := readSession(t, filepath.Join(dir, "out"))
 	require.Len(t, s.Children, 1)
 	assert.True(t, s.Children[0].Running, "%+v", s.Children[0])
+	left, _ := filepath.Glob(filepath.Join(tmp, "memtrace-node-*"))
+	assert.Empty(t, left, "the run's temporary directory outlived it")
+	held, _ := filepath.Glob(filepath.Join(sup, "node-*", "preload.cjs"))
+	assert.Len(t, held, 1)
 	late := filepath.Join(dir, "late.txt")
 	deadline := time.Now().Add(30 * time.Second)
 	for {

@@ -8,8 +8,9 @@
 //
 //	NODE_OPTIONS="... --require DIR/preload.cjs" node NODEARGS... SCRIPT ARGS...
 //
-// where DIR is a temporary directory holding the preload, the ES module
-// loader hooks, their instrumenting client and the shim; child processes
+// where DIR (supportDir: in the user's cache directory, named by its
+// content) holds the preload, the ES module loader hooks, their
+// instrumenting client and the shim; child processes
 // inherit NODE_OPTIONS (the preload adds it back to an environment the
 // program gives a child). Modules instrumented ahead of time load as they
 // are; the others are instrumented by a long-lived `memtrace
@@ -82,6 +83,11 @@ type Options struct {
 	Stderr   io.Writer
 	Env      []string // extra environment (KEY=VALUE), after the process's own
 	Dir      string   // the program's working directory (default: this process's)
+	// SupportRoot is where the files node loads (the preload, the loader
+	// hooks, the shim) are kept, in a directory named by their content:
+	// "" is os.UserCacheDir()/memtrace, "-" a temporary directory of the
+	// run's own.
+	SupportRoot string
 }
 
 // Session is session.json.
@@ -127,6 +133,9 @@ func Run(opts Options) (int, error) {
 	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
 		return -1, err
 	}
+	// The run's own files (status.json) go to a temporary directory; the
+	// files node loads, to the shared support directory (supportDir), or
+	// when there is none to the temporary directory too.
 	tmp, err := os.MkdirTemp("", "memtrace-node-")
 	if err != nil {
 		return -1, err
@@ -137,10 +146,18 @@ func Run(opts Options) (int, error) {
 			os.RemoveAll(tmp)
 		}
 	}()
-	for name, data := range map[string][]byte{"preload.cjs": preload, "loader.mjs": loader,
-		"client.cjs": client, "bridge.cjs": bridge, "shim.js": []byte(opts.Shim)} {
-		if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
-			return -1, err
+	files := supportFiles(opts.Shim)
+	sup := ""
+	if root := supportRoot(opts.SupportRoot); root != "" {
+		sup, _ = supportDir(root, files)
+	}
+	supShared := sup != ""
+	if !supShared {
+		sup = tmp
+		for name, data := range files {
+			if err := os.WriteFile(filepath.Join(tmp, name), data, 0o644); err != nil {
+				return -1, err
+			}
 		}
 	}
 	out := filepath.Join(opts.OutDir, "mem-trace")
@@ -168,10 +185,7 @@ func Run(opts Options) (int, error) {
 		// loader hooks give .ts files a format) only for .mjs, a .js file of
 		// a "type": "module" package, or when --import is given: an empty
 		// --import makes it do so for .mts and module .ts/.tsx/.jsx files.
-		if err := os.WriteFile(filepath.Join(tmp, "esm.mjs"), nil, 0o644); err != nil {
-			return -1, err
-		}
-		argv = append(argv, "--import", (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(tmp, "esm.mjs"))}).String())
+		argv = append(argv, "--import", (&url.URL{Scheme: "file", Path: filepath.ToSlash(filepath.Join(sup, "esm.mjs"))}).String())
 	}
 	argv = append(argv, opts.Script)
 	cmd := exec.Command(opts.Node, append(argv, opts.Args...)...)
@@ -182,7 +196,7 @@ func Run(opts Options) (int, error) {
 		// The preload reaches the program's node child processes too,
 		// which inherit NODE_OPTIONS (preload.cjs adds it back to an
 		// environment the program gives a child).
-		"NODE_OPTIONS="+nodeOptions(lookupEnv(env, "NODE_OPTIONS"), filepath.Join(tmp, "preload.cjs")),
+		"NODE_OPTIONS="+nodeOptions(lookupEnv(env, "NODE_OPTIONS"), filepath.Join(sup, "preload.cjs")),
 		"MEMTRACE_PARENT=",
 		"MEMTRACE_CHILDREN="+childrenDir,
 		"MEMTRACE_OUT="+absOut,
@@ -260,9 +274,10 @@ func Run(opts Options) (int, error) {
 	}
 	sess.Children = collectChildren(opts.OutDir)
 	// A child still running may start node processes of its own, which
-	// load the preload from tmp: leave it for the system to clean.
+	// load the preload from the support directory: when that is tmp, leave
+	// it for the system to clean.
 	for _, c := range sess.Children {
-		if c.Running {
+		if c.Running && !supShared {
 			keepTmp = true
 		}
 	}

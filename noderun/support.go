@@ -1,0 +1,120 @@
+package noderun
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
+)
+
+// supportFiles are the files node loads from the support directory: the
+// preload, the loader hooks, their client, the helper thread, the shim
+// and the empty module that --import names for TypeScript modules.
+func supportFiles(shim string) map[string][]byte {
+	return map[string][]byte{"preload.cjs": preload, "loader.mjs": loader,
+		"client.cjs": client, "bridge.cjs": bridge, "shim.js": []byte(shim), "esm.mjs": nil}
+}
+
+// supportDir returns a directory holding files, named by their content:
+// root/node-<hash>. A directory of that name whose files all hold those
+// bytes is used as it is; otherwise the files are written to a new
+// directory beside it, which is then renamed into place (or, if another
+// run got there first with the right files, removed). So runs of the same
+// memtrace share one directory, which nothing needs to remove: node
+// processes the program leaves running after memtrace node has ended (a
+// detached child starting node processes of its own) still find their
+// preload there. root is created private to its owner.
+func supportDir(root string, files map[string][]byte) (string, error) {
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	h := sha256.New()
+	for _, name := range names {
+		var n [8]byte
+		l := len(files[name])
+		for i := range n {
+			n[i] = byte(l >> (8 * i))
+		}
+		h.Write([]byte(name))
+		h.Write([]byte{0})
+		h.Write(n[:])
+		h.Write(files[name])
+	}
+	dir := filepath.Join(root, "node-"+hex.EncodeToString(h.Sum(nil))[:24])
+	if holds(dir, files) {
+		return dir, nil
+	}
+	if err := os.MkdirAll(root, 0o700); err != nil {
+		return "", err
+	}
+	tmp, err := os.MkdirTemp(root, ".node-")
+	if err != nil {
+		return "", err
+	}
+	for _, name := range names {
+		if err := os.WriteFile(filepath.Join(tmp, name), files[name], 0o644); err != nil {
+			os.RemoveAll(tmp)
+			return "", err
+		}
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another run's directory is there (the right files: use it), or
+		// a directory of that name holds other bytes: move it aside, as a
+		// directory that readers may still hold, and try once more.
+		if holds(dir, files) {
+			os.RemoveAll(tmp)
+			return dir, nil
+		}
+		old, err2 := os.MkdirTemp(root, ".stale-")
+		if err2 == nil {
+			err2 = os.Rename(dir, filepath.Join(old, "d"))
+		}
+		if err2 != nil || os.Rename(tmp, dir) != nil {
+			os.RemoveAll(tmp)
+			return "", err
+		}
+		os.RemoveAll(old)
+	}
+	return dir, nil
+}
+
+// holds reports whether dir holds a regular file of each name in files
+// with its bytes.
+func holds(dir string, files map[string][]byte) bool {
+	for name, want := range files {
+		p := filepath.Join(dir, name)
+		st, err := os.Lstat(p)
+		if err != nil || !st.Mode().IsRegular() || st.Size() != int64(len(want)) {
+			return false
+		}
+		got, err := os.ReadFile(p)
+		if err != nil || !bytes.Equal(got, want) {
+			return false
+		}
+	}
+	return true
+}
+
+// supportRoot resolves Options.SupportRoot: "" is memtrace's directory in
+// the user's cache directory, "-" none ("" returned).
+func supportRoot(root string) string {
+	switch root {
+	case "-":
+		return ""
+	case "":
+		d, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(d, "memtrace")
+	}
+	return root
+}

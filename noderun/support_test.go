@@ -1,0 +1,89 @@
+package noderun
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestSupportDir: the support directory is named by its files' content,
+// shared by runs with the same files (not written again), written afresh
+// when its files were changed, and one directory per content however many
+// runs ask for it at once.
+func TestSupportDir(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "cache")
+	files := map[string][]byte{"a.cjs": []byte("exports.a = 1;\n"), "b.js": []byte("x"), "empty.mjs": nil}
+	d1, err := supportDir(root, files)
+	require.NoError(t, err)
+	assert.True(t, holds(d1, files))
+	st, err := os.Stat(root)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "the root is private to its owner")
+
+	// Reused as it is.
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(filepath.Join(d1, "a.cjs"), old, old))
+	d2, err := supportDir(root, files)
+	require.NoError(t, err)
+	assert.Equal(t, d1, d2)
+	st, err = os.Stat(filepath.Join(d1, "a.cjs"))
+	require.NoError(t, err)
+	assert.True(t, st.ModTime().Equal(old), "an intact directory is not written again")
+
+	// Other content, another directory; the first stays.
+	other := map[string][]byte{"a.cjs": []byte("exports.a = 2;\n"), "b.js": []byte("x"), "empty.mjs": nil}
+	d3, err := supportDir(root, other)
+	require.NoError(t, err)
+	assert.NotEqual(t, d1, d3)
+	assert.True(t, holds(d1, files) && holds(d3, other))
+	// A name moved between files changes the name too.
+	d4, err := supportDir(root, map[string][]byte{"a.cjs": []byte("x"), "b.js": []byte("exports.a = 1;\n"), "empty.mjs": nil})
+	require.NoError(t, err)
+	assert.NotEqual(t, d1, d4)
+
+	// A damaged directory (a file changed, one removed) is replaced.
+	require.NoError(t, os.WriteFile(filepath.Join(d1, "a.cjs"), []byte("exports.a = 666;\n"), 0o644))
+	require.NoError(t, os.Remove(filepath.Join(d1, "b.js")))
+	d5, err := supportDir(root, files)
+	require.NoError(t, err)
+	assert.Equal(t, d1, d5)
+	assert.True(t, holds(d5, files))
+
+	// Many at once: one directory, intact, and nothing else left behind.
+	root2 := filepath.Join(t.TempDir(), "cache")
+	var wg sync.WaitGroup
+	dirs := make([]string, 16)
+	for i := range dirs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			d, err := supportDir(root2, files)
+			assert.NoError(t, err)
+			dirs[i] = d
+		}()
+	}
+	wg.Wait()
+	for _, d := range dirs {
+		assert.Equal(t, dirs[0], d)
+	}
+	assert.True(t, holds(dirs[0], files))
+	ents, err := os.ReadDir(root2)
+	require.NoError(t, err)
+	assert.Len(t, ents, 1, "only the support directory remains")
+}
+
+// TestSupportDirUnwritable: a root that cannot be created gives an error
+// (Run then keeps the files in its temporary directory).
+func TestSupportDirUnwritable(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "file")
+	require.NoError(t, os.WriteFile(f, nil, 0o644))
+	_, err := supportDir(filepath.Join(f, "cache"), supportFiles("shim"))
+	assert.Error(t, err)
+	assert.Equal(t, "", supportRoot("-"))
+	assert.Equal(t, "/x", supportRoot("/x"))
+}
