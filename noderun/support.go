@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"time"
 )
 
 // supportFiles are the files node loads from the support directory: the
@@ -22,10 +24,11 @@ func supportFiles(shim string) map[string][]byte {
 // bytes is used as it is; otherwise the files are written to a new
 // directory beside it, which is then renamed into place (or, if another
 // run got there first with the right files, removed). So runs of the same
-// memtrace share one directory, which nothing needs to remove: node
-// processes the program leaves running after memtrace node has ended (a
-// detached child starting node processes of its own) still find their
-// preload there. root is created private to its owner.
+// memtrace share one directory, which memtrace node does not remove when
+// it ends: node processes the program leaves running after it (a detached
+// child starting node processes of its own) still find their preload
+// there. Directories unused for supportUnused are removed (used). root is
+// created private to its owner.
 func supportDir(root string, files map[string][]byte) (string, error) {
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -46,6 +49,7 @@ func supportDir(root string, files map[string][]byte) (string, error) {
 	}
 	dir := filepath.Join(root, "node-"+hex.EncodeToString(h.Sum(nil))[:24])
 	if holds(dir, files) {
+		used(root, dir)
 		return dir, nil
 	}
 	if err := os.MkdirAll(root, 0o700); err != nil {
@@ -83,7 +87,50 @@ func supportDir(root string, files map[string][]byte) (string, error) {
 		}
 		os.RemoveAll(old)
 	}
+	used(root, dir)
 	return dir, nil
+}
+
+// supportUnused is how long a support directory stays after its last use,
+// and supportPartial how long a partial one (.node-*, .stale-*: a run
+// killed while it wrote one) stays.
+const (
+	supportUnused  = 30 * 24 * time.Hour
+	supportPartial = time.Hour
+)
+
+// used marks dir as used now and removes the other support directories of
+// root that were last used before supportUnused (an older memtrace's),
+// and partial ones older than supportPartial. A process still using a
+// removed directory keeps the files it has loaded; only node processes it
+// starts after that would miss its preload.
+func used(root, dir string) {
+	now := time.Now()
+	if os.Chtimes(dir, now, now) != nil {
+		return
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		name := e.Name()
+		p := filepath.Join(root, name)
+		var age time.Duration
+		switch {
+		case p == dir || !e.IsDir():
+			continue
+		case strings.HasPrefix(name, "node-"):
+			age = supportUnused
+		case strings.HasPrefix(name, ".node-") || strings.HasPrefix(name, ".stale-"):
+			age = supportPartial
+		default:
+			continue
+		}
+		if info, err := e.Info(); err == nil && now.Sub(info.ModTime()) > age {
+			os.RemoveAll(p)
+		}
+	}
 }
 
 // holds reports whether dir holds a regular file of each name in files

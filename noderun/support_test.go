@@ -77,6 +77,41 @@ func TestSupportDir(t *testing.T) {
 	assert.Len(t, ents, 1, "only the support directory remains")
 }
 
+// TestSupportDirPruned: a run removes support directories unused for 30
+// days and partial ones older than an hour, and keeps the rest.
+func TestSupportDirPruned(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "cache")
+	files := map[string][]byte{"a.cjs": []byte("1")}
+	d, err := supportDir(root, files)
+	require.NoError(t, err)
+	mk := func(name string, age time.Duration) string {
+		p := filepath.Join(root, name)
+		require.NoError(t, os.MkdirAll(p, 0o755))
+		at := time.Now().Add(-age)
+		require.NoError(t, os.Chtimes(p, at, at))
+		return p
+	}
+	oldSup := mk("node-0123", 31*24*time.Hour)
+	recent := mk("node-4567", 29*24*time.Hour)
+	partial := mk(".node-99", 2*time.Hour)
+	fresh := mk(".node-98", time.Minute)
+	stale := mk(".stale-1", 2*time.Hour)
+	other := mk("v2", 365*24*time.Hour) // the project cache's: not ours
+	// Our own directory, though old, is in use.
+	at := time.Now().Add(-40 * 24 * time.Hour)
+	require.NoError(t, os.Chtimes(d, at, at))
+	d2, err := supportDir(root, files)
+	require.NoError(t, err)
+	assert.Equal(t, d, d2)
+	for p, keep := range map[string]bool{oldSup: false, recent: true, partial: false, fresh: true, stale: false, other: true, d: true} {
+		_, err := os.Stat(p)
+		assert.Equal(t, keep, err == nil, p)
+	}
+	st, err := os.Stat(d)
+	require.NoError(t, err)
+	assert.WithinDuration(t, time.Now(), st.ModTime(), time.Minute, "a use marks the directory")
+}
+
 // TestSupportDirUnwritable: a root that cannot be created gives an error
 // (Run then keeps the files in its temporary directory).
 func TestSupportDirUnwritable(t *testing.T) {
