@@ -313,3 +313,35 @@ setTimeout(() => {
 		}
 	}
 }
+
+// TestNoSupportDir: without a support directory (SupportRoot "-", as when
+// there is no cache directory) the files node loads go to the run's
+// temporary directory, and a TypeScript module (loaded through the empty
+// --import module kept there too) and its child process are traced; the
+// directory is gone when the run ends.
+func TestNoSupportDir(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"package.json": `{"type": "module"}`,
+		"main.ts":      "import { execFileSync } from 'node:child_process';\nconst n: number = [1, 2].map((x) => ({ x })).length;\nconsole.log(n, execFileSync(process.execPath, ['kid.cjs'], { encoding: 'utf8' }).trim());\n",
+		"kid.cjs":      "console.log([3].map((x) => ({ x }))[0].x);\n",
+	})
+	bin := memtracebin.Path(t) // built before TMPDIR changes
+	tmp := filepath.Join(dir, "tmp")
+	require.NoError(t, os.Mkdir(tmp, 0o700))
+	t.Setenv("TMPDIR", tmp)
+	var out, stderr bytes.Buffer
+	code, err := noderun.Run(noderun.Options{Script: "main.ts", OutDir: filepath.Join(dir, "out"), Dir: dir,
+		Memtrace: bin, Shim: runtimeshim.Source(), Stdout: &out, Stderr: &stderr, SupportRoot: "-"})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, "2 3\n", out.String())
+	s := readSession(t, filepath.Join(dir, "out"))
+	assert.Equal(t, "complete", s.Status, s.Reason)
+	assert.Equal(t, []string{"main.ts"}, scriptNames(t, checkTrace(t, filepath.Join(dir, "out", "mem-trace"))))
+	require.Len(t, s.Children, 1)
+	assert.Equal(t, []string{"kid.cjs"}, scriptNames(t, checkTrace(t, filepath.Join(dir, "out", filepath.FromSlash(s.Children[0].Trace)))))
+	left, _ := filepath.Glob(filepath.Join(tmp, "*"))
+	assert.Empty(t, left)
+}

@@ -150,8 +150,8 @@ func holds(dir string, files map[string][]byte) bool {
 	return true
 }
 
-// supportRoot resolves Options.SupportRoot: "" is memtrace's directory in
-// the user's cache directory, "-" none ("" returned).
+// supportRoot resolves Options.SupportRoot to an absolute path: "" is
+// memtrace's directory in the user's cache directory, "-" none ("").
 func supportRoot(root string) string {
 	switch root {
 	case "-":
@@ -161,7 +161,13 @@ func supportRoot(root string) string {
 		if err != nil {
 			return ""
 		}
-		return filepath.Join(d, "memtrace")
+		root = filepath.Join(d, "memtrace")
 	}
-	return root
+	// node runs in the program's directory: a relative root must not move
+	// with it (os.UserCacheDir refuses a relative XDG_CACHE_HOME itself).
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return ""
+	}
+	return abs
 }

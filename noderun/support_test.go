@@ -121,4 +121,13 @@ func TestSupportDirUnwritable(t *testing.T) {
 	assert.Error(t, err)
 	assert.Equal(t, "", supportRoot("-"))
 	assert.Equal(t, "/x", supportRoot("/x"))
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(wd, "rel"), supportRoot("rel"))
+	// Go refuses a relative XDG_CACHE_HOME: the run keeps its files in its
+	// temporary directory.
+	t.Setenv("XDG_CACHE_HOME", "relcache")
+	assert.Equal(t, "", supportRoot(""))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(wd, "abscache"))
+	assert.Equal(t, filepath.Join(wd, "abscache", "memtrace"), supportRoot(""))
 }
