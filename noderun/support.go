@@ -3,7 +3,9 @@ package noderun
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,8 +29,10 @@ func supportFiles(shim string) map[string][]byte {
 // memtrace share one directory, which memtrace node does not remove when
 // it ends: node processes the program leaves running after it (a detached
 // child starting node processes of its own) still find their preload
-// there. Directories unused for supportUnused are removed (used). root is
-// created private to its owner.
+// there. Directories unused for supportUnused are removed (used). root and
+// the directory are created private to their owner; a root or directory
+// that others may write to is refused (node would run what they put
+// there).
 func supportDir(root string, files map[string][]byte) (string, error) {
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -37,23 +41,21 @@ func supportDir(root string, files map[string][]byte) (string, error) {
 	slices.Sort(names)
 	h := sha256.New()
 	for _, name := range names {
-		var n [8]byte
-		l := len(files[name])
-		for i := range n {
-			n[i] = byte(l >> (8 * i))
-		}
-		h.Write([]byte(name))
-		h.Write([]byte{0})
-		h.Write(n[:])
+		h.Write(binary.LittleEndian.AppendUint64(append([]byte(name), 0), uint64(len(files[name]))))
 		h.Write(files[name])
 	}
 	dir := filepath.Join(root, "node-"+hex.EncodeToString(h.Sum(nil))[:24])
-	if holds(dir, files) {
-		used(root, dir)
-		return dir, nil
-	}
+	// node runs what it finds there: a root or a directory that others
+	// may write to is not used.
 	if err := os.MkdirAll(root, 0o700); err != nil {
 		return "", err
+	}
+	if err := private(root); err != nil {
+		return "", err
+	}
+	if holds(dir, files) && private(dir) == nil {
+		used(root, dir)
+		return dir, nil
 	}
 	tmp, err := os.MkdirTemp(root, ".node-")
 	if err != nil {
@@ -65,15 +67,11 @@ func supportDir(root string, files map[string][]byte) (string, error) {
 			return "", err
 		}
 	}
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		os.RemoveAll(tmp)
-		return "", err
-	}
 	if err := os.Rename(tmp, dir); err != nil {
 		// Another run's directory is there (the right files: use it), or
 		// a directory of that name holds other bytes: move it aside, as a
 		// directory that readers may still hold, and try once more.
-		if holds(dir, files) {
+		if holds(dir, files) && private(dir) == nil {
 			os.RemoveAll(tmp)
 			return dir, nil
 		}
@@ -131,6 +129,21 @@ func used(root, dir string) {
 			os.RemoveAll(p)
 		}
 	}
+}
+
+// private returns an error when dir is not a directory or others than
+// its owner may write to it.
+func private(dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return err
+	case !st.IsDir():
+		return fmt.Errorf("%s is not a directory", dir)
+	case st.Mode().Perm()&0o022 != 0:
+		return fmt.Errorf("%s may be written by others (mode %v)", dir, st.Mode().Perm())
+	}
+	return nil
 }
 
 // holds reports whether dir holds a regular file of each name in files

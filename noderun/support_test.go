@@ -112,6 +112,34 @@ func TestSupportDirPruned(t *testing.T) {
 	assert.WithinDuration(t, time.Now(), st.ModTime(), time.Minute, "a use marks the directory")
 }
 
+// TestSupportDirPrivate: node runs what the support directory holds, so a
+// root that others may write to is refused (Run falls back to its
+// temporary directory), and a support directory that others may write to
+// is replaced, though its files are right, by one private to its owner.
+func TestSupportDirPrivate(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "cache")
+	require.NoError(t, os.Mkdir(root, 0o700))
+	require.NoError(t, os.Chmod(root, 0o777))
+	files := map[string][]byte{"a.cjs": []byte("1")}
+	_, err := supportDir(root, files)
+	assert.ErrorContains(t, err, "may be written by others")
+
+	require.NoError(t, os.Chmod(root, 0o755))
+	d, err := supportDir(root, files)
+	require.NoError(t, err)
+	st, err := os.Stat(d)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
+	require.NoError(t, os.Chmod(d, 0o777))
+	d2, err := supportDir(root, files)
+	require.NoError(t, err)
+	assert.Equal(t, d, d2)
+	st, err = os.Stat(d2)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "the open directory was replaced")
+	assert.True(t, holds(d2, files))
+}
+
 // TestSupportDirUnwritable: a root that cannot be created gives an error
 // (Run then keeps the files in its temporary directory).
 func TestSupportDirUnwritable(t *testing.T) {
