@@ -16,7 +16,10 @@ import (
 // (bench/realworld/workloads.js: parse lodash.js with acorn, render
 // Markdown with marked, YAML out and back with js-yaml, templates with
 // handlebars, HTML with cheerio, validation with ajv and zod, persistent
-// collections with immutable; inputs from the packages' own files), with
+// collections with immutable, type-checking rxjs's declarations with
+// typescript, compiling ws's modules down with babel, reprinting them with
+// prettier, minifying marked with terser; inputs from the packages' own
+// files), with
 // plain node and under memtrace node, full and compact, the CPU time of
 // every process of the run (memtrace node, node, the instrumenter, the
 // trace check at the end) beside plain node's. Each run's result digest
@@ -24,7 +27,7 @@ import (
 
 // realWorkloads are the workloads of bench/realworld/workloads.js, in the
 // order the group runs them.
-var realWorkloads = []string{"acorn", "marked", "yaml", "handlebars", "cheerio", "ajv", "zod", "immutable"}
+var realWorkloads = []string{"acorn", "marked", "yaml", "handlebars", "cheerio", "ajv", "zod", "immutable", "typescript", "babel", "prettier", "terser"}
 
 // realWorldRun is one run of a workload: its command's measurement, the
 // digest it wrote, and (under memtrace node) its session.

@@ -20,7 +20,8 @@ func TestRealWorldWorkloads(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		testcorpus.Missing(t, "node not found")
 	}
-	npm := testcorpus.NPMModules(t, "acorn", "lodash", "marked", "js-yaml", "handlebars", "cheerio", "ajv", "zod", "immutable")
+	npm := testcorpus.NPMModules(t, "acorn", "lodash", "marked", "js-yaml", "handlebars", "cheerio", "ajv", "zod", "immutable",
+		"typescript", "rxjs", "@babel/core", "@babel/preset-env", "ws", "prettier", "terser")
 	bin := memtracebin.Path(t)
 	script := filepath.Join(testcorpus.Root(), "bench", "realworld", "workloads.js")
 	for _, w := range realWorkloads {
