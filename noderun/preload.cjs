@@ -412,7 +412,18 @@ function cacheKey(goal, filename, source) {
 // source comes from _compile, which a loader may have given text that is
 // not the file's.
 function instrument(source, filename, goal, compiled) {
-  if (isInstrumented(source)) return source;
+  const r = attempt(source, filename, goal, compiled);
+  if (r.error !== undefined && !r.warned) {
+    r.warned = true;
+    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${r.error}\n`);
+  }
+  return r.out;
+}
+
+// attempt instruments source once per goal, file and text: {out} or, if
+// memtrace cannot instrument it, {out: source, error}.
+function attempt(source, filename, goal, compiled) {
+  if (isInstrumented(source)) return { out: source };
   const key = cacheKey(goal, filename, source);
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
@@ -444,12 +455,9 @@ function instrument(source, filename, goal, compiled) {
       error = (e.stderr && String(e.stderr).trim()) || String(e);
     }
   }
-  if (error !== undefined) {
-    out = source;
-    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${error}\n`);
-  }
-  cache.set(key, out);
-  if (out !== source) {
+  const r = error === undefined ? { out } : { out: source, error };
+  cache.set(key, r);
+  if (r.out !== source) {
     // The shim reads a file's original text from the disk (Function.prototype.toString,
     // stack positions); text another loader compiled is only here. (Read once per
     // module instrumented, not on a cache hit.)
@@ -457,7 +465,7 @@ function instrument(source, filename, goal, compiled) {
     instrumented.set(filename, { goal, name, loader, length: source.length, key, source: own });
     if (own !== undefined) textByName.set(name, own);
   }
-  return out;
+  return r;
 }
 
 // Position maps for stack traces (docs/instrumentation.md §4): the
@@ -565,16 +573,56 @@ function isFileText(filename, text) {
 // CommonJS: wrap the .js/.cjs compiler. Module._extensions keeps Node's own
 // reading and error handling; only the source changes.
 const origCompile = Module.prototype._compile;
+
+// detectsModules: Node runs a .js file whose package.json names no "type"
+// as an ES module when it does not compile as CommonJS but does as a
+// module, and passes _compile no format for such a file (on by default
+// since Node 20.19 and 22.7; --no-experimental-detect-module turns it off,
+// --experimental-detect-module on).
+const detectsModules = (() => {
+  const flags = [...process.execArgv, ...String(env.NODE_OPTIONS || '').split(/\s+/)];
+  if (flags.includes('--no-experimental-detect-module')) return false;
+  if (origCompile.length < 3) return false; // no format: no detection
+  if (flags.includes('--experimental-detect-module')) return true;
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  return major > 22 || major === 22 && minor >= 7 || major === 20 && minor >= 19;
+})();
+
+// compilesAsCommonJS: V8 compiles content as a CommonJS module's body (as
+// Node's loader does first). On a failure Node tries it as a module.
+function compilesAsCommonJS(content, filename) {
+  try {
+    vmCompileFunction(content, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
+    return true;
+  } catch (e) {
+    return !(e instanceof SyntaxError);
+  }
+}
+
 // Node 20.19+ also compiles ES modules that require() loads here, with
 // format 'module' (require(esm)).
 Module.prototype._compile = function (content, filename, format) {
   if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
     if (!tsRegistered && tsExts.includes(path.extname(filename).toLowerCase())) registerTS();
     const goal = format === 'module' || /\.m[jt]s$/i.test(filename) ? 'module' : 'commonjs';
+    if (goal === 'commonjs' && format === undefined && detectsModules && loaderOf(filename) === 'js' &&
+      attempt(content, filename, goal, true).error !== undefined && !compilesAsCommonJS(content, filename)) {
+      // Node runs it as an ES module if it compiles as one (module syntax
+      // detection; as the instrumenter decides, js.FileGoal): it is given
+      // the module instrumented, with the format its detection would give.
+      const m = attempt(content, filename, 'module', true);
+      if (m.error === undefined) {
+        const args = Array.prototype.slice.call(arguments);
+        args[0] = m.out;
+        args[2] = 'module';
+        return origCompile.apply(this, args);
+      }
+    }
     content = instrument(content, filename, goal, true);
   }
   return origCompile.apply(this, [content, ...Array.prototype.slice.call(arguments, 1)]);
 };
+
 
 // require() finds .ts, .cts, .tsx and .jsx files without their extension
 // too; Node 20 compiles them with the .js handler, whose _compile is the

@@ -124,7 +124,10 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 		return false
 	}
 	if e.Failure != "" || e.Instrumented {
-		if !t.instrument || r.goalOf(src) != e.Goal {
+		// A file Node decides by its text was instrumented as what its
+		// text is, and the text has not changed.
+		goal, byText := r.goalOf(src)
+		if !t.instrument || goal != e.Goal && !(byText && e.Goal == js.Module) {
 			return false
 		}
 		if e.Tsconfig != "" || t.instrument && isTS(src) {

@@ -182,7 +182,7 @@ type runner struct {
 
 	mu        sync.Mutex
 	sum       Summary
-	goals     map[string]js.Goal // directory → goal of its .js files
+	goals     map[string]dirGoal // directory → goal of its .js files
 	pkgDirs   map[string]bool    // directories of the tree that hold a package.json (walk)
 	dirs      []string           // the tree's directories (walk)
 	goalsDone bool               // goals holds every directory of dirs; read without the lock
@@ -214,7 +214,7 @@ func Run(opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, in: in, out: out, goals: map[string]js.Goal{}, tsconfig: map[string]string{}, toolID: opts.ToolID}
+	r := &runner{opts: opts, in: in, out: out, goals: map[string]dirGoal{}, tsconfig: map[string]string{}, toolID: opts.ToolID}
 	if r.toolID == "" {
 		r.toolID = ToolID("")
 	}
@@ -590,18 +590,30 @@ func (r *runner) link(t *task, src, dst string) error {
 
 // goalOf is the goal of an input file: from its extension, else from the
 // nearest package.json's "type" (as Node decides; a file under no
-// package.json is CommonJS, as Node runs it).
-func (r *runner) goalOf(src string) js.Goal {
-	switch strings.ToLower(filepath.Ext(src)) {
+// package.json is CommonJS, as Node runs it). byText: a .js file whose
+// package.json names no "type" (or that has none), which Node runs as a
+// module if it does not parse as CommonJS but does as a module
+// (js.FileGoal).
+func (r *runner) goalOf(src string) (goal js.Goal, byText bool) {
+	ext := strings.ToLower(filepath.Ext(src))
+	switch ext {
 	case ".mjs", ".mts":
-		return js.Module
+		return js.Module, false
 	case ".cjs", ".cts":
-		return js.CommonJS
+		return js.CommonJS, false
 	}
-	return r.dirGoal(filepath.Dir(src))
+	d := r.dirGoal(filepath.Dir(src))
+	return d.goal, d.byText && ext == ".js"
 }
 
-func (r *runner) dirGoal(dir string) js.Goal {
+// dirGoal is the goal of a directory's .js files, and whether Node decides
+// it by their text (no "type" in the nearest package.json, or none).
+type dirGoal struct {
+	goal   js.Goal
+	byText bool
+}
+
+func (r *runner) dirGoal(dir string) dirGoal {
 	if r.goalsDone {
 		// Every directory of the tree was settled by the walk: a
 		// read-only map, no lock.
@@ -622,17 +634,21 @@ func (r *runner) dirGoal(dir string) js.Goal {
 		if parent := filepath.Dir(dir); parent != dir {
 			g = r.dirGoal(parent)
 		} else {
-			g = js.CommonJS
+			g = dirGoal{js.CommonJS, true}
 		}
 	} else if data, err := os.ReadFile(filepath.Join(dir, "package.json")); err == nil {
-		g = js.CommonJS
-		if packageType(data) == "module" {
-			g = js.Module
+		switch packageType(data) {
+		case "module":
+			g = dirGoal{js.Module, false}
+		case "commonjs":
+			g = dirGoal{js.CommonJS, false}
+		default:
+			g = dirGoal{js.CommonJS, true}
 		}
 	} else if parent := filepath.Dir(dir); parent != dir {
 		g = r.dirGoal(parent)
 	} else {
-		g = js.CommonJS
+		g = dirGoal{js.CommonJS, true}
 	}
 	if !r.goalsDone { // after the walk the map is read without the lock
 		r.mu.Lock()
@@ -685,24 +701,11 @@ func prelude(goal js.Goal, rel string, inline bool) string {
 	return `;if(!globalThis.__mt)require("` + spec + `");`
 }
 
-func (r *runner) instrument(t *task, src, dst string) error {
-	data, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	goal := r.goalOf(src)
-	loader := instrument.LoaderOf(src)
-	var tsconfig string
-	if loader != instrument.JS {
-		tsconfig = r.tsconfigOf(filepath.Dir(src))
-	}
-	iopts := instrument.Options{Goal: goal, File: t.rel, Loader: loader, Tsconfig: tsconfig,
-		DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields}
-	pre := prelude(goal, t.out, len(data) >= InlineShimMin)
-
-	var out []byte
-	var failure string
-	hit := false
+// instrumentText instruments a file's text with iopts, through the cache:
+// the output with its prelude, or the rendered syntax error (failure);
+// hit: the output came from the cache.
+func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) (out []byte, failure string, hit bool) {
+	pre := prelude(iopts.Goal, t.out, len(data) >= InlineShimMin)
 	var key string
 	if r.cache != nil {
 		key = cacheKey(r.toolID, iopts, pre, data)
@@ -756,6 +759,30 @@ func (r *runner) instrument(t *task, src, dst string) error {
 			} else {
 				r.cache.put(key, entry)
 			}
+		}
+	}
+	return out, failure, hit
+}
+
+func (r *runner) instrument(t *task, src, dst string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	goal, byText := r.goalOf(src)
+	loader := instrument.LoaderOf(src)
+	var tsconfig string
+	if loader != instrument.JS {
+		tsconfig = r.tsconfigOf(filepath.Dir(src))
+	}
+	iopts := instrument.Options{Goal: goal, File: t.rel, Loader: loader, Tsconfig: tsconfig,
+		DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields}
+	out, failure, hit := r.instrumentText(t, data, iopts)
+	if failure != "" && byText && loader == instrument.JS {
+		// Node runs it as a module if it parses as one (js.FileGoal).
+		iopts.Goal = js.Module
+		if mout, mfailure, mhit := r.instrumentText(t, data, iopts); mfailure == "" {
+			out, failure, hit, goal = mout, "", mhit, js.Module
 		}
 	}
 	if failure != "" {

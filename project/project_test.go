@@ -50,6 +50,9 @@ func TestRunTree(t *testing.T) {
 		"esm/package.json":          `{"type":"module"}`,
 		"esm/m.js":                  "import lib from '../lib.js';\nimport { createRequire } from 'node:module';\nconsole.log('esm', lib.twice(2));\n",
 		"esm/broken.js":             "let = = 1;\n",
+		"detect.js":                 "import lib from './lib.js';\nconsole.log('detect', lib.twice(3));\n",
+		"typed/package.json":        `{"type":"commonjs"}`,
+		"typed/esm.js":              "export const x = 1;\n",
 		"data.json":                 `{"x":1}`,
 		"vendor/skip.js":            "module.exports = 1;\n",
 		"node_modules/dep/index.js": "exports.dep = 'dep';\n",
@@ -66,11 +69,16 @@ func TestRunTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Instrumented != 4 || sum.Failed != 1 || sum.Links != 1 {
-		t.Errorf("summary %+v: want 4 instrumented (main, lib, ts, esm/m), 1 failed, 1 link", sum)
+	if sum.Instrumented != 5 || sum.Failed != 2 || sum.Links != 1 {
+		t.Errorf("summary %+v: want 5 instrumented (main, lib, ts, esm/m, detect), 2 failed, 1 link", sum)
 	}
-	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0].Message, filepath.Join(in, "esm", "broken.js")+":1:") {
-		t.Errorf("failures %+v: want esm/broken.js:1:COL", sum.Failures)
+	failed := map[string]string{}
+	for _, f := range sum.Failures {
+		failed[f.Path] = f.Message
+	}
+	if len(failed) != 2 || !strings.Contains(failed["esm/broken.js"], filepath.Join(in, "esm", "broken.js")+":1:") ||
+		!strings.Contains(failed["typed/esm.js"], filepath.Join(in, "typed", "esm.js")+":1:1: error: export declarations may only appear in modules") {
+		t.Errorf("failures %+v: want esm/broken.js:1:COL and typed/esm.js (\"type\": \"commonjs\": no detection)", sum.Failures)
 	}
 	for name, want := range map[string]string{
 		"main.js":                   `;if(!globalThis.__mt)require("./.memtrace-shim.cjs");;const H = __mt.S("main.js"`,
@@ -79,6 +87,8 @@ func TestRunTree(t *testing.T) {
 		"ts.js":                     `__mt.S("ts.ts"`,
 		"types.d.ts":                "export declare const x: number;\n",
 		"esm/broken.js":             "let = = 1;\n",
+		"detect.js":                 `;import "./.memtrace-shim.cjs";var H = __mt$h(); function __mt$h() { return H || (H = __mt.S("detect.js"`,
+		"typed/esm.js":              "export const x = 1;\n",
 		"vendor/skip.js":            "module.exports = 1;\n",
 		"node_modules/dep/index.js": "exports.dep = 'dep';\n",
 		"data.json":                 `{"x":1}`,
@@ -109,10 +119,13 @@ func TestRunTree(t *testing.T) {
 	}
 
 	// Instrumenting the output again changes nothing.
-	for _, name := range []string{"main.js", "esm/m.js", "lib.js"} {
+	for _, name := range []string{"main.js", "esm/m.js", "lib.js", "detect.js"} {
 		src := []byte(read(t, filepath.Join(out, name)))
-		goal := (&runner{goals: map[string]js.Goal{}}).goalOf(filepath.Join(out, name))
+		goal, byText := (&runner{goals: map[string]dirGoal{}}).goalOf(filepath.Join(out, name))
 		res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: name})
+		if err != nil && byText { // decided by its text, as the runner does
+			res, err = instrument.Instrument(src, instrument.Options{Goal: js.Module, File: name})
+		}
 		if err != nil || !res.Unchanged {
 			t.Errorf("%s instrumented again: unchanged=%v err=%v", name, res != nil && res.Unchanged, err)
 		}
@@ -122,7 +135,7 @@ func TestRunTree(t *testing.T) {
 	if node, err := exec.LookPath("node"); err != nil {
 		testcorpus.Missing(t, "node not found on PATH")
 	} else {
-		for _, script := range []string{"main.js", "esm/m.js"} {
+		for _, script := range []string{"main.js", "esm/m.js", "detect.js"} {
 			tr := filepath.Join(t.TempDir(), "mem-trace")
 			cmd := exec.Command(node, script)
 			cmd.Dir = out
@@ -144,7 +157,7 @@ func TestRunTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum2.UpToDate != sum.Instrumented+sum.Copied || sum2.Instrumented != sum.Instrumented || len(sum2.Failures) != 1 {
+	if sum2.UpToDate != sum.Instrumented+sum.Copied || sum2.Instrumented != sum.Instrumented || len(sum2.Failures) != 2 {
 		t.Errorf("second run %+v, first %+v", sum2, sum)
 	}
 	write(t, in, map[string]string{"lib.js": "exports.twice = x => x + x;\n"})
@@ -177,7 +190,7 @@ func TestRunTree(t *testing.T) {
 	// Strict: the broken file is not written.
 	out3 := filepath.Join(t.TempDir(), "out3")
 	sum6, err := Run(Options{In: in, Out: out3, Strict: true, ToolID: "test"})
-	if err != nil || sum6.Failed != 1 {
+	if err != nil || sum6.Failed != 2 {
 		t.Fatalf("strict: %+v %v", sum6, err)
 	}
 	if _, err := os.Stat(filepath.Join(out3, "esm/broken.js")); err == nil {

@@ -188,7 +188,7 @@ func addModeFlags(cmd *cobra.Command, allUses, allPutFields *bool) {
 func instrumentRun(opts *instrumentOptions) error {
 	gctune.Instrumenter()
 	ios := opts.IO
-	name, src, goal, err := readJS(ios, opts.Input, opts.Goal)
+	name, src, goal, byText, err := readJS(ios, opts.Input, opts.Goal)
 	if err != nil {
 		return err
 	}
@@ -196,7 +196,7 @@ func instrumentRun(opts *instrumentOptions) error {
 	if opts.Input == "-" {
 		path = opts.Path
 		if path != "" && opts.Goal == "" {
-			goal = js.GoalOf(path)
+			goal, byText = js.FileGoal(path)
 		}
 	}
 	loader := instrument.LoaderOf(path)
@@ -228,8 +228,16 @@ func instrumentRun(opts *instrumentOptions) error {
 			return writeOutput(ios, opts.Output, src)
 		}
 	}
-	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
-		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.StrictCode, GlobalCode: opts.Eval && opts.GlobalCode})
+	iopts := instrument.Options{Goal: goal, File: scriptName, DebugFun: opts.DebugFun, Eval: opts.Eval,
+		Loader: loader, Tsconfig: tsconfig, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Strict: opts.StrictCode, GlobalCode: opts.Eval && opts.GlobalCode}
+	res, err := instrument.Instrument(src, iopts)
+	if err != nil && byText && !opts.Eval && loader == instrument.JS {
+		// Node runs it as a module if it parses as one (js.FileGoal).
+		iopts.Goal = js.Module
+		if mres, merr := instrument.Instrument(src, iopts); merr == nil {
+			res, goal, err = mres, js.Module, nil
+		}
+	}
 	if err != nil {
 		if rerr := renderJSError(ios, err); rerr != err {
 			return rerr

@@ -39,8 +39,11 @@ func newCmdParse(ios *IOStreams, runF func(*parseOptions) error) *cobra.Command 
 			The goal defaults from the file: .mjs is a module, .cjs is CommonJS, and
 			a .js file follows the "type" of the nearest package.json (CommonJS
 			unless "module"); a .js file outside any package, or standard input, is
-			a classic script. CommonJS files parse as function bodies, so a
-			top-level return is legal.
+			a classic script. As Node does, a .js file whose package.json names no
+			"type" (or that has none) is a module when it does not parse as CommonJS
+			(a script) but does as a module: import or export declarations,
+			import.meta, top-level await. CommonJS files parse as function bodies,
+			so a top-level return is legal.
 
 			--spans prints every syntax node: its kind, byte range and line:col
 			range, indented by depth. --scopes prints every function with the names
@@ -76,11 +79,17 @@ func newCmdParse(ios *IOStreams, runF func(*parseOptions) error) *cobra.Command 
 
 func parseRun(opts *parseOptions) error {
 	ios := opts.IO
-	name, src, goal, err := readJS(ios, opts.File, opts.Goal)
+	name, src, goal, byText, err := readJS(ios, opts.File, opts.Goal)
 	if err != nil {
 		return err
 	}
 	prog, err := js.Parse(src, js.Options{Goal: goal, File: name})
+	if err != nil && byText {
+		// Node runs it as a module if it parses as one (js.FileGoal).
+		if mprog, merr := js.Parse(src, js.Options{Goal: js.Module, File: name}); merr == nil {
+			prog, goal, err = mprog, js.Module, nil
+		}
+	}
 	if err != nil {
 		return renderJSError(ios, err)
 	}

@@ -42,6 +42,55 @@ func TestParseCommand(t *testing.T) {
 	assert.Contains(t, errOut, "no such file")
 }
 
+// TestModuleSyntaxDetection: a .js file whose package.json names no "type"
+// is a module when it parses only as one, as Node runs it; under
+// "type": "commonjs", or with --goal, it is what it is said to be.
+func TestModuleSyntaxDetection(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, data string) string {
+		p := filepath.Join(dir, rel)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+		return p
+	}
+	write("package.json", `{"name": "x"}`)
+	write("typed/package.json", `{"type": "commonjs"}`)
+	esm := "import fs from 'fs';\nexport const f = () => fs;\n"
+	untyped := write("a.js", esm)
+	typed := write("typed/a.js", esm)
+	cjs := write("c.js", "let x = 1; exports.x = x;\n")
+	bad := write("bad.js", "let = 1; import fs from 'fs';\n")
+
+	for _, c := range []struct {
+		file, goal string
+	}{{untyped, "module"}, {cjs, "commonjs"}} {
+		code, out, errOut := runCmd(t, "", "parse", "--json", c.file)
+		assert.Equal(t, ExitOK, code, errOut)
+		assert.JSONEq(t, `{"file":"`+c.file+`","goal":"`+c.goal+`","ok":true}`, out)
+	}
+	code, _, errOut := runCmd(t, "", "parse", typed)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, errOut, typed+":1:1: error: import declarations may only appear in modules")
+	code, _, errOut = runCmd(t, "", "parse", "--goal", "commonjs", untyped)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, errOut, untyped+":1:1: error: import declarations may only appear in modules")
+	// Invalid either way: CommonJS's error, as Node reports it.
+	code, _, errOut = runCmd(t, "", "parse", bad)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, errOut, bad+":1:10: error: import declarations may only appear in modules")
+
+	// instrument: the module's output, which plain node runs as a module.
+	out := filepath.Join(dir, "out.js")
+	code, _, errOut = runCmd(t, "", "instrument", untyped, "-o", out)
+	require.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCmd(t, "", "parse", "--json", "--goal", "module", out)
+	assert.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCmd(t, "", "instrument", typed, "-o", filepath.Join(dir, "typed.out.js"))
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, errOut, "import declarations may only appear in modules")
+	assert.NoFileExists(t, filepath.Join(dir, "typed.out.js"))
+}
+
 func TestParseSpans(t *testing.T) {
 	code, out, _ := runCmd(t, "f(a)", "parse", "--spans", "-")
 	assert.Equal(t, ExitOK, code)
