@@ -62,6 +62,7 @@ func TestRealWorld(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, 0, code, stderr.String())
 			require.Equal(t, want.String(), stdout.String())
+			assert.NotContains(t, stderr.String(), "runs uninstrumented", "every module instrumented")
 
 			// Read from the file, twice: tools.js writes 1.6 GB.
 			tracePath := filepath.Join(dir, "out", "mem-trace")
