@@ -1,12 +1,18 @@
 package noderun_test
 
 import (
+	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/memtracebin"
+	"github.com/memtrace/memtrace/noderun"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
 // detectFiles: a package whose package.json names no "type", with an ES
@@ -76,6 +82,32 @@ func TestModuleSyntaxDetection(t *testing.T) {
 			assert.Equal(t, c.scripts, scriptNames(t, cleanTrace(t, filepath.Join(out, "mem-trace"))))
 		})
 	}
+	// Node's flags: with detection off, require() still detects (it
+	// follows require(esm)) and the entry point does not; with require(esm)
+	// off, require() does not. Where Node does not detect, memtrace node
+	// fails as plain node does.
+	t.Run("flags", func(t *testing.T) {
+		stderr, out := plainThenTraced(t, dir, "req.cjs", "require boom,made,make 2 10\n"+stack("Module.boom"), "--no-experimental-detect-module")
+		assert.NotContains(t, stderr, "runs uninstrumented")
+		assert.Equal(t, []string{"cjs.js", "esm.js", "req.cjs"}, scriptNames(t, cleanTrace(t, filepath.Join(out, "mem-trace"))))
+		for _, c := range []struct{ script, flag string }{
+			{"main.js", "--no-experimental-detect-module"},
+			{"req.cjs", "--no-experimental-require-module"},
+		} {
+			plain := exec.Command("node", c.flag, c.script)
+			plain.Dir = dir
+			var plainErr bytes.Buffer
+			plain.Stderr = &plainErr
+			require.Error(t, plain.Run(), c.script)
+			require.Contains(t, plainErr.String(), "SyntaxError: Cannot use import statement outside a module", c.script)
+			var stdout, stderr bytes.Buffer
+			code, err := noderun.Run(noderun.Options{Script: c.script, OutDir: filepath.Join(t.TempDir(), "out"), NodeArgs: []string{c.flag},
+				Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+			require.NoError(t, err)
+			assert.Equal(t, plain.ProcessState.ExitCode(), code, "%s %s: %s", c.flag, c.script, stderr.String())
+			assert.Contains(t, stderr.String(), "SyntaxError: Cannot use import statement outside a module", c.script)
+		}
+	})
 	t.Run("ahead", func(t *testing.T) {
 		// Under plain node, stack positions are the instrumented file's.
 		got, _, tr := runAhead(t, dir, "req.cjs")

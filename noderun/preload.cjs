@@ -574,18 +574,27 @@ function isFileText(filename, text) {
 // reading and error handling; only the source changes.
 const origCompile = Module.prototype._compile;
 
-// detectsModules: Node runs a .js file whose package.json names no "type"
-// as an ES module when it does not compile as CommonJS but does as a
-// module, and passes _compile no format for such a file (on by default
-// since Node 20.19 and 22.7; --no-experimental-detect-module turns it off,
-// --experimental-detect-module on).
+// Node runs a .js file whose package.json names no "type" as an ES module
+// when it does not compile as CommonJS but does as a module, and passes
+// _compile no format for such a file. The entry point follows module
+// syntax detection (on by default since Node 20.19 and 22.7,
+// --[no-]experimental-detect-module), a file require() loads follows
+// require(esm) (since 20.19 and 22.12, --[no-]experimental-require-module):
+// measured on Node 20.20, where turning detection off leaves require()
+// detecting.
+const nodeFlags = [...process.execArgv, ...String(env.NODE_OPTIONS || '').split(/\s+/)];
+function nodeFlag(name, byDefault) {
+  if (nodeFlags.includes('--no-' + name)) return false;
+  if (nodeFlags.includes('--' + name)) return true;
+  return byDefault;
+}
 const detectsModules = (() => {
-  const flags = [...process.execArgv, ...String(env.NODE_OPTIONS || '').split(/\s+/)];
-  if (flags.includes('--no-experimental-detect-module')) return false;
-  if (origCompile.length < 3) return false; // no format: no detection
-  if (flags.includes('--experimental-detect-module')) return true;
+  if (origCompile.length < 3) return { main: false, required: false }; // no format: no detection
   const [major, minor] = process.versions.node.split('.').map(Number);
-  return major > 22 || major === 22 && minor >= 7 || major === 20 && minor >= 19;
+  return {
+    main: nodeFlag('experimental-detect-module', major > 22 || major === 22 && minor >= 7 || major === 20 && minor >= 19),
+    required: nodeFlag('experimental-require-module', major > 22 || major === 22 && minor >= 12 || major === 20 && minor >= 19),
+  };
 })();
 
 // compilesAsCommonJS: V8 compiles content as a CommonJS module's body (as
@@ -605,7 +614,8 @@ Module.prototype._compile = function (content, filename, format) {
   if (typeof filename === 'string' && filename !== shimFile && !filename.startsWith(__dirname + path.sep)) {
     if (!tsRegistered && tsExts.includes(path.extname(filename).toLowerCase())) registerTS();
     const goal = format === 'module' || /\.m[jt]s$/i.test(filename) ? 'module' : 'commonjs';
-    if (goal === 'commonjs' && format === undefined && detectsModules && loaderOf(filename) === 'js' &&
+    if (goal === 'commonjs' && format === undefined && (this.id === '.' ? detectsModules.main : detectsModules.required) &&
+      loaderOf(filename) === 'js' &&
       attempt(content, filename, goal, true).error !== undefined && !compilesAsCommonJS(content, filename)) {
       // Node runs it as an ES module if it compiles as one (module syntax
       // detection; as the instrumenter decides, js.FileGoal): it is given
@@ -622,7 +632,6 @@ Module.prototype._compile = function (content, filename, format) {
   }
   return origCompile.apply(this, [content, ...Array.prototype.slice.call(arguments, 1)]);
 };
-
 
 // require() finds .ts, .cts, .tsx and .jsx files without their extension
 // too; Node 20 compiles them with the .js handler, whose _compile is the

@@ -47,19 +47,20 @@ func TestParseCommand(t *testing.T) {
 // "type": "commonjs", or with --goal, it is what it is said to be.
 func TestModuleSyntaxDetection(t *testing.T) {
 	dir := t.TempDir()
-	write := func(rel, data string) string {
-		p := filepath.Join(dir, rel)
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
-		return p
-	}
-	write("package.json", `{"name": "x"}`)
-	write("typed/package.json", `{"type": "commonjs"}`)
 	esm := "import fs from 'fs';\nexport const f = () => fs;\n"
-	untyped := write("a.js", esm)
-	typed := write("typed/a.js", esm)
-	cjs := write("c.js", "let x = 1; exports.x = x;\n")
-	bad := write("bad.js", "let = 1; import fs from 'fs';\n")
+	for rel, text := range map[string]string{
+		"package.json":       `{"name": "x"}`,
+		"typed/package.json": `{"type": "commonjs"}`,
+		"a.js":               esm,
+		"typed/a.js":         esm,
+		"c.js":               "let x = 1; exports.x = x;\n",
+		"bad.js":             "let = 1; import fs from 'fs';\n",
+	} {
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, rel), []byte(text), 0o644))
+	}
+	untyped, typed := filepath.Join(dir, "a.js"), filepath.Join(dir, "typed", "a.js")
+	cjs, bad := filepath.Join(dir, "c.js"), filepath.Join(dir, "bad.js")
 
 	for _, c := range []struct {
 		file, goal string
