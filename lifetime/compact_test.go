@@ -80,7 +80,7 @@ func TestCompactSameLifetimes(t *testing.T) {
 		deferred += st.Deferred
 		// Both return rules, and a cycle queue limit of 1 so that the
 		// flushes' regular collections run too.
-		for _, opts := range []Options{{}, {ProtectReturns: true}, {CycleQueueLimit: 1}} {
+		for _, opts := range []Options{{}, {MemInsightReturns: true}, {CycleQueueLimit: 1}} {
 			want := &eventLog{mapTime: compactTimes(t, full)}
 			require.NoError(t, Analyze(bytes.NewReader(full), opts, want), name)
 			got := &eventLog{mapTime: func(v int64) int64 { return v }}

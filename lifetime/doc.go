@@ -151,11 +151,12 @@
 // "unknown", and so on (spec §8.1). The --nodejs module scopes, which crash
 // the Java engine, are not implemented.
 //
-// Options.ProtectReturns departs from MemInsight where its model is wrong:
-// the flush of a return statement's argument, which the trace writes
-// before RETURN, protects the returned object, so that a fresh closure or
-// literal returned by a return statement keeps its out-edges (its context,
-// its children). MemInsight's goldens (testRefCount5, 42, htmlTest13)
-// encode the reclaim, so it is off by default; `memtrace lifetime
-// --protect-returns` and the ground-truth test (noderun) turn it on.
+// By default the engine departs from MemInsight where its model is wrong
+// and V8 disagrees: the flush of a return statement's argument, which the
+// trace writes before RETURN, protects the returned object until the
+// function has returned, so that a fresh closure or literal returned by a
+// return statement keeps its out-edges (its context, its children).
+// MemInsight's goldens (testRefCount5, 42, htmlTest13) encode the reclaim:
+// Options.MemInsightReturns (`memtrace lifetime --meminsight-returns`)
+// restores it, and the fidelity tests set it.
 package lifetime

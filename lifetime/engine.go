@@ -24,17 +24,18 @@ type Options struct {
 	// declared under the name "arguments" (MemInsight ignores them: they
 	// are never reported).
 	KeepArguments bool
-	// ProtectReturns, when set, makes the flush of a return statement's
-	// argument (a TOP_LEVEL_FLUSH directly followed by RETURN) protect the
-	// returned object, as the function's exit does. MemInsight's engine
-	// decides that flush first: a fresh object that only the return
-	// statement holds (`return function () { … }`, `return () => o`,
+	// MemInsightReturns, when set, decides the flush of a return
+	// statement's argument (a TOP_LEVEL_FLUSH directly followed by RETURN)
+	// as MemInsight's engine does: first, so that a fresh object only the
+	// return statement holds (`return function () { … }`, `return () => o`,
 	// `return {a: {}}`) is reclaimed with its out-edges there and re-added
-	// without them when the caller stores it, so a returned closure loses
-	// its context and what it captures dies at the function's exit.
-	// MemInsight's goldens encode that (testRefCount5: RC 1 where V8 keeps
-	// 2), so it is off by default; ground truth (V8) needs it.
-	ProtectReturns bool
+	// without them when the caller stores it. A returned closure then loses
+	// its context and what it captures dies at the function's exit, which
+	// V8 does not do. MemInsight's goldens encode it (testRefCount5: RC 1
+	// where V8 keeps 2), so the fidelity tests set it. By default the
+	// flush is held until the function's exit, which protects the returned
+	// object as V8's collector sees it.
+	MemInsightReturns bool
 }
 
 // Interned names with a fixed meaning.
@@ -972,7 +973,7 @@ func (e *Engine) step(en *trace.Entry) error {
 		if err != nil {
 			return err
 		}
-		if e.opts.ProtectReturns {
+		if !e.opts.MemInsightReturns {
 			e.held, e.heldLoc, e.heldTime = true, l, e.now
 		} else {
 			e.flush(l)

@@ -34,7 +34,7 @@ func runRC(t testing.TB, path string) (string, error) {
 	require.NoError(t, err)
 	defer f.Close()
 	var out bytes.Buffer
-	err = WriteRC(&out, f, Options{}, RCOptions{Testing: true, Verbose: true})
+	err = WriteRC(&out, f, Options{MemInsightReturns: true}, RCOptions{Testing: true, Verbose: true})
 	return out.String(), err
 }
 

@@ -37,7 +37,7 @@ func TestAgainstMemInsightJar(t *testing.T) {
 		want, err := cmd.Output()
 		require.NoError(t, err, stderr.String())
 		var got bytes.Buffer
-		require.NoError(t, WriteRC(&got, bytes.NewReader(data), Options{}, RCOptions{Testing: true, Verbose: true}))
+		require.NoError(t, WriteRC(&got, bytes.NewReader(data), Options{MemInsightReturns: true}, RCOptions{Testing: true, Verbose: true}))
 		require.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(got.String()))
 	}
 	// tracegen: large, consistent heaps.

@@ -48,8 +48,13 @@ func (b *tb) bytes(t *testing.T) []byte {
 
 func (b *tb) rc(t *testing.T) string {
 	t.Helper()
+	return b.rcWith(t, Options{})
+}
+
+func (b *tb) rcWith(t *testing.T, opts Options) string {
+	t.Helper()
 	var out bytes.Buffer
-	require.NoError(t, WriteRC(&out, bytes.NewReader(b.bytes(t)), Options{}, RCOptions{Testing: true, Verbose: true}))
+	require.NoError(t, WriteRC(&out, bytes.NewReader(b.bytes(t)), opts, RCOptions{Testing: true, Verbose: true}))
 	return strings.TrimSpace(out.String())
 }
 
@@ -126,7 +131,8 @@ func TestScenarioSelfAssignmentStamps(t *testing.T) {
 
 // A closure called after its context was collected re-creates it (the
 // testRefCount42 pattern: the returned closure is reclaimed by the return
-// statement's flush, before its RETURN entry).
+// statement's flush, before its RETURN entry, under MemInsightReturns; by
+// default the return keeps the closure and its context).
 func TestScenarioResurrection(t *testing.T) {
 	b := newTB().add(
 		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:3"]`, // t2-t4: f
@@ -138,7 +144,8 @@ func TestScenarioResurrection(t *testing.T) {
 		`[18,9,4,30,1]`, `[7,10]`, // t12, t13: call h
 		`[20,11]`,
 	)
-	out := b.rc(t)
+	require.NotContains(t, b.rc(t), "re-added")
+	out := b.rcWith(t, Options{MemInsightReturns: true})
 	require.Contains(t, out, "The following contexts were re-added during execution\nTime   toString\n")
 	require.Contains(t, out, "12     (C(dir/t.js:20:1:20:10),4)")
 }

@@ -47,7 +47,7 @@ func runSideFiles(t *testing.T, open func() (io.ReadCloser, error)) sideFiles {
 	dir := t.TempDir()
 	var out bytes.Buffer
 	require.NoError(t, Report(open, ReportOptions{
-		Out: &out, RC: RCOptions{Testing: true}, Staleness: true, SiteStats: true, Dir: dir, TempDir: dir,
+		Out: &out, Engine: Options{MemInsightReturns: true}, RC: RCOptions{Testing: true}, Staleness: true, SiteStats: true, Dir: dir, TempDir: dir,
 	}))
 	var sf sideFiles
 	sf.text = out.String()
@@ -235,7 +235,7 @@ func TestSpilledSortsMatchGoldens(t *testing.T) {
 			var out bytes.Buffer
 			tmp := t.TempDir()
 			err := Report(opener(filepath.Join(dir, "traces", name+".mem-trace")), ReportOptions{
-				Out: &out, RC: RCOptions{Testing: true}, Staleness: true, SiteStats: true, TempDir: tmp,
+				Out: &out, Engine: Options{MemInsightReturns: true}, RC: RCOptions{Testing: true}, Staleness: true, SiteStats: true, TempDir: tmp,
 			})
 			checkGolden(t, name+".streamstaleness", want, out.String(), err)
 			ents, err := os.ReadDir(tmp)

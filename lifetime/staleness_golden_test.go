@@ -63,7 +63,7 @@ func TestStreamStalenessGoldens(t *testing.T) {
 			want := goldenWant(t, filepath.Join(dir, "expected-engine", name+".streamstaleness.expected"))
 			var out bytes.Buffer
 			err := Report(opener(filepath.Join(dir, "traces", name+".mem-trace")), ReportOptions{
-				Out: &out, RC: RCOptions{Testing: true}, Staleness: true, SiteStats: true, TempDir: t.TempDir(),
+				Out: &out, Engine: Options{MemInsightReturns: true}, RC: RCOptions{Testing: true}, Staleness: true, SiteStats: true, TempDir: t.TempDir(),
 			})
 			checkGolden(t, name+".streamstaleness", want, out.String(), err)
 		})
@@ -79,7 +79,7 @@ func TestAllocSiteStatsGoldens(t *testing.T) {
 			want := goldenWant(t, filepath.Join(dir, "expected-engine", name+".allocsitestats.expected"))
 			var out bytes.Buffer
 			err := Report(opener(filepath.Join(dir, "traces", name+".mem-trace")), ReportOptions{
-				Out: &out, RC: RCOptions{Testing: true}, SiteStats: true, FullSiteStats: true, TempDir: t.TempDir(),
+				Out: &out, Engine: Options{MemInsightReturns: true}, RC: RCOptions{Testing: true}, SiteStats: true, FullSiteStats: true, TempDir: t.TempDir(),
 			})
 			checkGolden(t, name+".allocsitestats", want, out.String(), err)
 		})
@@ -97,7 +97,7 @@ func TestJSONStalenessGoldens(t *testing.T) {
 			require.NoError(t, err)
 			defer f.Close()
 			var out bytes.Buffer
-			err = WriteJSONStaleness(&out, f, Options{}, true)
+			err = WriteJSONStaleness(&out, f, Options{MemInsightReturns: true}, true)
 			checkGolden(t, name+".staleness", want, out.String(), err)
 		})
 	}

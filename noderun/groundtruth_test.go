@@ -91,9 +91,9 @@ var gtExpectedDiff = map[string]gtDiff{
 // fails the test: remove it from the list.
 var gtKnownFailing = map[string]string{}
 
-// gtOptions are the engine options of the ground-truth runs: the model
-// with MemInsight's bugs that its goldens encode fixed.
-var gtOptions = lifetime.Options{ProtectReturns: true}
+// gtOptions are the engine options of the ground-truth runs: the
+// defaults, as memtrace lifetime and the demo run the engine.
+var gtOptions = lifetime.Options{}
 
 var gtSiteRE = regexp.MustCompile(`\btrack\('([A-Za-z0-9_-]+)'`)
 
@@ -222,9 +222,9 @@ func TestGroundTruth(t *testing.T) {
 			assert.Zero(t, rep.Warnings, "trace check: %v", rep.Findings)
 			assert.Zero(t, rep.OpenFrames, "activations left open")
 			l := &gtListener{dir: dir, files: files, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
-			// ProtectReturns: a fresh object returned by a return
+			// The engine's defaults: a fresh object returned by a return
 			// statement keeps its edges (MemInsight reclaims it at the
-			// statement's flush, lifetime.Options).
+			// statement's flush, lifetime.Options.MemInsightReturns).
 			err = lifetime.Analyze(bytes.NewReader(data), gtOptions, l)
 			seen[name] = true
 			if why, ok := gtKnownFailing[name]; ok {

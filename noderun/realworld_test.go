@@ -76,7 +76,7 @@ func TestRealWorld(t *testing.T) {
 			assert.Zero(t, rep.OpenFrames, "activations left open")
 			_, err = f.Seek(0, io.SeekStart)
 			require.NoError(t, err)
-			require.NoError(t, lifetime.Analyze(bufio.NewReaderSize(f, 1<<20), lifetime.Options{ProtectReturns: true}, lifetime.NopListener{}))
+			require.NoError(t, lifetime.Analyze(bufio.NewReaderSize(f, 1<<20), lifetime.Options{}, lifetime.NopListener{}))
 			t.Logf("%d entries", rep.Entries)
 		})
 	}

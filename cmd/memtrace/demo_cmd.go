@@ -214,13 +214,11 @@ func demoRun(opts *demoOptions) (err error) {
 		return fmt.Errorf("the demo's trace is incomplete: %s", rep.Session.Reason)
 	}
 
-	// The lifetime engine, as `memtrace lifetime --format json
-	// --protect-returns` runs it: memoize returns its closure, which must
-	// keep the cache it captures.
+	// The lifetime engine, as `memtrace lifetime --format json` runs it:
+	// memoize returns its closure, which keeps the cache it captures.
 	start = time.Now()
 	var sum bytes.Buffer
 	ro := lifetime.ReportOptions{Summary: &sum, TempDir: opts.Out}
-	ro.Engine.ProtectReturns = true
 	if err := lifetime.Report(func() (io.ReadCloser, error) { return os.Open(rep.Trace) }, ro); err != nil {
 		return fmt.Errorf("%s: %w", rep.Trace, err)
 	}
@@ -396,7 +394,7 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 	fmt.Fprintf(&b, "\n%s\n", paint(ansiBold, "Next"))
 	self := selfName()
 	next := [][2]string{
-		{"memtrace lifetime --format json --protect-returns " + rep.Dir, "every allocation site (saved as " + rep.Summary + ")"},
+		{"memtrace lifetime --format json " + rep.Dir, "every allocation site (saved as " + rep.Summary + ")"},
 		{"memtrace trace stats " + rep.Dir, "what the trace holds"},
 		{"memtrace trace dump " + rep.Dir + " | less", "every entry, in MemInsight's text form"},
 		{"memtrace demo --fixed", "the same program with its bug fixed"},

@@ -107,7 +107,7 @@ func TestDemoFindsTheLeak(t *testing.T) {
 	// The saved summary is what memtrace lifetime prints for the trace.
 	saved, err := os.ReadFile(filepath.Join(dir, "summary.json"))
 	require.NoError(t, err)
-	code, again, errOut := runCmd(t, "", "lifetime", "--format", "json", "--protect-returns", dir)
+	code, again, errOut := runCmd(t, "", "lifetime", "--format", "json", dir)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Equal(t, string(saved), again)
 	code, _, errOut = runCmd(t, "", "trace", "check", dir)

@@ -18,8 +18,9 @@ type lifetimeOptions struct {
 	Trace  string
 	Format string
 	Out    string
-	// ProtectReturns: lifetime.Options.ProtectReturns.
-	ProtectReturns bool
+	// MemInsightReturns: lifetime.Options.MemInsightReturns.
+	MemInsightReturns bool
+	protectReturns    bool // the deprecated --protect-returns
 }
 
 var lifetimeFormats = []string{"meminsight", "meminsight-staleness", "json"}
@@ -59,10 +60,11 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			pass replays it with the last-use and unreachability tables); standard
 			input is then copied to a temporary file.
 
-			--protect-returns departs from MemInsight's model where it is wrong: the
-			flush of a return statement's argument protects the returned object, so
-			that a returned closure keeps its context (MemInsight's engine reclaims it
-			there and its goldens encode that).
+			A returned object is protected until its function has returned, so a
+			returned closure keeps its context, as in V8. --meminsight-returns
+			follows MemInsight's engine instead, which reclaims a fresh returned
+			object at its return statement's flush (a returned closure loses its
+			context, a returned literal its children): its goldens encode that.
 
 			TRACE is a trace file, a trace directory (its mem-trace), or - for
 			standard input. A malformed trace is reported with its entry index and
@@ -83,6 +85,9 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			if !ok {
 				return flagErrorf("unknown --format %q (choose from %s)", opts.Format, strings.Join(lifetimeFormats, ", "))
 			}
+			if !opts.protectReturns {
+				opts.MemInsightReturns = true
+			}
 			if cmd.Flags().Changed("out") && opts.Out == "" {
 				return flagErrorf("--out needs a directory")
 			}
@@ -94,7 +99,12 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "meminsight", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
-	cmd.Flags().BoolVar(&opts.ProtectReturns, "protect-returns", false, "a return statement's flush keeps the returned object (not MemInsight's model)")
+	cmd.Flags().BoolVar(&opts.MemInsightReturns, "meminsight-returns", false, "reclaim a fresh returned object at its return statement, as MemInsight's engine does (not V8)")
+	// The default since the model agrees with V8 there; kept so that
+	// scripts written for it still run (=false asks for MemInsight's).
+	cmd.Flags().BoolVar(&opts.protectReturns, "protect-returns", true, "")
+	cmd.Flags().SetOutput(ios.ErrOut) // where pflag says it is deprecated
+	_ = cmd.Flags().MarkDeprecated("protect-returns", "it is the default now (--meminsight-returns for MemInsight's model)")
 	return cmd
 }
 
@@ -105,7 +115,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	}
 	defer in.Close()
 	ro := lifetime.ReportOptions{Dir: opts.Out, TempDir: opts.Out}
-	ro.Engine.ProtectReturns = opts.ProtectReturns
+	ro.Engine.MemInsightReturns = opts.MemInsightReturns
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	switch opts.Format {
 	case "meminsight":

@@ -18,11 +18,26 @@ func TestLifetimeMeminsightFormat(t *testing.T) {
 	for _, name := range []string{"testRefCount1", "testRefCount42", "htmlTest7"} {
 		want, err := os.ReadFile(filepath.Join(dir, "expected-engine", name+".expected"))
 		require.NoError(t, err)
-		code, out, errOut := runCmd(t, "", "lifetime", filepath.Join(dir, "traces", name+".mem-trace"))
+		code, out, errOut := runCmd(t, "", "lifetime", "--meminsight-returns", filepath.Join(dir, "traces", name+".mem-trace"))
 		require.Equal(t, ExitOK, code, errOut)
 		assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(out), name)
 		assert.Empty(t, errOut, "no progress bar off a terminal")
 	}
+	// By default the closure testRefCount42 returns keeps its context
+	// (13, its prototype, lives to the end); the deprecated
+	// --protect-returns=false asks for MemInsight's model as
+	// --meminsight-returns does.
+	trace42 := filepath.Join(dir, "traces", "testRefCount42.mem-trace")
+	code, out, errOut := runCmd(t, "", "lifetime", trace42)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.NotContains(t, out, "re-added")
+	assert.Contains(t, out, "Id: 13    Alloc: testRefCount42.js:36:16:37:10            Time: 50         Loc: end of program")
+	want42, err := os.ReadFile(filepath.Join(dir, "expected-engine", "testRefCount42.expected"))
+	require.NoError(t, err)
+	code, out, errOut = runCmd(t, "", "lifetime", "--protect-returns=false", trace42)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Equal(t, strings.TrimSpace(string(want42)), strings.TrimSpace(out))
+	assert.Contains(t, errOut, "deprecated")
 }
 
 func TestLifetimeErrors(t *testing.T) {
@@ -42,7 +57,7 @@ func TestLifetimeStalenessFormat(t *testing.T) {
 	for _, name := range []string{"testStaleness1", "htmlTest17", "htmlTest9"} {
 		want, err := os.ReadFile(filepath.Join(dir, "expected-engine", name+".streamstaleness.expected"))
 		require.NoError(t, err)
-		code, out, errOut := runCmd(t, "", "lifetime", "--format", "meminsight-staleness", filepath.Join(dir, "traces", name+".mem-trace"))
+		code, out, errOut := runCmd(t, "", "lifetime", "--meminsight-returns", "--format", "meminsight-staleness", filepath.Join(dir, "traces", name+".mem-trace"))
 		require.Equal(t, ExitOK, code, errOut)
 		assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(out), name)
 	}

@@ -42,7 +42,7 @@ function arrays() {
 }
 
 // A fresh literal returned by a return statement keeps its children (the
-// engine's ProtectReturns; MemInsight reclaims the literal at the return's
+// engine's default; MemInsight's, under MemInsightReturns, reclaims the literal at the return's
 // flush with its edges).
 function returnedLiteral() {
   const c = track('returned-literal-child', { c: 1 });

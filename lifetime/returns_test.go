@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Options.ProtectReturns on MemInsight's own trace of testRefCount5.js:
+// Options.MemInsightReturns on MemInsight's own trace of testRefCount5.js:
 //
 //	var x = {…}
 //	function f() { var y = {…, gt: x}; return function () { var foo = y } }
@@ -18,9 +18,10 @@ import (
 //
 // MemInsight's engine reclaims the returned closure at its return
 // statement's flush, before RETURN, so f's context (and y) dies at f's
-// exit: RC(x) is 1 at both debug calls (its golden). With ProtectReturns
-// the closure keeps f's context: y holds x until g = null.
-func TestProtectReturnsRefCount5(t *testing.T) {
+// exit: RC(x) is 1 at both debug calls (its golden), under
+// MemInsightReturns. By default the closure keeps f's context: y holds x
+// until g = null, as in V8.
+func TestReturnsRefCount5(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corpusDir(t), "traces", "testRefCount5.mem-trace"))
 	require.NoError(t, err)
 	rc := func(opts Options) string {
@@ -28,9 +29,9 @@ func TestProtectReturnsRefCount5(t *testing.T) {
 		require.NoError(t, WriteRC(&out, bytes.NewReader(data), opts, RCOptions{Testing: true, Verbose: true}))
 		return out.String()
 	}
-	off := rc(Options{})
+	off := rc(Options{MemInsightReturns: true})
 	require.Contains(t, off, "testRefCount5.js:25:1:25:13 : RC(testRefCount5.js:17:9:17:31) = 1\n")
-	on := rc(Options{ProtectReturns: true})
+	on := rc(Options{})
 	lines := strings.Split(on, "\n")
 	require.Equal(t, "testRefCount5.js:25:1:25:13 : RC(testRefCount5.js:17:9:17:31) = 2", lines[0])
 	require.Equal(t, "testRefCount5.js:27:1:27:13 : RC(testRefCount5.js:17:9:17:31) = 1", lines[1])
