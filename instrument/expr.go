@@ -195,7 +195,7 @@ func (r *rewriter) object(e *js.Object) {
 				r.expr(p.Key)
 			}
 			if p.Method || p.Kind != js.PropInit {
-				fe := r.method(p.Value.(*js.FuncExpr), false)
+				fe := r.method(p.Value.(*js.FuncExpr), false, false)
 				kind := 0
 				switch p.Kind {
 				case js.PropGet:

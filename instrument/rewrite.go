@@ -1181,7 +1181,20 @@ type funcParts struct {
 	decl     *js.Ident // a function declaration's name
 	derived  bool      // a derived class's constructor: no this before super()
 	susp     bool      // a generator or an async function
+	// noProto: the function has no prototype object (an arrow, a method,
+	// an accessor, an async function): its FREE_VARS begin with
+	// NoPrototypeMarker.
+	noProto bool
 }
+
+// NoPrototypeMarker is the first FREE_VARS name of a function that has no
+// prototype object: an arrow, a method, a getter or setter, an async
+// (non-generator) function. Every CREATE_FUN announces id+1 as the
+// function's prototype and MemInsight's engine makes that object for
+// every function; memtrace's engine makes none for a function marked so
+// (a site counts the objects the program made). MemInsight's engine takes
+// the marker for a name that no scope binds, which keeps nothing.
+const NoPrototypeMarker = "~noproto~"
 
 // function instruments a function and returns its Fe iid.
 func (r *rewriter) function(fp funcParts) int {
@@ -1366,7 +1379,11 @@ func (r *rewriter) function(fp funcParts) int {
 			names = union(names, r.info.Visible(sf.Scope))
 		}
 	}
-	r.free = append(r.free, freeEntry{fe: fe, names: r.freeNames(sf, names)})
+	names = r.freeNames(sf, names)
+	if fp.noProto {
+		names = append([]string{NoPrototypeMarker}, names...)
+	}
+	r.free = append(r.free, freeEntry{fe: fe, names: names})
 	r.fn, r.strict = saveFn, saveStrict
 	r.h = saveH
 	return fe
@@ -1390,7 +1407,7 @@ func union(a, b []string) []string {
 // or with a name from named evaluation H.F(i, fe, {name: function … {}}[name]).
 func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 	h := r.hole(e.Start)
-	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name, susp: e.Async || e.Generator})
+	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name, susp: e.Async || e.Generator, noProto: e.Async && !e.Generator})
 	i := r.site(e.Span)
 	open, close := namedValue(name)
 	r.fill(h, r.hk("F", i), r.num(fe), ", ", open)
@@ -1399,7 +1416,7 @@ func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 
 func (r *rewriter) arrow(e *js.Arrow, name string) {
 	h := r.hole(e.Start)
-	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true, susp: e.Async})
+	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true, susp: e.Async, noProto: true})
 	i := r.site(e.Span)
 	open, close := namedValue(name)
 	r.fill(h, r.hk("F", i), r.num(fe), ", ", open)
@@ -1431,10 +1448,10 @@ func anonymousFn(e js.Node) bool {
 func (r *rewriter) bareFn(e js.Expr) (i, fe int, members string) {
 	switch u := unparen(e).(type) {
 	case *js.FuncExpr:
-		fe = r.function(funcParts{node: u, params: u.Params, body: u.Body, strict: u.Strict, own: u.Name, susp: u.Async || u.Generator})
+		fe = r.function(funcParts{node: u, params: u.Params, body: u.Body, strict: u.Strict, own: u.Name, susp: u.Async || u.Generator, noProto: u.Async && !u.Generator})
 		i = r.site(u.Span)
 	case *js.Arrow:
-		fe = r.function(funcParts{node: u, params: u.Params, body: u.Body, exprBody: u.ExprBody, strict: u.Strict, arrow: true, susp: u.Async})
+		fe = r.function(funcParts{node: u, params: u.Params, body: u.Body, exprBody: u.ExprBody, strict: u.Strict, arrow: true, susp: u.Async, noProto: true})
 		i = r.site(u.Span)
 	case *js.ClassExpr:
 		fe, members = r.class(&u.Class)
@@ -1494,9 +1511,12 @@ func nameArg(name, members string) string {
 	return ", " + name + members
 }
 
-// method instruments a method, getter, setter or constructor value.
-func (r *rewriter) method(v *js.FuncExpr, derivedCtor bool) int {
-	return r.function(funcParts{node: v, params: v.Params, body: v.Body, strict: v.Strict, derived: derivedCtor, susp: v.Async || v.Generator})
+// method instruments a method, getter, setter or constructor value (ctor:
+// a class's constructor, derived: of a derived class). Only a constructor
+// and a generator method have a prototype object.
+func (r *rewriter) method(v *js.FuncExpr, ctor, derived bool) int {
+	return r.function(funcParts{node: v, params: v.Params, body: v.Body, strict: v.Strict, derived: derived, susp: v.Async || v.Generator,
+		noProto: !ctor && !v.Generator})
 }
 
 // keyText renders a non-computed property key as a JavaScript value, or
@@ -1560,7 +1580,7 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 			if m.Computed {
 				r.expr(m.Key)
 			}
-			fe := r.method(m.Value, m.Kind == js.MethodConstructor && c.Super != nil)
+			fe := r.method(m.Value, m.Kind == js.MethodConstructor, m.Kind == js.MethodConstructor && c.Super != nil)
 			if m.Kind == js.MethodConstructor {
 				ctor = fe
 				continue
@@ -1997,7 +2017,7 @@ func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
 }
 
 func (r *rewriter) funcDecl(d *js.FuncDecl) {
-	fe := r.function(funcParts{node: d, params: d.Params, body: d.Body, strict: d.Strict, decl: d.Name, susp: d.Async || d.Generator})
+	fe := r.function(funcParts{node: d, params: d.Params, body: d.Body, strict: d.Strict, decl: d.Name, susp: d.Async || d.Generator, noProto: d.Async && !d.Generator})
 	r.declFe[d] = fe
 }
 

@@ -36,6 +36,13 @@ type Options struct {
 	// flush is held until the function's exit, which protects the returned
 	// object as V8's collector sees it.
 	MemInsightReturns bool
+	// MemInsightPrototypes, when set, makes the prototype object id+1
+	// that a CREATE_FUN announces for every function, as MemInsight's
+	// engine does, also for a function whose FREE_VARS say it has none
+	// (NoPrototypeMarker: an arrow, a method, an accessor, an async
+	// function). By default no such object exists: a site counts the
+	// objects the program made.
+	MemInsightPrototypes bool
 }
 
 // Interned names with a fixed meaning.
@@ -98,6 +105,7 @@ type Engine struct {
 	src      sourceMap
 	sites    []*Location // every mapped location, by Location.idx; objInfo.site = idx+1
 	freeVars map[int32][]int32
+	noProto  map[int32]bool // Fe iids of functions without a prototype (NoPrototypeMarker)
 
 	names     map[string]int32
 	nameStr   []string
@@ -138,6 +146,7 @@ func NewEngine(opts Options, l Listener) *Engine {
 		curSID:     -1,
 		src:        newSourceMap(),
 		freeVars:   make(map[int32][]int32),
+		noProto:    make(map[int32]bool),
 		names:      make(map[string]int32),
 		closureCtx: make(map[int32]*Context),
 		index:      -1,
@@ -917,8 +926,13 @@ func (e *Engine) step(en *trace.Entry) error {
 			top.addRefs(fv)
 		}
 		e.closureCtx[id] = top
+		// A function without a prototype object (NoPrototypeMarker)
+		// gets none; id+1 stays reserved.
+		proto := !e.noProto[en.FunIID]
 		fs := e.ensureVertex(objKey(id))
-		e.ensureVertex(objKey(p))
+		if proto {
+			e.ensureVertex(objKey(p))
+		}
 		if !top.global {
 			if top.slot == 0 {
 				return e.fail("no such vertex in graph: context %s", top)
@@ -927,13 +941,21 @@ func (e *Engine) step(en *trace.Entry) error {
 				e.g.addEdge(fs, top.slot-1, nameContext, false)
 			}
 		}
-		e.addRef(objKey(id), namePrototype, p, e.loc(en.IID))
+		if proto {
+			e.addRef(objKey(id), namePrototype, p, e.loc(en.IID))
+		}
 		e.objs.setSite(id, site)
-		e.objs.setSite(p, site)
+		if proto {
+			e.objs.setSite(p, site)
+		}
 		e.handleValue(id)
-		e.handleValue(p)
+		if proto {
+			e.handleValue(p)
+		}
 		e.l.Create(CreateEvent{ID: id, Kind: KindFunction, Site: e.loc(en.IID), Time: e.now})
-		e.l.Create(CreateEvent{ID: p, Kind: KindPrototype, Site: e.loc(en.IID), Time: e.now})
+		if proto {
+			e.l.Create(CreateEvent{ID: p, Kind: KindPrototype, Site: e.loc(en.IID), Time: e.now})
+		}
 
 	case trace.PutField:
 		if en.Base == 1 {
@@ -1041,9 +1063,13 @@ func (e *Engine) step(en *trace.Entry) error {
 
 	case trace.FreeVars:
 		var set []int32
+		names, no := noPrototype(en.Names)
+		if no || e.noProto[en.IID] {
+			e.noProto[en.IID] = no && !e.opts.MemInsightPrototypes
+		}
 		if !en.AnyVars {
-			set = make([]int32, 0, len(en.Names))
-			for _, n := range en.Names {
+			set = make([]int32, 0, len(names))
+			for _, n := range names {
 				set = append(set, e.intern(n))
 			}
 		}

@@ -34,6 +34,25 @@ const IterationMarker = "~iteration~"
 // summary leaves its function object out, as it does an iteration's.
 const ResumeMarker = "~resume~"
 
+// NoPrototypeMarker is the first FREE_VARS name of a function that has no
+// prototype object: an arrow, a method, a getter or a setter, an async
+// function (docs/instrumentation.md §4, F). Every CREATE_FUN announces
+// id+1 as the function's prototype, and MemInsight's engine makes that
+// object for every function; memtrace's engine makes none for a function
+// marked so (unless Options.MemInsightPrototypes), so that a site counts
+// the objects the program made. MemInsight's engine takes the marker for a
+// name that no scope binds, which keeps nothing.
+const NoPrototypeMarker = "~noproto~"
+
+// noPrototype returns names without the NoPrototypeMarker and whether it
+// was there.
+func noPrototype(names []string) ([]string, bool) {
+	if len(names) > 0 && names[0] == NoPrototypeMarker {
+		return names[1:], true
+	}
+	return names, false
+}
+
 // iterationSkipper is implemented by the clients that leave out synthetic
 // iteration scopes: their function objects are not created and their
 // entries and exits are not invocations.
@@ -149,6 +168,8 @@ type enhancedRunner struct {
 	err            error
 	iter           map[int32]bool // Fe iids of synthetic iteration scopes
 	resume         map[int32]bool // Fe iids of resume functions
+	noProto        map[int32]bool // Fe iids of functions without a prototype
+	keepProtos     bool           // Options.MemInsightPrototypes
 }
 
 func (e *enhancedRunner) advanceLU() {
@@ -218,8 +239,9 @@ func (e *enhancedRunner) create(id int32, site Loc, now int64) {
 }
 
 // runEnhanced runs the second pass over the trace read from r.
-func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
-	e := &enhancedRunner{src: newSourceMap(), curSID: -1, cs: cs}
+// keepProtos is Options.MemInsightPrototypes.
+func runEnhanced(r io.Reader, tabs EnhancedTables, keepProtos bool, cs ...enhancedClient) error {
+	e := &enhancedRunner{src: newSourceMap(), curSID: -1, cs: cs, keepProtos: keepProtos}
 	if tabs.LastUse != nil {
 		e.lu = NewTableReader(tabs.LastUse)
 	}
@@ -273,6 +295,12 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
 				}
 				e.resume[en.IID] = true
 			}
+			if _, no := noPrototype(en.Names); no || e.noProto[en.IID] {
+				if e.noProto == nil {
+					e.noProto = map[int32]bool{}
+				}
+				e.noProto[en.IID] = no && !e.keepProtos
+			}
 		case trace.CreateFun:
 			if e.iter[en.FunIID] || e.resume[en.FunIID] {
 				for _, c := range e.cs {
@@ -284,7 +312,9 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, cs ...enhancedClient) error {
 				break
 			}
 			e.create(en.Obj, loc, now)
-			e.create(en.Obj+1, loc, now)
+			if !e.noProto[en.FunIID] {
+				e.create(en.Obj+1, loc, now)
+			}
 		case trace.PutField:
 			for _, c := range e.cs {
 				c.putField(en.Base, en.Obj)

@@ -51,6 +51,6 @@ func stalenessInMemory(data []byte) {
 	}
 	ss := &SiteStats{Full: true, Out: io.Discard, JSON: io.Discard}
 	ss.init()
-	runEnhanced(bytes.NewReader(data), EnhancedTables{LastUse: &lu, Unreachable: &un, UpdIID: &up},
+	runEnhanced(bytes.NewReader(data), EnhancedTables{LastUse: &lu, Unreachable: &un, UpdIID: &up}, false,
 		ss, newSummary(io.Discard))
 }

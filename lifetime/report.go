@@ -194,7 +194,7 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 		return err
 	}
 	defer r.Close()
-	return runEnhanced(r, tabs, cs...)
+	return runEnhanced(r, tabs, opts.Engine.MemInsightPrototypes, cs...)
 }
 
 type closerFunc func() error

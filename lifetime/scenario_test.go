@@ -343,3 +343,38 @@ func summarySites(s Summary) map[string]SiteSummary {
 	}
 	return sites
 }
+
+// A function whose FREE_VARS begin with NoPrototypeMarker (an arrow, a
+// method, an accessor, an async function) has no prototype object: its
+// CREATE_FUN's id+1 is made by neither pass, so its site counts one object
+// (the summary) and no row names id+1. MemInsightPrototypes makes it, as
+// MemInsight's engine does; a function without the marker has it.
+func TestScenarioNoPrototype(t *testing.T) {
+	b := newTB().add(
+		`[21,40,["`+NoPrototypeMarker+`","x"]]`, // an arrow that mentions x
+		`[21,41,[]]`,                             // a function with a prototype
+		`[2,1,40,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // f = () => x (ids 2, 3 reserved)
+		`[2,3,41,4]`, `[4,4,"g",4]`, `[8,"1:4"]`, // g = function () {} (ids 4, 5)
+	)
+	data := b.bytes(t)
+	rows := b.rc(t)
+	require.Contains(t, rows, row("2", "t.js:1:1:1:10", "7", "end of program"))
+	require.NotContains(t, rows, "Id: 3 ")
+	require.Contains(t, rows, row("4", "t.js:3:1:3:10", "7", "end of program"))
+	require.Contains(t, rows, row("5", "t.js:3:1:3:10", "7", "end of program"))
+	require.Contains(t, b.rcWith(t, Options{MemInsightPrototypes: true}), row("3", "t.js:1:1:1:10", "7", "end of program"))
+
+	allocated := func(opts Options) map[string]int64 {
+		var sum bytes.Buffer
+		require.NoError(t, Report(bytesOpener(data), ReportOptions{Engine: opts, Summary: &sum, TempDir: t.TempDir()}))
+		var s Summary
+		require.NoError(t, json.Unmarshal(sum.Bytes(), &s), sum.String())
+		out := map[string]int64{}
+		for site, o := range summarySites(s) {
+			out[site] = int64(o.Allocated)
+		}
+		return out
+	}
+	require.Equal(t, map[string]int64{"dir/t.js:1:1:1:10": 1, "dir/t.js:3:1:3:10": 2}, allocated(Options{}))
+	require.Equal(t, map[string]int64{"dir/t.js:1:1:1:10": 2, "dir/t.js:3:1:3:10": 2}, allocated(Options{MemInsightPrototypes: true}))
+}

@@ -108,7 +108,7 @@ func TestAsyncBalance(t *testing.T) {
 			taskLines[int32(n+1)] = true
 		}
 	}
-	l := &gtListener{files: map[string]bool{"async.js": true}, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
+	l := &gtListener{files: map[string]bool{"async.js": true}, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}}
 	require.NoError(t, lifetime.Analyze(bytes.NewReader(data), gtOptions, l))
 	tasks, kept := 0, 0
 	for id, at := range l.created {

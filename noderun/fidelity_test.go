@@ -91,7 +91,7 @@ func TestFidelityRefCount(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			data := runProgram(t, bin, name)
 			var out bytes.Buffer
-			err := lifetime.WriteRC(&out, bytes.NewReader(data), lifetime.Options{MemInsightReturns: true}, lifetime.RCOptions{Testing: true, Verbose: true})
+			err := lifetime.WriteRC(&out, bytes.NewReader(data), lifetime.Options{MemInsightReturns: true, MemInsightPrototypes: true}, lifetime.RCOptions{Testing: true, Verbose: true})
 			got := strings.TrimSpace(out.String())
 			want := golden(t, name+".expected")
 			if fixed, err := os.ReadFile(filepath.Join(testcorpus.Root(), "testdata", "fidelity", name+".expected")); err == nil {
@@ -122,7 +122,7 @@ func TestFidelityStaleness(t *testing.T) {
 			data := runProgram(t, bin, name)
 			var out bytes.Buffer
 			err := lifetime.Report(opener(data), lifetime.ReportOptions{
-				Out: &out, Engine: lifetime.Options{MemInsightReturns: true}, RC: lifetime.RCOptions{Testing: true}, SiteStats: true, FullSiteStats: true, TempDir: t.TempDir(),
+				Out: &out, Engine: lifetime.Options{MemInsightReturns: true, MemInsightPrototypes: true}, RC: lifetime.RCOptions{Testing: true}, SiteStats: true, FullSiteStats: true, TempDir: t.TempDir(),
 			})
 			require.NoError(t, err)
 			require.Equal(t, golden(t, name+".allocsitestats.expected"), strings.TrimSpace(out.String()))
@@ -133,7 +133,7 @@ func TestFidelityStaleness(t *testing.T) {
 			data := runProgram(t, bin, name)
 			var out bytes.Buffer
 			err := lifetime.Report(opener(data), lifetime.ReportOptions{
-				Out: &out, Engine: lifetime.Options{MemInsightReturns: true}, RC: lifetime.RCOptions{Testing: true}, Staleness: true, SiteStats: true, TempDir: t.TempDir(),
+				Out: &out, Engine: lifetime.Options{MemInsightReturns: true, MemInsightPrototypes: true}, RC: lifetime.RCOptions{Testing: true}, Staleness: true, SiteStats: true, TempDir: t.TempDir(),
 			})
 			got, want := strings.TrimSpace(out.String()), golden(t, name+".streamstaleness.expected")
 			if reason, known := knownFailing[name]; known {

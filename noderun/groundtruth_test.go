@@ -121,7 +121,7 @@ func gtSites(t *testing.T, sites map[string]gtSite, file string, src []byte) {
 }
 
 // gtListener counts, per allocation line of the program's files, the
-// objects (not functions' prototypes) whose last report is at the end of
+// objects (functions' prototypes included) whose last report is at the end of
 // the program or that are never reported.
 type gtListener struct {
 	lifetime.NopListener
@@ -129,19 +129,11 @@ type gtListener struct {
 	files   map[string]bool // the program's files, relative to dir
 	created map[int32]gtSite
 	last    map[int32]lifetime.Loc
-	protos  map[int32]bool
-}
-
-func (l *gtListener) Create(c lifetime.CreateEvent) {
-	// CREATE_FUN announces id+1 as the prototype even when the shim
-	// reserved no id for it (arrows, methods) and gives id+1 to the next
-	// object: the last creation decides.
-	l.protos[c.ID] = c.Kind == lifetime.KindPrototype
 }
 
 func (l *gtListener) Unreachable(u lifetime.Unreachability) {
 	l.last[u.ID] = u.Loc
-	if u.AllocSite == nil || l.protos[u.ID] {
+	if u.AllocSite == nil {
 		return
 	}
 	f := u.AllocSite.File
@@ -221,7 +213,7 @@ func TestGroundTruth(t *testing.T) {
 			assert.True(t, rep.OK(), "trace check: %v", rep.Findings)
 			assert.Zero(t, rep.Warnings, "trace check: %v", rep.Findings)
 			assert.Zero(t, rep.OpenFrames, "activations left open")
-			l := &gtListener{dir: dir, files: files, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}, protos: map[int32]bool{}}
+			l := &gtListener{dir: dir, files: files, created: map[int32]gtSite{}, last: map[int32]lifetime.Loc{}}
 			// The engine's defaults: a fresh object returned by a return
 			// statement keeps its edges (MemInsight reclaims it at the
 			// statement's flush, lifetime.Options.MemInsightReturns).
@@ -236,8 +228,9 @@ func TestGroundTruth(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			engine := map[gtSite]int{}
+			engine, made := map[gtSite]int{}, map[gtSite]int{}
 			for id, at := range l.created {
+				made[at]++
 				if l.last[id] == lifetime.LocEndOfProgram {
 					engine[at]++
 				}
@@ -252,10 +245,16 @@ func TestGroundTruth(t *testing.T) {
 			for _, s := range names {
 				key := name + "/" + s
 				seen[key] = true
-				want, ok := v8[s]
+				counts, ok := v8[s]
 				require.True(t, ok, "site %s printed no count", s)
-				got := engine[sites[s]]
+				want, got := counts.live, engine[sites[s]]
 				total++
+				// Every object the program made at the site is one
+				// object of the trace: no more (a prototype for an
+				// arrow, a method), no fewer.
+				if counts.total != made[sites[s]] {
+					t.Errorf("%s (%s:%d): the program made %d objects there, the trace %d", key, sites[s].file, sites[s].line, counts.total, made[sites[s]])
+				}
 				if d, ok := gtExpectedDiff[key]; ok {
 					if want == d.v8 && got == d.engine {
 						t.Logf("%s: expected difference: V8 %d, engine %d (%s)", key, want, got, d.why)
@@ -294,10 +293,18 @@ func TestGroundTruth(t *testing.T) {
 		agree, total, len(gtExpectedDiff), len(gtKnownFailing))
 }
 
-func gtParse(t *testing.T, out []byte) map[string]int {
+// gtCount is what a program prints per site: the objects V8 keeps at the
+// end and those the program made there.
+type gtCount struct{ live, total int }
+
+func gtParse(t *testing.T, out []byte) map[string]gtCount {
 	t.Helper()
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	var m map[string]int
+	var m map[string][2]int
 	require.NoError(t, json.Unmarshal([]byte(lines[len(lines)-1]), &m), fmt.Sprintf("output: %q", out))
-	return m
+	c := make(map[string]gtCount, len(m))
+	for k, v := range m {
+		c[k] = gtCount{live: v[0], total: v[1]}
+	}
+	return c
 }

@@ -43,6 +43,7 @@ console.log(JSON.stringify([fs.map((f) => f()), total, g(), a, b]));
 // lists no object at their sites.
 func TestIterationScopes(t *testing.T) {
 	require.Equal(t, instrument.IterationMarker, lifetime.IterationMarker)
+	require.Equal(t, instrument.NoPrototypeMarker, lifetime.NoPrototypeMarker)
 	data, _ := runDifferential(t, "iter.js", iterProgram)
 
 	// The marked Fe iids and their ranges.

@@ -121,7 +121,7 @@ func lastUses(es []modeEntry) map[int32]string {
 
 func rc(t *testing.T, data []byte) string {
 	var out bytes.Buffer
-	require.NoError(t, lifetime.WriteRC(&out, bytes.NewReader(data), lifetime.Options{MemInsightReturns: true}, lifetime.RCOptions{Testing: true, Verbose: true}))
+	require.NoError(t, lifetime.WriteRC(&out, bytes.NewReader(data), lifetime.Options{MemInsightReturns: true, MemInsightPrototypes: true}, lifetime.RCOptions{Testing: true, Verbose: true}))
 	return out.String()
 }
 

@@ -20,7 +20,9 @@ type lifetimeOptions struct {
 	Out    string
 	// MemInsightReturns: lifetime.Options.MemInsightReturns.
 	MemInsightReturns bool
-	protectReturns    bool // the deprecated --protect-returns
+	// MemInsightPrototypes: lifetime.Options.MemInsightPrototypes.
+	MemInsightPrototypes bool
+	protectReturns       bool // the deprecated --protect-returns
 }
 
 var lifetimeFormats = []string{"meminsight", "meminsight-staleness", "json"}
@@ -65,6 +67,10 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			follows MemInsight's engine instead, which reclaims a fresh returned
 			object at its return statement's flush (a returned closure loses its
 			context, a returned literal its children): its goldens encode that.
+			A function without a prototype object (an arrow, a method, an
+			accessor, an async function) has none in the model either;
+			--meminsight-prototypes makes one for every function, as MemInsight's
+			engine does.
 
 			TRACE is a trace file, a trace directory (its mem-trace), or - for
 			standard input. A malformed trace is reported with its entry index and
@@ -100,6 +106,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 	cmd.Flags().StringVar(&opts.Format, "format", "meminsight", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
 	cmd.Flags().BoolVar(&opts.MemInsightReturns, "meminsight-returns", false, "reclaim a fresh returned object at its return statement, as MemInsight's engine does (not V8)")
+	cmd.Flags().BoolVar(&opts.MemInsightPrototypes, "meminsight-prototypes", false, "make a prototype object for every function, as MemInsight's engine does (arrows and methods have none)")
 	// The default since the model agrees with V8 there; kept so that
 	// scripts written for it still run (=false asks for MemInsight's).
 	cmd.Flags().BoolVar(&opts.protectReturns, "protect-returns", true, "")
@@ -116,6 +123,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	defer in.Close()
 	ro := lifetime.ReportOptions{Dir: opts.Out, TempDir: opts.Out}
 	ro.Engine.MemInsightReturns = opts.MemInsightReturns
+	ro.Engine.MemInsightPrototypes = opts.MemInsightPrototypes
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	switch opts.Format {
 	case "meminsight":

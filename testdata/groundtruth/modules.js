@@ -1,12 +1,20 @@
 'use strict';
 // Ground-truth program (see README.md). track(SITE, x) keeps a WeakRef to x
-// under SITE and returns x; each track call is on its own line and its
+// (and to its prototype object, if x is a function that has one) under SITE
+// and returns x; each track call is on its own line and its
 // argument is the only allocation on that line. The modules in modules/
 // track through the same function (global.track).
 const refs = Object.create(null);
 // What the program keeps until the end (a global binding in both models).
 const kept = {};
-function track(site, o) { (refs[site] || (refs[site] = [])).push(new WeakRef(o)); return o; }
+function track(site, o) {
+  const rs = refs[site] || (refs[site] = []);
+  rs.push(new WeakRef(o));
+  // A function's own prototype object is made with it, at the same site.
+  const p = typeof o === 'function' && Object.hasOwn(o, 'prototype') ? o.prototype : undefined;
+  if (p !== null && typeof p === 'object') rs.push(new WeakRef(p));
+  return o;
+}
 global.track = track;
 
 // Two modules whose top-level bindings have the same names: each module's
@@ -34,7 +42,7 @@ setImmediate(() => {
   setImmediate(() => {
     gc();
     const out = {};
-    for (const site of Object.keys(refs)) out[site] = refs[site].filter((r) => r.deref() !== undefined).length;
+    for (const site of Object.keys(refs)) out[site] = [refs[site].filter((r) => r.deref() !== undefined).length, refs[site].length];
     console.log(JSON.stringify(out));
   });
 });
