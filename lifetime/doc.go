@@ -50,7 +50,12 @@
 // Where MemInsight's clients would throw (an UPDATE_IID of an object that
 // is not live, a last use of an object the site statistics never saw, an
 // execution index too short to compare), the output in question fails with
-// an error; the other outputs of the same pass go on. MemInsight's
+// an error; the other outputs of the same pass go on. Where it throws on a
+// trace that trace check passes, the outputs follow the engine instead: an
+// object the engine re-adds after its collection (a later PUTFIELD on it
+// or edge to it) is dead for the site statistics from its reported
+// unreachability on, and a last use the tables give after that
+// unreachability is not counted (SiteStats). MemInsight's
 // assertion on an id created twice (testRefCount21 and 23) is not
 // reproduced: the later creation replaces the earlier, as MemInsight does
 // when run without assertions.

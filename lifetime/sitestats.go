@@ -21,9 +21,34 @@ import (
 //     PUTFIELD in the creating invocation), seen when both die at the
 //     same time, always comes from the same site.
 //
-// Where MemInsight's analysis throws (a missing object, an execution
-// index too short), the client fails with an error. Its per-object state
-// is freed when the object's unreachability is delivered.
+// Where MemInsight's analysis throws (an object never created, an
+// execution index too short), the client fails with an error. Its
+// per-object state is freed when the object's unreachability is
+// delivered; what is left of a collected object is one bit (created).
+//
+// Objects the engine re-adds after their collection (spec §8.1: a
+// PUTFIELD on a collected base, an edge to a collected target; the engine
+// keeps the re-added vertex but reports the object at its collection) are
+// dead here from their delivered unreachability on, as in the engine's
+// reports, where MemInsight's analysis throws a NullPointerException at
+// the next PUTFIELD or WRITE that names them (spec §8.2):
+//
+//   - a PUTFIELD or WRITE of a collected value, or a later last use of
+//     it, changes nothing: its statistics are complete (a last use can
+//     come after the unreachability when the engine reports a garbage
+//     cycle at its stamp, after the trace gave a later use; the site then
+//     gets its metadata at that unreachability);
+//   - a PUTFIELD on a collected base makes the value's exclusive parent
+//     "several" (-1) if it has none yet: the base is the value's parent in
+//     the engine's graph but can never die with it, so the value cannot
+//     be consistently pointed by anything (a value with a parent already
+//     follows MemInsight's rule, which needs no metadata of the base).
+//
+// An unreachability record at time 0 is the staleness client's default
+// for an object never reported (the trace's time 0 is the global object's
+// creation): such an object is not unreachable, and stays live to the
+// end. None of these occur in MemInsight's goldens, where its analysis
+// would have thrown.
 type SiteStats struct {
 	// Full prints "no escaping from site" and "can be inlined" lines too
 	// (MemInsight's dumpFullStats); otherwise only "leaking site" lines.
@@ -39,7 +64,25 @@ type SiteStats struct {
 	sites map[Loc]*ssSite
 	order []Loc
 	inGrp map[int32]struct{}
+	made  idSet // every id created
 	err   error
+}
+
+// idSet is a set of object ids, one bit per id in pages of 1024 ids.
+type idSet map[int32]*[16]uint64
+
+func (s idSet) add(id int32) {
+	p := s[id>>10]
+	if p == nil {
+		p = new([16]uint64)
+		s[id>>10] = p
+	}
+	p[id>>6&15] |= 1 << (id & 63)
+}
+
+func (s idSet) has(id int32) bool {
+	p := s[id>>10]
+	return p != nil && p[id>>6&15]&(1<<(id&63)) != 0
 }
 
 type idxPair struct {
@@ -145,6 +188,14 @@ func (s *SiteStats) init() {
 	s.objs = make(map[int32]*ssObj)
 	s.sites = make(map[Loc]*ssSite)
 	s.inGrp = make(map[int32]struct{})
+	s.made = make(idSet)
+}
+
+// collected reports whether id was created and its unreachability has
+// been delivered since (its metadata is gone).
+func (s *SiteStats) collected(id int32) bool {
+	_, live := s.objs[id]
+	return !live && s.made.has(id)
 }
 
 func (s *SiteStats) fail(format string, args ...any) {
@@ -165,6 +216,7 @@ func (s *SiteStats) create(id int32, site Loc, _ int64) {
 	// MemInsight asserts that an id is created once; its command line
 	// (without assertions) replaces the metadata, as here.
 	s.objs[id] = &ssObj{ci: s.idx.index()}
+	s.made.add(id)
 }
 
 func (s *SiteStats) putField(base, val int32) {
@@ -173,14 +225,22 @@ func (s *SiteStats) putField(base, val int32) {
 	}
 	m := s.objs[val]
 	if m == nil {
-		s.fail("PUTFIELD of object %d, which has no metadata", val)
+		if !s.collected(val) {
+			s.fail("PUTFIELD of object %d, which has no metadata", val)
+		}
 		return
 	}
 	switch {
 	case m.excl == 0:
 		b := s.objs[base]
 		if b == nil {
-			s.fail("PUTFIELD on object %d, which has no metadata", base)
+			if !s.collected(base) {
+				s.fail("PUTFIELD on object %d, which has no metadata", base)
+				return
+			}
+			// A collected base (re-added by the engine) can never die
+			// with val: no parent of val can be its owner.
+			m.excl = -1
 			return
 		}
 		d, ok := deviation(m.ci, b.ci)
@@ -202,7 +262,9 @@ func (s *SiteStats) write(val int32) {
 	}
 	m := s.objs[val]
 	if m == nil {
-		s.fail("WRITE of object %d, which has no metadata", val)
+		if !s.collected(val) {
+			s.fail("WRITE of object %d, which has no metadata", val)
+		}
 		return
 	}
 	m.excl = -1
@@ -252,21 +314,32 @@ func (s *SiteStats) exit() {
 func (s *SiteStats) lastUse(id int32, _ Loc, _ int64) {
 	m := s.objs[id]
 	if m == nil {
-		s.fail("last use of object %d, which has no metadata", id)
+		if !s.collected(id) {
+			s.fail("last use of object %d, which has no metadata", id)
+		}
 		return
 	}
 	m.stale = true
-	a := allocOf(m.ci)
+	s.site(allocOf(m.ci)).cur++
+}
+
+// site returns the metadata of site a, made at the first last use of one
+// of its objects (or at the first unreachability, see unreachable).
+func (s *SiteStats) site(a Loc) *ssSite {
 	sm := s.sites[a]
 	if sm == nil {
 		sm = &ssSite{inc: -100, nonEscaping: true}
 		s.sites[a] = sm
 		s.order = append(s.order, a)
 	}
-	sm.cur++
+	return sm
 }
 
-func (s *SiteStats) unreachable(site Loc, ids []int32, _ int64) {
+func (s *SiteStats) unreachable(site Loc, ids []int32, t int64) {
+	if t == 0 {
+		// Never reported unreachable (the staleness client's default).
+		return
+	}
 	contains := func(id int32) bool {
 		for _, x := range ids {
 			if x == id {
@@ -291,8 +364,13 @@ func (s *SiteStats) unreachable(site Loc, ids []int32, _ int64) {
 		a := allocOf(m.ci)
 		sm := s.sites[a]
 		if sm == nil {
-			s.fail("no metadata for site %s of object %d", a, id)
-			return
+			// No last use of the site's objects yet: the object's only
+			// last-use record is later than its unreachability (a
+			// garbage cycle reported at its stamp after the trace gave
+			// a later use; the repair of spec §6.1 applies only to uses
+			// that come after the report). MemInsight's analysis fails
+			// an assertion; here the site starts with it.
+			sm = s.site(a)
 		}
 		if m.stale {
 			sm.cur--
