@@ -236,10 +236,10 @@ func TestAllCorpusTracesRun(t *testing.T) {
 	}
 }
 
-// A program driven by an event loop: three callbacks each keep one more
+// A program driven by an event loop: five callbacks each keep one more
 // object (stale from its creation on), and the trace ends right after the
 // last callback returns. The engine empties the heap at the trace's last
-// time, which is that FUNCTION_EXIT's: the summary must still see three
+// time, which is that FUNCTION_EXIT's: the summary must still see five
 // stale objects at the last idle point, so the site is leaking.
 func TestScenarioSummaryLeakUntilEventLoopEnds(t *testing.T) {
 	b := newTB().add(
@@ -247,7 +247,7 @@ func TestScenarioSummaryLeakUntilEventLoopEnds(t *testing.T) {
 		`[1,3,4]`, `[4,4,"h",4]`, `[8,"1:4"]`, // holder h (id 4)
 		`[20,6]`, // the script ends: the first idle point
 	)
-	for i, key := range []string{"a", "b", "c"} {
+	for i, key := range []string{"a", "b", "c", "d", "e"} {
 		id := itoa(10 + i)
 		b.add(`[6,7,2]`, `[1,8,`+id+`]`, `[3,9,4,"`+key+`",`+id+`]`, `[7,10]`)
 	}
@@ -259,7 +259,7 @@ func TestScenarioSummaryLeakUntilEventLoopEnds(t *testing.T) {
 	require.NotEmpty(t, s.Sites)
 	top := s.Sites[0]
 	require.Equal(t, "dir/t.js:8:1:8:10", top.Site, sum.String())
-	require.EqualValues(t, 3, top.MaxStale)
+	require.EqualValues(t, 5, top.MaxStale)
 	require.True(t, top.Leaking, sum.String())
 	require.Equal(t, 1, s.Totals.LeakingSites)
 	require.EqualValues(t, 0, s.Totals.LiveAtEnd)
@@ -377,4 +377,41 @@ func TestScenarioNoPrototype(t *testing.T) {
 	}
 	require.Equal(t, map[string]int64{"dir/t.js:1:1:1:10": 1, "dir/t.js:3:1:3:10": 2}, allocated(Options{}))
 	require.Equal(t, map[string]int64{"dir/t.js:1:1:1:10": 2, "dir/t.js:3:1:3:10": 2}, allocated(Options{MemInsightPrototypes: true}))
+}
+
+// The leaking verdict follows a site's stale count across idle points: a
+// count that levels off (a ring buffer of 4: the fifth object replaces the
+// first) is not a leak; one still growing at the end is; short runs and
+// shrinking counts are not. idleSamples keeps 128 samples at most and
+// finds the halfway one of a long run.
+func TestIdleSamplesLeaking(t *testing.T) {
+	run := func(vs ...int64) bool {
+		var x idleSamples
+		for _, v := range vs {
+			x.add(v)
+		}
+		return x.leaking()
+	}
+	require.True(t, run(1, 2, 3, 4, 5))
+	require.False(t, run(1, 2, 3))                  // too few idle points
+	require.False(t, run(1, 2, 3, 4, 4, 4, 4, 4))   // levelled off
+	require.False(t, run(1, 2, 3, 4, 5, 6, 7, 6))   // below its peak at the end
+	require.True(t, run(0, 0, 0, 1, 0, 2, 3, 4, 5)) // noise, then growth
+	require.False(t, run(5, 5, 5, 5, 6))            // grew by one only
+	require.False(t, run(0, 0, 0, 0, 0, 0, 0, 5))   // stale only at the end
+
+	ring := make([]int64, 10000)
+	grow := make([]int64, 10000)
+	for i := range ring {
+		ring[i] = int64(min(i+1, 20))
+		grow[i] = int64(i / 100)
+	}
+	require.False(t, run(ring...))
+	require.True(t, run(grow...))
+	var x idleSamples
+	for _, v := range grow {
+		x.add(v)
+	}
+	require.LessOrEqual(t, len(x.at), maxIdleSamples)
+	require.EqualValues(t, 10000, x.n)
 }

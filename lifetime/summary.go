@@ -33,9 +33,15 @@ type SiteSummary struct {
 	// MaxStale is the largest number of the site's objects that were
 	// reachable after their last use at once.
 	MaxStale int64 `json:"maxStale"`
-	// Leaking: sampled at every idle point from the site's first
-	// allocation on, the site's stale count never decreased and
-	// increased at least twice.
+	// Leaking: the site's stale objects kept accumulating until the end
+	// of the run. Sampled at every idle point from the site's first
+	// allocation on (LeakMinIdlePoints at least), the stale count at the
+	// last idle point is the largest of all samples, at least
+	// LeakMinGrowth more than at the idle point halfway through, and it
+	// grew both before and after the idle point three quarters through:
+	// a set of stale objects that levels off (a bounded cache, a ring
+	// buffer, a pool) or shrinks is not a leak, nor are objects that turn
+	// stale only in the last callbacks; one still growing is.
 	Leaking bool `json:"leaking"`
 	// Unused counts the objects never used after their creation.
 	Unused int64 `json:"unused"`
@@ -73,11 +79,66 @@ type sumSite struct {
 	SiteSummary
 	live, stale int64
 	escaped     bool
-	sampled     bool
-	lastSample  int64
-	increases   int
-	decreased   bool
 	dirty       bool
+	idle        idleSamples
+}
+
+// The leaking verdict's thresholds (SiteSummary.Leaking).
+const (
+	// LeakMinIdlePoints is the fewest idle points, from a site's first
+	// allocation to the end, on which a site can be found leaking.
+	LeakMinIdlePoints = 4
+	// LeakMinGrowth is the least growth of a site's stale count over the
+	// second half of those idle points for it to be leaking.
+	LeakMinGrowth = 2
+)
+
+// idleSamples keeps a site's stale count at its idle points in bounded
+// memory: the samples at every stride-th idle point since the site's first
+// allocation, at most maxIdleSamples (when full, every other one goes and
+// the stride doubles), the last sample and the largest.
+type idleSamples struct {
+	at     []int64
+	stride int64
+	n      int64 // idle points sampled
+	last   int64
+	peak   int64
+}
+
+const maxIdleSamples = 128
+
+func (x *idleSamples) add(v int64) {
+	if x.stride == 0 {
+		x.stride = 1
+	}
+	if x.n%x.stride == 0 {
+		x.at = append(x.at, v)
+		if len(x.at) == maxIdleSamples {
+			for i := 0; i < maxIdleSamples/2; i++ {
+				x.at[i] = x.at[2*i]
+			}
+			x.at = x.at[:maxIdleSamples/2]
+			x.stride *= 2
+		}
+	}
+	x.n++
+	x.last = v
+	x.peak = max(x.peak, v)
+}
+
+// leaking is SiteSummary.Leaking: at least LeakMinIdlePoints samples, the
+// last the largest, LeakMinGrowth above the sample halfway, and the sample
+// three quarters through between the two (each is the one kept nearest to
+// its idle point). The last condition keeps out what every run ends with:
+// objects used until the last callbacks, stale only once their last use
+// has passed.
+func (x *idleSamples) leaking() bool {
+	if x.n < LeakMinIdlePoints {
+		return false
+	}
+	at := func(k int64) int64 { return x.at[min((k+x.stride/2)/x.stride, int64(len(x.at)-1))] }
+	half, late := at((x.n-1)/2), at(3*(x.n-1)/4)
+	return x.last >= x.peak && x.last-half >= LeakMinGrowth && half < late && late < x.last
 }
 
 type sumObj struct {
@@ -205,15 +266,7 @@ func (s *summary) exit() {
 	}
 	s.tot.IdlePoints++
 	for _, st := range s.sites {
-		switch {
-		case !st.sampled:
-			st.sampled = true
-		case st.stale > st.lastSample:
-			st.increases++
-		case st.stale < st.lastSample:
-			st.decreased = true
-		}
-		st.lastSample = st.stale
+		st.idle.add(st.stale)
 	}
 }
 
@@ -288,7 +341,7 @@ func (s *summary) end(*sourceMap) error {
 	}
 	doc := Summary{Sites: make([]SiteSummary, 0, len(s.sites))}
 	for _, st := range s.sites {
-		st.Leaking = !st.decreased && st.increases >= 2
+		st.Leaking = st.idle.leaking()
 		st.OneAliveAtATime = st.MaxLive <= 1
 		st.NonEscaping = !st.escaped
 		doc.Sites = append(doc.Sites, st.SiteSummary)

@@ -387,8 +387,9 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 
 		Columns: stale = the most objects of the site that were alive at once after their
 		last use (kept, but never used again); live = the most alive at once; alloc =
-		objects allocated there. A site is leaking when its stale count grew across the
-		turns of the event loop (idle points: the call stack empty) and never fell.
+		objects allocated there. A site is leaking when its stale count kept growing across
+		the turns of the event loop (idle points: the call stack empty) to the end of the
+		run, not levelling off as a bounded cache's does.
 		Leaking sites come first, then the most stale.
 	`))
 	fmt.Fprintf(&b, "\n%s\n", paint(ansiBold, "Next"))
@@ -436,7 +437,7 @@ func selfName() string {
 func demoVerdict(s lifetime.SiteSummary, paint func(string, string) string) string {
 	switch {
 	case s.Leaking:
-		return paint(ansiRed, fmt.Sprintf("leaking: its stale objects grew to %d across turns of the event loop, never fewer", s.MaxStale))
+		return paint(ansiRed, fmt.Sprintf("leaking: its stale objects kept growing across turns of the event loop, to %d at the end", s.MaxStale))
 	case s.MaxStale == 0:
 		return "never stale"
 	case s.MaxStale*10 <= s.Allocated:
