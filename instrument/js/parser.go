@@ -381,20 +381,27 @@ func (p *parser) parseStmt(decl bool) Stmt {
 			d.End = p.prevEnd
 			return d
 		case kwLet:
-			if p.isLetDecl() {
-				if !decl {
+			if !decl {
+				// A Statement is never a LexicalDeclaration: here "let" can
+				// only be the identifier beginning an ExpressionStatement
+				// (sloppy code; strict code rejects the identifier), whose
+				// lookahead excludes "let [" however far apart the two are.
+				// Across a line break, "let" then a name or "{" is the
+				// statement "let" ended by ASI ("if (a) let\nx = 1" is
+				// "if (a) let; x = 1;"); on one line it is a declaration
+				// out of place, and so reported, as V8 does.
+				nt := p.peek()
+				if nt.kind == tLBrack || !nt.nl && p.isLetDecl() {
 					p.fail("lexical declaration cannot appear in a single-statement context")
 				}
+				break
+			}
+			if p.isLetDecl() {
 				p.next()
 				d := p.parseVar(start, Let, false)
 				p.semicolon()
 				d.End = p.prevEnd
 				return d
-			}
-			if !decl {
-				if nt := p.peek(); nt.kind == tLBrack {
-					p.fail("lexical declaration cannot appear in a single-statement context")
-				}
 			}
 		case kwUsing:
 			if nt := p.peek(); decl && nt.kind == tName && !nt.nl && nt.kw != kwIn && nt.kw != kwInstanceof && !(nt.kw == kwOf && !nt.escaped) {
