@@ -34,6 +34,15 @@
 //     instrumenter error counts as the expected SyntaxError. A sample of
 //     instrumented runs is repeated in a process of its own (exiting
 //     normally) and its trace must pass trace.Check.
+//   - test262's format, own cases (TestTest262Own): testdata/t262/*.js,
+//     written here for what the sample lacks (let and a line break where a
+//     Statement stands, scripts that declare eval at their top level), run
+//     with the corpus's harness as above, plain and instrumented, and a
+//     third time instrumented by the memtrace binary as memtrace
+//     instrument FILE writes a classic script for plain node: nothing
+//     loaded first, the shim installed by the file's prologue. Every case
+//     must pass plain and instrumented; the third runs' failures are
+//     listed in knownT262CLI.
 //   - lodash (TestLodash): lodash 4's QUnit suite (node test/test.js
 //     LODASH) against lodash.js and against lodash.js instrumented as
 //     CommonJS with the shim in front; the assertion totals must agree. It

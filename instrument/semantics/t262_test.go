@@ -155,8 +155,11 @@ type t262Result struct {
 type t262Run struct {
 	test, scenario string
 	instrumented   bool
-	meta           t262Meta
-	job            t262Job
+	// cli: instrumented by the memtrace binary (memtrace instrument FILE),
+	// the shim carried by the file's own prologue, not loaded before it.
+	cli  bool
+	meta t262Meta
+	job  t262Job
 	// instrumentErr is set when the instrumenter refused the source; the
 	// run then did not happen.
 	instrumentErr error
@@ -230,8 +233,6 @@ func firstLine(s string) string {
 	return s
 }
 
-// t262Build writes the files of one scenario into dir and returns its
-// job; instrumented runs get the shim first.
 // origName writes the original text of a script that is run instrumented
 // to dir/orig/name and returns that absolute path, which names the script
 // in the trace: the shim reads it there for Function.prototype.toString.
@@ -243,7 +244,10 @@ func origName(dir, name string, src []byte) (string, error) {
 	return p, os.WriteFile(p, src, 0o644)
 }
 
-func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim, bin string, instrumented bool) (t262Job, error) {
+// t262Build writes the files of one scenario of test (a path under
+// testDir) into dir and returns its job; the harness comes from
+// root/harness, and instrumented runs get the shim first.
+func t262Build(root, testDir, dir, test, scenario string, src []byte, m t262Meta, shim, bin string, instrumented bool) (t262Job, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return t262Job{}, err
 	}
@@ -297,7 +301,7 @@ func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim, b
 		}
 		// The test and the fixtures beside it (modules import them
 		// relatively, and some import themselves).
-		srcDir := filepath.Join(root, filepath.Dir(test))
+		srcDir := filepath.Join(testDir, filepath.Dir(test))
 		ents, err := os.ReadDir(srcDir)
 		if err != nil {
 			return job, err
@@ -357,6 +361,27 @@ func t262Build(root, dir, test, scenario string, src []byte, m t262Meta, shim, b
 		return job, err
 	}
 	job.Scripts = append(job.Scripts, p)
+	return job, nil
+}
+
+// t262BuildCLI makes the job of a run of the plain job's script (the
+// harness and the test, as one classic script) instrumented by the memtrace
+// binary as for plain node: memtrace instrument --goal script FILE, whose
+// prologue loads the shim. The job loads nothing before it.
+func t262BuildCLI(bin string, plain t262Job, dir string) (t262Job, error) {
+	job := t262Job{Async: plain.Async, Timeout: 30000, Bin: bin}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return job, err
+	}
+	orig := plain.Scripts[len(plain.Scripts)-1]
+	out := filepath.Join(dir, filepath.Base(orig))
+	// The script is named by the plain run's file, which holds its
+	// original text.
+	b, err := exec.Command(bin, "instrument", "--goal", "script", "--name", orig, "-o", out, orig).CombinedOutput()
+	if err != nil {
+		return job, fmt.Errorf("memtrace instrument: %v: %s", err, firstLine(string(b)))
+	}
+	job.Scripts = []string{out}
 	return job, nil
 }
 
@@ -430,17 +455,11 @@ func runT262Process(t *testing.T, node string, runs []*t262Run) {
 }
 
 func TestTest262(t *testing.T) {
-	node := requireNode(t)
 	root := testcorpus.Dir(t, "test262")
 	list, err := os.ReadFile(filepath.Join(root, "sample-list.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
-	shim := writeShim(t, tmp)
-	bin := memtracebin.Path(t)
-	var runs []*t262Run
-	id := 0
 	tests := strings.Fields(string(list))
 	if sub := os.Getenv("MEMTRACE_T262_MATCH"); sub != "" {
 		var sel []string
@@ -456,13 +475,63 @@ func TestTest262(t *testing.T) {
 		fmt.Sscan(n, &lim)
 		tests = tests[:min(lim, len(tests))]
 	}
+	tmp := t.TempDir()
+	s := runT262(t, root, root, tests, tmp, false)
+	plainPass, instPass := 0, 0
+	failing := map[string]string{}
+	for _, k := range s.keys {
+		p := s.pairs[k]
+		if !p.plain.passed() {
+			continue
+		}
+		plainPass++
+		if p.inst.passed() {
+			instPass++
+			continue
+		}
+		failing[k] = p.inst.outcome()
+		addReport("test262 "+k, map[string]any{"plain": p.plain.outcome(), "instrumented": p.inst.outcome(), "stderr": resStderr(p.inst)})
+	}
+	t.Logf("test262: %d scenarios (%d tests); plain pass %d; instrumented pass %d of those; %d differ (%d known)",
+		len(s.keys), len(strings.Fields(string(list))), plainPass, instPass, len(failing), len(knownT262))
+	checkKnown(t, "test262", knownT262, failing, func(k string) bool {
+		p := s.pairs[k]
+		return p != nil && p.plain.passed()
+	})
+	t262CheckTraces(t, requireNode(t), s.runs, tmp)
+}
+
+// t262Pair is a scenario's plain and instrumented runs, and its run
+// instrumented by memtrace instrument FILE if there is one.
+type t262Pair struct{ plain, inst, cli *t262Run }
+
+// t262Results are the runs of a set of tests, by scenario key ("path
+// [scenario]", sorted in keys).
+type t262Results struct {
+	runs  []*t262Run
+	pairs map[string]*t262Pair
+	keys  []string
+}
+
+// runT262 runs tests (paths relative to dir) in every scenario their
+// frontmatter allows, plain and instrumented, with the harness of
+// root/harness; the runs' files go under tmp. With cli, each classic
+// script scenario also runs as memtrace instrument FILE writes it for
+// plain node, the shim loaded by the file's prologue.
+func runT262(t *testing.T, root, dir string, tests []string, tmp string, cli bool) t262Results {
+	node := requireNode(t)
+	shim := writeShim(t, tmp)
+	bin := memtracebin.Path(t)
+	var runs []*t262Run
+	id := 0
 	for _, test := range tests {
-		src, err := os.ReadFile(filepath.Join(root, test))
+		src, err := os.ReadFile(filepath.Join(dir, test))
 		if err != nil {
 			t.Fatal(err)
 		}
 		m := parseT262Meta(string(src))
 		for _, sc := range m.scenarios() {
+			var plain t262Job
 			for _, inst := range []bool{false, true} {
 				id++
 				r := &t262Run{test: test, scenario: sc, instrumented: inst, meta: m}
@@ -470,11 +539,22 @@ func TestTest262(t *testing.T) {
 				if inst {
 					kind = "inst"
 				}
-				dir := filepath.Join(tmp, fmt.Sprintf("%05d-%s-%s", id, sc, kind))
-				r.job, r.instrumentErr = t262Build(root, dir, test, sc, src, m, shim, bin, inst)
+				out := filepath.Join(tmp, fmt.Sprintf("%05d-%s-%s", id, sc, kind))
+				r.job, r.instrumentErr = t262Build(root, dir, out, test, sc, src, m, shim, bin, inst)
 				if r.instrumentErr != nil && !inst {
 					t.Fatalf("%s: %v", r.key(), r.instrumentErr)
 				}
+				if !inst {
+					plain = r.job
+				}
+				r.job.ID = id
+				runs = append(runs, r)
+			}
+			if cli && sc != "module" {
+				id++
+				r := &t262Run{test: test, scenario: sc, instrumented: true, cli: true, meta: m}
+				out := filepath.Join(tmp, fmt.Sprintf("%05d-%s-cli", id, sc))
+				r.job, r.instrumentErr = t262BuildCLI(bin, plain, out)
 				r.job.ID = id
 				runs = append(runs, r)
 			}
@@ -499,45 +579,25 @@ func TestTest262(t *testing.T) {
 	runT262Pool(t, node, instRuns, concurrency)
 	t.Logf("%d instrumented runs in %v", len(instRuns), time.Since(start).Round(time.Second))
 
-	type pair struct{ plain, inst *t262Run }
-	pairs := map[string]*pair{}
-	var keys []string
+	res := t262Results{runs: runs, pairs: map[string]*t262Pair{}}
 	for _, r := range runs {
-		p := pairs[r.key()]
+		p := res.pairs[r.key()]
 		if p == nil {
-			p = &pair{}
-			pairs[r.key()] = p
-			keys = append(keys, r.key())
+			p = &t262Pair{}
+			res.pairs[r.key()] = p
+			res.keys = append(res.keys, r.key())
 		}
-		if r.instrumented {
+		switch {
+		case r.cli:
+			p.cli = r
+		case r.instrumented:
 			p.inst = r
-		} else {
+		default:
 			p.plain = r
 		}
 	}
-	sort.Strings(keys)
-	plainPass, instPass := 0, 0
-	failing := map[string]string{}
-	for _, k := range keys {
-		p := pairs[k]
-		if !p.plain.passed() {
-			continue
-		}
-		plainPass++
-		if p.inst.passed() {
-			instPass++
-			continue
-		}
-		failing[k] = p.inst.outcome()
-		addReport("test262 "+k, map[string]any{"plain": p.plain.outcome(), "instrumented": p.inst.outcome(), "stderr": resStderr(p.inst)})
-	}
-	t.Logf("test262: %d scenarios (%d tests); plain pass %d; instrumented pass %d of those; %d differ (%d known)",
-		len(keys), len(strings.Fields(string(list))), plainPass, instPass, len(failing), len(knownT262))
-	checkKnown(t, "test262", knownT262, failing, func(k string) bool {
-		p := pairs[k]
-		return p != nil && p.plain.passed()
-	})
-	t262CheckTraces(t, node, runs, tmp)
+	sort.Strings(res.keys)
+	return res
 }
 
 func resStderr(r *t262Run) string {

@@ -1,0 +1,13 @@
+/*---
+description: >
+  An expression statement may not begin with "let [", even across a line
+  break, and a Statement (here the body of if) is never a declaration.
+negative:
+  phase: parse
+  type: SyntaxError
+flags: [noStrict]
+---*/
+$DONOTEVALUATE();
+
+if (false) let
+[a] = [1];
