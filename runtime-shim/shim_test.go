@@ -66,8 +66,10 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // shim finds elided itself, with its own type feedback (Pq0..Pq31, Pm, Pu):
 // NavierStokes and zlib about 14% less CPU; 99 KiB once compact mode
 // released held declarations one name at a time: Crypto's compact trace
-// 40% smaller.)
-const sizeBudget = 99 << 10
+// 40% smaller; 101 KiB once the natives that return new arrays, move
+// elements in place or lose them to a length write were modelled
+// (docs/natives.md): ground truth natives.js.)
+const sizeBudget = 101 << 10
 
 func TestBundleIsFresh(t *testing.T) {
 	js, version, err := bundle.Bundle("src")

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "171f9341acfb60b6"
+const Version = "e917b81c0a45683d"

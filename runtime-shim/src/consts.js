@@ -28,6 +28,10 @@ export const K_GEN_RESUME = 44;
 // stack its caller would have captured (makeError).
 export const K_ERROR = 45;
 export const K_LOC = 46; // callAtCaller
+// Generic models (docs/natives.md): a native's result holds its elements
+// (K_RESULT), an array rewritten in place (K_REWRITE), Object.entries'
+// pairs (K_ENTRIES). Kinds from K_RESULT up are modelled by modelResult.
+export const K_RESULT = 47, K_REWRITE = 48, K_ENTRIES = 49;
 // Run-time code (§6): indirect eval and the function constructors.
 export const K_EVAL = 35, K_FUNCTION = 36;
 // Slots of the direct-mapped cache of named stores by site (siteStore).

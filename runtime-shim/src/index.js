@@ -8,14 +8,14 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet,
-  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet, arraySort,
+  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array, MODELLED, modelsOf,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
-import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, STORE_SLOTS } from './consts.js';
+import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, STORE_SLOTS } from './consts.js';
 import { sortIds } from './sortids.js';
 import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
 
@@ -109,6 +109,7 @@ function install() {
     typeof AggregateError === 'function' ? AggregateError : undefined]) markNative(E, K_ERROR);
   markNative(N_EVAL, K_EVAL);
   markNative(N_FUNCTION, K_FUNCTION);
+  for (let k = 0; k < MODELLED.length; k++) markNative(MODELLED[k][0], MODELLED[k][1]);
   markNative(N_ASYNC_FUNCTION, K_FUNCTION);
   markNative(N_GENERATOR_FUNCTION, K_FUNCTION);
   markNative(N_ASYNC_GENERATOR_FUNCTION, K_FUNCTION);
@@ -575,6 +576,7 @@ function install() {
     return nKeys;
   }
   var PROTO_KN = keyNum('prototype');
+  var LENGTH_KN = keyNum('length');
 
   // Objects under construction (the constructor protocol): few at a time,
   // one added and removed for every instrumented constructor call. An
@@ -1076,7 +1078,11 @@ function install() {
     fresh = false;
     if (val !== 0 && prop !== '__proto__') {
       markEdges(base);
-      markField(base, kn !== undefined ? kn : keyNum(prop));
+      // An element's edge (a name without a number: an index) marks the
+      // object's length, so that a write of length reaches put, which
+      // drops the elements a shorter length deletes.
+      const n = kn !== undefined ? kn : keyNum(prop);
+      markField(base, n !== 0 ? n : LENGTH_KN);
     }
     need(17 + 2 * prop.length);
     e2(PUTFIELD, iid, base);
@@ -2563,6 +2569,10 @@ function install() {
   }
 
   function modelAfter(kind, ci, base, args, val) {
+    if (kind >= K_RESULT) {
+      modelResult(kind, ci, base, args, val);
+      return;
+    }
     if (kind >= K_WEAK_REF_DEREF) {
       modelPromise(kind, ci, base, args, val);
       return;
@@ -2691,6 +2701,96 @@ function install() {
     return isObj(v) ? idOrCreate(v, ci) : 0;
   }
 
+  // Generic models (docs/natives.md). What they read is what the native
+  // left behind, as ownData reads it (no getter, no proxy trap runs).
+  function modelResult(kind, ci, base, args, val) {
+    switch (kind) {
+      case K_RESULT:
+        // A new array (filter, map, slice, flat, toSorted, ..., Array.of,
+        // Object.values): it holds its elements.
+        holdElements(ci, val, 1);
+        break;
+      case K_ENTRIES:
+        // Object.entries: a new array of new [key, value] pairs.
+        holdElements(ci, val, 2);
+        break;
+      case K_REWRITE:
+        // reverse, sort, fill, copyWithin: the array's elements again.
+        rewriteElements(ci, base);
+        break;
+    }
+  }
+
+  // holdElements: the elements of array-like a (a native's new result)
+  // are its edges: a PUTFIELD per object element, a given an id at ci when
+  // it has one; elements first seen here are walked the same way, depth -
+  // 1 levels down (Object.entries' pairs). A result without object
+  // elements holds nothing and is left to get its id when it is used.
+  function holdElements(ci, a, depth) {
+    if (!isObj(a)) return 0;
+    const len = lengthOf(a);
+    if (typeof len !== 'number') return 0;
+    let aid = 0;
+    for (let j = 0; j < len; j++) {
+      const e = ownData(a, j);
+      if (!isObj(e)) continue;
+      let eid = depth > 1 && !proxy(e) && idOf(e) === 0 ? holdElements(ci, e, depth - 1) : 0;
+      if (eid === 0) eid = idOrCreate(e, ci);
+      if (aid === 0) aid = idOrCreate(a, ci);
+      logPutfield(ci, aid, $String(j), eid);
+    }
+    return aid;
+  }
+
+  // rewriteElements: array-like a's elements after a native moved them in
+  // place: every index again (0 where an object was before, unless the
+  // trace holds no edge from a at all).
+  function rewriteElements(ci, a) {
+    const len = lengthOf(a);
+    if (typeof len !== 'number') return;
+    let aid = idOf(a);
+    const had = aid !== 0 && hasEdges(aid);
+    for (let j = 0; j < len; j++) {
+      const e = ownData(a, j);
+      if (!isObj(e) && !had) continue;
+      if (aid === 0) aid = idOrCreate(a, ci);
+      logPutfield(ci, aid, $String(j), elemIdOrCreate(e, ci));
+    }
+  }
+
+  // objectsFrom: the indices from n up of array a's elements that are
+  // objects (ascending), before a write of its length that may delete
+  // them; null when there are none. Ranges of more than 65536 indices are
+  // listed from a's own keys (a sparse array's length may be far larger
+  // than its elements).
+  function objectsFrom(a, n) {
+    const len = a.length;
+    if (!(n < len)) return null;
+    if (!(n >= 0)) n = 0;
+    let r = null;
+    if (len - n <= 65536) {
+      for (let j = n; j < len; j++) {
+        if (isObj(ownData(a, j))) {
+          if (r === null) r = [];
+          r[r.length] = j;
+        }
+      }
+      return r;
+    }
+    const ks = ownKeys(a);
+    for (let q = 0; q < ks.length; q++) {
+      const k = ks[q];
+      if (typeof k !== 'string') continue;
+      const j = +k;
+      if (j >= n && j < len && $String(j >>> 0) === k && isObj(ownData(a, k))) {
+        if (r === null) r = [];
+        r[r.length] = j;
+      }
+    }
+    if (r !== null) apply(arraySort, r, [(x, y) => x - y]);
+    return r;
+  }
+
   // ---------------------------------------------------------------- handles
 
   // put is P of script h: o[k] = v; known: o's id if the caller knows it
@@ -2738,6 +2838,10 @@ function install() {
         }
       }
     }
+    // A shorter length deletes the elements past it: their indices, read
+    // before the write (all of them when the new length is no number,
+    // whose conversion may run the program's code).
+    const cut = id !== 0 && !px && k === 'length' && hasEdges(id) && isArray(o) ? objectsFrom(o, typeof v === 'number' ? v : 0) : null;
     if (store !== undefined) store(o, k, v);
     else if (strict) setStrict(o, k, v);
     else setSloppy(o, k, v);
@@ -2748,6 +2852,10 @@ function install() {
     }
     curSid = h.sid;
     const g = h.base + i;
+    if (cut !== null) {
+      const len = o.length;
+      for (let q = 0; q < cut.length; q++) if (cut[q] >= len) logPutfield(g, id, $String(cut[q]), 0);
+    }
     if (!skip) {
       // A write that reached a setter logs nothing: own accessor, or (no
       // own property before the write) one on the prototype chain, which
@@ -4878,6 +4986,8 @@ function install() {
       [get(P, 'reject'), K_PROMISE_REJECT], [get(R, 'apply'), K_REFLECT_APPLY], [get(R, 'construct'), K_REFLECT_CONSTRUCT],
       [get(proto(F), 'call'), K_CALL], [get(proto(F), 'apply'), K_APPLY],
     ];
+    const more = modelsOf(g);
+    for (let k = 0; k < more.length; k++) marks[marks.length] = more[k];
     for (let k = 0; k < marks.length; k++) if (typeof marks[k][0] === 'function' && nativeKind(marks[k][0]) === 0) markNative(marks[k][0], marks[k][1]);
     // Generators: their functions' prototypes tell them (markGen), their
     // next, return and throw resume them.

@@ -1,6 +1,8 @@
 // Natives the shim relies on, captured when it loads so that a program
 // that patches them later cannot change the shim's behaviour.
 
+import { K_RESULT, K_REWRITE, K_ENTRIES } from './consts.js';
+
 export const G = globalThis;
 // The typed array constructors, under their own names: index.js imports
 // them, so that its code means these, not the global bindings of the time.
@@ -152,3 +154,41 @@ export const strSlice = String.prototype.slice;
 // strConcat converts with ToString (as a template literal does: a symbol throws), for the function constructors.
 export const strConcat = String.prototype.concat;
 export const strFromCodePoint = String.fromCodePoint;
+
+// Natives whose models are the generic ones (docs/natives.md), by where
+// they live: [global, 1 when on its prototype, property, kind]. The main
+// realm's are captured when the shim loads (MODELLED); installRealm
+// resolves the same table against another realm's global object.
+export const MODEL_TABLE = [
+  ['Array', 1, 'filter', K_RESULT], ['Array', 1, 'map', K_RESULT], ['Array', 1, 'flat', K_RESULT],
+  ['Array', 1, 'flatMap', K_RESULT], ['Array', 1, 'slice', K_RESULT], ['Array', 1, 'toSorted', K_RESULT],
+  ['Array', 1, 'toReversed', K_RESULT], ['Array', 1, 'toSpliced', K_RESULT], ['Array', 1, 'with', K_RESULT],
+  ['Array', 0, 'of', K_RESULT], ['Object', 0, 'values', K_RESULT],
+  ['Array', 1, 'reverse', K_REWRITE], ['Array', 1, 'sort', K_REWRITE], ['Array', 1, 'fill', K_REWRITE],
+  ['Array', 1, 'copyWithin', K_REWRITE],
+  ['Object', 0, 'entries', K_ENTRIES],
+];
+
+// modelsOf resolves MODEL_TABLE against global object g: [function, kind]
+// pairs, reading only own data properties (nothing a program defined as
+// an accessor runs).
+export function modelsOf(g) {
+  const get = (o, k) => {
+    try {
+      const d = o !== null && (typeof o === 'object' || typeof o === 'function') ? getOwnPropertyDescriptor(o, k) : undefined;
+      return d !== undefined ? d.value : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const r = [];
+  for (let j = 0; j < MODEL_TABLE.length; j++) {
+    const [name, onProto, key, kind] = MODEL_TABLE[j];
+    let o = get(g, name);
+    if (onProto === 1) o = get(o, 'prototype');
+    const f = get(o, key);
+    if (typeof f === 'function') r[r.length] = [f, kind];
+  }
+  return r;
+}
+export const MODELLED = modelsOf(G);
