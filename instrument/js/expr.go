@@ -1328,8 +1328,9 @@ func (p *parser) parseAsync(ce *coverErrs) Expr {
 	case nt.kind == tName && nt.kw == kwFunction && !nt.escaped:
 		p.next()
 		return p.parseFuncExpr(start, true)
-	case nt.kind == tName:
-		// async x => ...
+	case nt.kind == tName && nt.kw != kwIn && nt.kw != kwInstanceof:
+		// async x => ... ("async in o" and "async instanceof C" are the
+		// identifier async as an operand)
 		p.next()
 		saved := p.fn
 		p.fn = &funcCtx{outer: saved, async: true, awaitReserved: true}

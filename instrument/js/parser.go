@@ -906,7 +906,15 @@ func (p *parser) parseFor() Stmt {
 	startsWithAsync := p.isKw(kwAsync)
 	ce := &coverErrs{}
 	ce.reset()
-	x := p.parseExprCover(true, ce)
+	var x Expr
+	if nt := p.peek(); await && startsWithAsync && nt.kind == tName && nt.kw == kwOf && !nt.escaped {
+		// for await (async of y): the target is the identifier async (the
+		// lookahead that forbids "async of" is for-of's alone), not an
+		// arrow "async of => ...", which is no LeftHandSideExpression.
+		x = p.parseIdentRef()
+	} else {
+		x = p.parseExprCover(true, ce)
+	}
 	if p.isKw(kwOf) || p.isKw(kwIn) {
 		isOf := p.isKw(kwOf)
 		if isOf && startsWithLet {
