@@ -344,3 +344,23 @@ func (d *Dir) Exists(rel string) bool {
 	_, err := d.Lstat(rel)
 	return err == nil
 }
+
+// Open opens the file rel under d for reading; a link anywhere in rel,
+// its last component included, is an error (ErrLink).
+func (d *Dir) Open(rel string) (*os.File, error) {
+	p, base, err := d.parent(rel, false)
+	if err != nil {
+		return nil, err
+	}
+	if p != d {
+		defer p.Close()
+	}
+	fd, err := unix.Openat(p.fd, base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err == unix.ELOOP {
+		return nil, &LinkError{Path: d.Path(rel)}
+	}
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: d.Path(rel), Err: err}
+	}
+	return os.NewFile(uintptr(fd), d.Path(rel)), nil
+}
