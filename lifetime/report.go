@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/trace"
 )
 
@@ -37,7 +38,8 @@ type ReportOptions struct {
 	SiteStats, FullSiteStats bool
 	// Dir, if set, receives MemInsight's side files: staleness-trace,
 	// lastuse-trace, unreachable-trace, updiid-trace and siteStats.json.
-	// It must exist.
+	// It must exist. Each is written whole or not at all, never through a
+	// link in the way (internal/safefs).
 	Dir string
 	// Summary, if set, receives the JSON summary per allocation site.
 	Summary io.Writer
@@ -71,6 +73,18 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 	}
 	var sw *StalenessWriter
 	dir := opts.Dir
+	// The side files go under a handle on opts.Dir that follows no link
+	// planted there, each to a fresh temporary name renamed into place
+	// when it is whole (committed with the closers); a failed run leaves
+	// none that it had not finished.
+	var side *safefs.Dir
+	var sideFiles []*safefs.File
+	if opts.Dir != "" {
+		if side, err = safefs.Open(opts.Dir); err != nil {
+			return err
+		}
+		defer side.Close() // after the closers have committed
+	}
 	var closers []io.Closer
 	defer func() {
 		for _, c := range closers {
@@ -79,6 +93,22 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 			}
 		}
 	}()
+	defer func() {
+		if err != nil {
+			for _, f := range sideFiles {
+				f.Abort()
+			}
+		}
+	}()
+	createSide := func(name string) (io.Writer, error) {
+		f, err := side.Create(name, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		sideFiles = append(sideFiles, f)
+		closers = append(closers, closerFunc(f.Commit))
+		return f, nil
+	}
 	if stale {
 		if dir == "" && second {
 			tmp, err := os.MkdirTemp(opts.TempDir, "memtrace-lifetime-*")
@@ -93,6 +123,9 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 			so.Text = out
 		}
 		create := func(name string) (io.Writer, error) {
+			if side != nil {
+				return createSide(name)
+			}
 			f, err := os.Create(filepath.Join(dir, name))
 			if err != nil {
 				return nil, err
@@ -165,11 +198,10 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 			ss.Out = out
 		}
 		if opts.Dir != "" {
-			f, err := os.Create(filepath.Join(opts.Dir, SiteStatsFile))
+			f, err := createSide(SiteStatsFile)
 			if err != nil {
 				return err
 			}
-			closers = append(closers, f)
 			ss.JSON = f
 		}
 		cs = append(cs, ss)
@@ -182,7 +214,13 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 		name string
 		dst  *io.Reader
 	}{{LastUseTraceFile, &tabs.LastUse}, {UnreachableTraceFile, &tabs.Unreachable}, {UpdIIDTraceFile, &tabs.UpdIID}} {
-		f, err := os.Open(filepath.Join(dir, t.name))
+		var f *os.File
+		var err error
+		if side != nil {
+			f, err = side.Open(t.name)
+		} else {
+			f, err = os.Open(filepath.Join(dir, t.name))
+		}
 		if err != nil {
 			return err
 		}

@@ -128,7 +128,8 @@ func collectChildren(dir string) []Child {
 			// last written.
 			killed = "termination"
 		}
-		c.Status, c.Reason, c.Bytes, c.Entries = traceState(filepath.Join(cdir, "mem-trace"), killed)
+		ts := traceState(filepath.Join(cdir, "mem-trace"), killed)
+		c.Status, c.Reason, c.Bytes, c.Entries = ts.status, ts.reason, ts.bytes, ts.entries
 		if st, err := os.ReadFile(filepath.Join(cdir, "status.json")); err == nil && c.Status == "complete" {
 			var v struct {
 				Stopped string `json:"stopped"`
@@ -140,7 +141,8 @@ func collectChildren(dir string) []Child {
 		if !exited && c.ThreadID > 0 {
 			// A worker without its own exit nor its thread's record: ended
 			// with its process.
-			c.Status, c.Reason, c.Bytes, c.Entries = traceState(filepath.Join(cdir, "mem-trace"), "the end of its process")
+			ts := traceState(filepath.Join(cdir, "mem-trace"), "the end of its process")
+			c.Status, c.Reason, c.Bytes, c.Entries = ts.status, ts.reason, ts.bytes, ts.entries
 		}
 		if !exited {
 			c.Running = c.ThreadID == 0 && processAlive(c.Pid)
@@ -163,8 +165,14 @@ func collectChildren(dir string) []Child {
 // last-use block and may have stopped inside an entry, so its trace is
 // first cut to its last whole entry (trace.Repair). It returns the status
 // (complete or incomplete), the reason, and the trace's size.
-func traceState(path, killed string) (status, reason string, bytes, entries int64) {
+func traceState(path, killed string) traceResult {
 	return traceStateLive(path, killed, nil)
+}
+
+// traceResult is what traceState finds.
+type traceResult struct {
+	status, reason          string // complete or incomplete, and why
+	bytes, entries, scripts int64  // scripts: SCRIPT_ENTERs (0: no instrumented code ran)
 }
 
 // maxFindings is the number of findings a trace's check keeps.
@@ -173,8 +181,8 @@ const maxFindings = 5
 // traceStateLive is traceState with the check that followed the trace
 // while it was written (nil: none), whose report it takes for a process
 // that was not killed.
-func traceStateLive(path, killed string, live *liveCheck) (status, reason string, bytes, entries int64) {
-	status = "complete"
+func traceStateLive(path, killed string, live *liveCheck) traceResult {
+	status, reason := "complete", ""
 	var rep *trace.Report
 	if live != nil {
 		if killed == "" {
@@ -187,7 +195,7 @@ func traceStateLive(path, killed string, live *liveCheck) (status, reason string
 	if killed != "" {
 		r, err := trace.Repair(path)
 		if err != nil && !os.IsNotExist(err) {
-			return "incomplete", fmt.Sprintf("killed by %s; the trace could not be repaired: %v", killed, err), 0, 0
+			return traceResult{status: "incomplete", reason: fmt.Sprintf("killed by %s; the trace could not be repaired: %v", killed, err)}
 		}
 		repaired = r
 	}
@@ -198,18 +206,18 @@ func traceStateLive(path, killed string, live *liveCheck) (status, reason string
 		f, oerr := directio.Open(path)
 		if oerr != nil {
 			if killed != "" {
-				return "incomplete", "killed by " + killed + " before any trace was written", 0, 0
+				return traceResult{status: "incomplete", reason: "killed by " + killed + " before any trace was written"}
 			}
-			return "incomplete", "no trace was written: " + oerr.Error(), 0, 0
+			return traceResult{status: "incomplete", reason: "no trace was written: " + oerr.Error()}
 		}
 		rep, err = trace.Check(f, maxFindings)
 		f.Close()
 	}
 	switch {
 	case err != nil:
-		return "incomplete", err.Error(), 0, 0
+		return traceResult{status: "incomplete", reason: err.Error()}
 	case killed != "" && rep.Time < 0:
-		return "incomplete", "killed by " + killed + " before the shim wrote its buffer (the trace holds no entry)", rep.Bytes, rep.Entries
+		return traceResult{status: "incomplete", reason: "killed by " + killed + " before the shim wrote its buffer (the trace holds no entry)", bytes: rep.Bytes, entries: rep.Entries}
 	case !rep.OK():
 		status, reason = "incomplete", fmt.Sprintf("the trace breaks %d rules; first: %s", rep.Errors, rep.Findings[0])
 	case killed != "":
@@ -219,7 +227,7 @@ func traceStateLive(path, killed string, live *liveCheck) (status, reason string
 			reason += "; memtrace " + repaired.String()
 		}
 	}
-	return status, reason, rep.Bytes, rep.Entries
+	return traceResult{status: status, reason: reason, bytes: rep.Bytes, entries: rep.Entries, scripts: rep.Scripts}
 }
 
 // workerExited reports whether the worker thread whose directory is cdir

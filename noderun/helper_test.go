@@ -47,7 +47,7 @@ console.log(s);
 	require.Equal(t, "435\n", want)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "node", "--out", filepath.Join(dir, "out"), "main.js")
+	cmd := exec.CommandContext(ctx, bin, "node", "-q", "--out", filepath.Join(dir, "out"), "main.js")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "MEMTRACE_HELPER_IDLE_MS=1")
 	// At the deadline the whole process group goes (node holds the pipes).

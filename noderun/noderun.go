@@ -28,6 +28,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -42,6 +43,8 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/glob"
+	"github.com/memtrace/memtrace/internal/safefs"
+	"github.com/memtrace/memtrace/lifetime"
 )
 
 //go:embed preload.cjs
@@ -61,7 +64,7 @@ type Options struct {
 	Script   string   // the program's entry point
 	Args     []string // its arguments
 	NodeArgs []string // node's own options (e.g. --expose-gc), passed before --require
-	OutDir   string   // the trace directory (created)
+	OutDir   string   // the trace directory (created; see ClaimOutDir)
 	DebugFun string   // debug function name (MemInsight's tests use jalangiRC)
 	// AllUses and AllPutFields select MemInsight's all-uses and
 	// all-putfields modes (instrumenter and shim).
@@ -88,6 +91,11 @@ type Options struct {
 	// "" is os.UserCacheDir()/memtrace, "-" a temporary directory of the
 	// run's own.
 	SupportRoot string
+	// OutDirClaimed: the caller has made OutDir its own (memtrace demo):
+	// it is not claimed again (ClaimOutDir), only locked.
+	OutDirClaimed bool
+	// Session, when set, receives what the run wrote to session.json.
+	Session *Session
 }
 
 // Session is session.json.
@@ -130,9 +138,24 @@ func Run(opts Options) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+	// The trace directory: memtrace node's own (new, empty, or marked by
+	// an earlier run), written under a handle that follows no link
+	// planted in it, and locked for the run.
+	var od *safefs.Dir
+	if opts.OutDirClaimed {
+		od, err = safefs.MkdirAll(opts.OutDir, 0o755)
+	} else {
+		od, err = ClaimOutDir(opts.OutDir)
+	}
+	if err != nil {
 		return -1, err
 	}
+	defer od.Close()
+	lock, err := od.TryLock(LockFile)
+	if err != nil {
+		return -1, err
+	}
+	defer lock.Unlock()
 	// The run's own files (status.json) go to a temporary directory; the
 	// files node loads, to the shared support directory (supportDir), or
 	// when there is none to the temporary directory too.
@@ -160,16 +183,26 @@ func Run(opts Options) (int, error) {
 			}
 		}
 	}
+	// The earlier run's files go first (links among them removed, not
+	// followed), session.json included, so that a run that cannot write
+	// its own leaves none that describes another run.
+	// (And the side files memtrace lifetime --out may have put beside
+	// the trace: they describe the old one.)
+	for _, name := range []string{"session.json", "mem-trace", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
+		lifetime.UnreachableTraceFile, lifetime.UpdIIDTraceFile, lifetime.SiteStatsFile} {
+		if err := od.Remove(name); err != nil {
+			return -1, err
+		}
+	}
+	if err := od.RemoveAll("children"); err != nil {
+		return -1, err
+	}
 	out := filepath.Join(opts.OutDir, "mem-trace")
-	os.Remove(out)
 	absOut, err := filepath.Abs(out)
 	if err != nil {
 		return -1, err
 	}
 	childrenDir := filepath.Join(filepath.Dir(absOut), "children")
-	if err := os.RemoveAll(childrenDir); err != nil {
-		return -1, err
-	}
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, NodeArgs: opts.NodeArgs, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude}
@@ -221,6 +254,7 @@ func Run(opts Options) (int, error) {
 	// program that handles SIGINT twice.
 	sigs := make(chan os.Signal, 4)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	unlock := dieWithParent(cmd)
 	runErr := cmd.Start()
 	var live *liveCheck
 	if runErr == nil {
@@ -234,6 +268,7 @@ func Run(opts Options) (int, error) {
 		}()
 		runErr = cmd.Wait()
 	}
+	unlock()
 	signal.Stop(sigs)
 	close(sigs)
 	sess.End = time.Now().UTC()
@@ -252,7 +287,7 @@ func Run(opts Options) (int, error) {
 		}
 		sess.Status, sess.Reason = "incomplete", "node could not be started: "+runErr.Error()
 		sess.ExitCode = -1
-		writeSession(opts.OutDir, &sess)
+		writeSession(od, &sess)
 		return -1, runErr
 	}
 	sess.ExitCode = code
@@ -262,7 +297,13 @@ func Run(opts Options) (int, error) {
 			killed = signalName(n)
 		}
 	}
-	sess.Status, sess.Reason, sess.Bytes, sess.Entries = traceStateLive(out, killed, live)
+	ts := traceStateLive(out, killed, live)
+	sess.Status, sess.Reason, sess.Bytes, sess.Entries = ts.status, ts.reason, ts.bytes, ts.entries
+	if sess.Status == "complete" && ts.scripts == 0 {
+		// Nothing instrumented ran: the script is missing, or its entry
+		// did not load (node said why on standard error).
+		sess.Status, sess.Reason = "incomplete", "no script ran instrumented: the program's entry point did not load (see node's error above)"
+	}
 	if st, err := os.ReadFile(statusFile); err == nil && sess.Status == "complete" {
 		// The shim stopped tracing early (its logical-time limit).
 		var v struct {
@@ -281,10 +322,82 @@ func Run(opts Options) (int, error) {
 			keepTmp = true
 		}
 	}
-	if err := writeSession(opts.OutDir, &sess); err != nil {
-		return code, err
+	if opts.Session != nil {
+		*opts.Session = sess
+	}
+	if err := writeSession(od, &sess); err != nil {
+		return code, &SessionError{Dir: opts.OutDir, Err: err}
 	}
 	return code, nil
+}
+
+// SessionError is a session.json that could not be written (the program
+// ran, and its exit status stands): none is left in the directory.
+type SessionError struct {
+	Dir string
+	Err error
+}
+
+func (e *SessionError) Error() string {
+	return fmt.Sprintf("%s: session.json could not be written: %v", e.Dir, e.Err)
+}
+
+func (e *SessionError) Unwrap() error { return e.Err }
+
+// The files that make a trace directory memtrace node's.
+const (
+	// MarkFile marks a trace directory that memtrace node made (or found
+	// empty): a later run may write it again.
+	MarkFile = ".memtrace-trace"
+	// LockFile is locked by the run writing the directory.
+	LockFile = ".memtrace-lock"
+)
+
+// ClaimOutDir opens the trace directory dir for a run: a directory that
+// does not exist or is empty becomes memtrace node's (MarkFile), one
+// marked so is taken again, and any other is refused, naming a file in
+// the way (an *safefs.InTheWayError): memtrace never removes or
+// overwrites files it did not write. A directory that an older memtrace
+// node wrote (mem-trace, session.json of a memtrace session, children/,
+// nothing else) is taken and marked.
+func ClaimOutDir(dir string) (*safefs.Dir, error) {
+	d, err := safefs.Claim(dir, MarkFile, "memtrace node trace directory\n")
+	var w *safefs.InTheWayError
+	if !errors.As(err, &w) || !olderTraceDir(dir) {
+		return d, err
+	}
+	if d, err = safefs.Open(dir); err != nil {
+		return nil, err
+	}
+	if err := d.WriteFile(MarkFile, []byte("memtrace node trace directory\n"), 0o644); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// olderTraceDir: dir holds only what an older memtrace node wrote.
+func olderTraceDir(dir string) bool {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	sess := false
+	for _, e := range ents {
+		switch e.Name() {
+		case "mem-trace", "children", LockFile:
+		case "session.json":
+			b, err := os.ReadFile(filepath.Join(dir, "session.json"))
+			var s Session
+			sess = err == nil && e.Type().IsRegular() && json.Unmarshal(b, &s) == nil && s.Tool == "memtrace" && s.Kind == "node"
+			if !sess {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return sess
 }
 
 // nodeOptions adds `--require PRELOAD` to the NODE_OPTIONS value v, the
@@ -333,14 +446,16 @@ func flag01(b bool) string {
 	return "0"
 }
 
-func writeSession(dir string, s *Session) error {
+// writeSession writes session.json under d whole or not at all (a fresh
+// temporary file renamed into place: a link there is replaced).
+func writeSession(d *safefs.Dir, s *Session) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(s); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, "session.json"), buf.Bytes(), 0o644)
+	return d.WriteFile("session.json", buf.Bytes(), 0o644)
 }
 
 // nodeStackKB is V8's default stack size in KiB (node --v8-options), and

@@ -567,6 +567,9 @@ type Report struct {
 	// OpenFrames is the number of function activations still open at the
 	// end (a program that exits from inside a function leaves some).
 	OpenFrames int64
+	// Scripts is the number of scripts entered (SCRIPT_ENTER): 0 when no
+	// instrumented code ran.
+	Scripts int64
 }
 
 // OK reports whether the trace has no error findings.
@@ -608,5 +611,6 @@ func (c *Checker) result(r *Reader) *Report {
 		Errors:     c.errors,
 		Warnings:   c.warnings,
 		OpenFrames: c.depth,
+		Scripts:    int64(len(c.scripts)),
 	}
 }

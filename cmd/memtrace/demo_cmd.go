@@ -184,7 +184,7 @@ func demoRun(opts *demoOptions) (err error) {
 	var stdout, stderr bytes.Buffer
 	start := time.Now()
 	code, err := noderun.Run(noderun.Options{
-		Script: demoScript, Dir: prog, OutDir: opts.Out,
+		Script: demoScript, Dir: prog, OutDir: opts.Out, OutDirClaimed: true,
 		Node: node, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
 		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
 		Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
@@ -252,7 +252,8 @@ func prepareDemoDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	own := map[string]bool{"mem-trace": true, "session.json": true, demoSummaryFile: true, demoProgramDir: true}
+	own := map[string]bool{"mem-trace": true, "session.json": true, demoSummaryFile: true, demoProgramDir: true,
+		noderun.LockFile: true, "children": true}
 	for _, e := range ents {
 		if !own[e.Name()] {
 			return fmt.Errorf("%s holds %s, which memtrace demo did not write: give --out a new or empty directory", dir, e.Name())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +11,9 @@ import (
 	"github.com/MakeNowJust/heredoc"
 	"github.com/spf13/cobra"
 
+	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/lifetime"
+	"github.com/memtrace/memtrace/noderun"
 )
 
 type lifetimeOptions struct {
@@ -138,9 +141,11 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 		ro.Summary = out
 	}
 	if opts.Out != "" {
-		if err := os.MkdirAll(opts.Out, 0o755); err != nil {
+		d, err := claimSideDir(opts.Out)
+		if err != nil {
 			return err
 		}
+		d.Close()
 	}
 	twoPasses := ro.SiteStats || ro.Dir != "" || ro.Summary != nil
 
@@ -204,4 +209,28 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 		return fmt.Errorf("%s: %w", in.name, err)
 	}
 	return nil
+}
+
+// sideDirMark marks a directory memtrace lifetime --out made (or found
+// empty) for its side files.
+const sideDirMark = ".memtrace-side-files"
+
+// claimSideDir opens the --out directory of memtrace lifetime: a new or
+// empty one (then marked), one marked by an earlier run, or a trace
+// directory of memtrace node (the side files beside the trace, as
+// MemInsight's engine writes them). Any other is refused, naming a file
+// in the way: memtrace writes over no file it did not write.
+func claimSideDir(dir string) (*safefs.Dir, error) {
+	if d, err := safefs.Open(dir); err == nil {
+		if d.Exists(noderun.MarkFile) {
+			return d, nil
+		}
+		d.Close()
+	}
+	d, err := safefs.Claim(dir, sideDirMark, "memtrace lifetime side files\n")
+	var w *safefs.InTheWayError
+	if errors.As(err, &w) {
+		return nil, fmt.Errorf("%s holds %s, which memtrace did not write: give --out a new or empty directory (or a trace directory of memtrace node)", w.Dir, w.File)
+	}
+	return d, err
 }

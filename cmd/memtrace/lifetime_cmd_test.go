@@ -148,7 +148,7 @@ func TestLifetimeOutDir(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	assert.ElementsMatch(t, []string{"staleness-trace", "lastuse-trace", "unreachable-trace", "updiid-trace", "siteStats.json"}, names)
+	assert.ElementsMatch(t, []string{sideDirMark, "staleness-trace", "lastuse-trace", "unreachable-trace", "updiid-trace", "siteStats.json"}, names)
 
 	// staleness-trace is the record part of the streaming golden.
 	golden, err := os.ReadFile(filepath.Join(filepath.Dir(filepath.Dir(path)), "expected-engine", "testStaleness1.streamstaleness.expected"))
@@ -199,7 +199,38 @@ func TestLifetimeOutDir(t *testing.T) {
 	}
 	ents, err = os.ReadDir(dir2)
 	require.NoError(t, err)
-	assert.Len(t, ents, 5, "no temporary file left")
+	assert.Len(t, ents, 6, "no temporary file left")
+
+	// Issue 54, case 6: a directory of the user's is refused, naming the
+	// file in the way, which keeps its content; a link planted in a
+	// directory memtrace marked is replaced, its target untouched.
+	users := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(users, "lastuse-trace"), []byte("mine"), 0o644))
+	code, _, errOut = runCmd(t, "", "lifetime", "--out", users, path)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, errOut, "holds lastuse-trace, which memtrace did not write")
+	b, err := os.ReadFile(filepath.Join(users, "lastuse-trace"))
+	require.NoError(t, err)
+	assert.Equal(t, "mine", string(b))
+
+	victim := filepath.Join(t.TempDir(), "victim")
+	require.NoError(t, os.WriteFile(victim, []byte("victim"), 0o644))
+	for _, name := range names {
+		if name != sideDirMark {
+			require.NoError(t, os.Remove(filepath.Join(dir, name)))
+			require.NoError(t, os.Symlink(victim, filepath.Join(dir, name)))
+		}
+	}
+	code, _, errOut = runCmd(t, "", "lifetime", "--out", dir, path)
+	require.Equal(t, ExitOK, code, errOut)
+	b, err = os.ReadFile(victim)
+	require.NoError(t, err)
+	assert.Equal(t, "victim", string(b))
+	for _, name := range names {
+		fi, err := os.Lstat(filepath.Join(dir, name))
+		require.NoError(t, err)
+		assert.True(t, fi.Mode().IsRegular(), name)
+	}
 }
 
 func TestLifetimeStalenessErrors(t *testing.T) {

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/MakeNowJust/heredoc"
@@ -16,6 +18,7 @@ import (
 type nodeOptions struct {
 	IO       *IOStreams
 	Out      string
+	Quiet    bool
 	DebugFun string
 	Node     string
 	// AllUses and AllPutFields select MemInsight's modes; Exclude lists
@@ -28,6 +31,29 @@ type nodeOptions struct {
 	Script       string
 	Args         []string
 	exitCode     int
+}
+
+// sessionLine is the line memtrace node ends with: where the trace is, its
+// status, and the command that reads it.
+func sessionLine(dir string, s *noderun.Session) string {
+	what := fmt.Sprintf("%s entries, %s", thousands(s.Entries), byteSize(s.Bytes))
+	if n := len(s.Children); n == 1 {
+		what += ", 1 child process"
+	} else if n > 1 {
+		what += fmt.Sprintf(", %d child processes", n)
+	}
+	if s.Status != "complete" {
+		return fmt.Sprintf("memtrace: the trace in %s is incomplete (%s): %s; read what there is with: memtrace lifetime --format json %s", dir, what, s.Reason, shellQuote(dir))
+	}
+	return fmt.Sprintf("memtrace: trace in %s (complete, %s); read it with: memtrace lifetime --format json %s", dir, what, shellQuote(dir))
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./,:@+=") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // exitCodeError passes the program's exit status through.
@@ -87,7 +113,8 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 		},
 	}
 	cmd.Flags().SetInterspersed(false)
-	cmd.Flags().StringVar(&opts.Out, "out", "memtrace-out", "the trace `DIR`")
+	cmd.Flags().StringVar(&opts.Out, "out", "memtrace-out", "the trace `DIR` (new, empty, or an earlier memtrace node's)")
+	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no line at the end about the trace")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
 	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
@@ -102,15 +129,23 @@ func nodeRun(opts *nodeOptions) error {
 	if err != nil {
 		return err
 	}
+	var sess noderun.Session
 	code, err := noderun.Run(noderun.Options{
 		Script: opts.Script, Args: opts.Args, OutDir: opts.Out, DebugFun: opts.DebugFun,
 		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude,
 		Node: opts.Node, NodeArgs: opts.NodeArgs, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
 		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
-		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut,
+		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut, Session: &sess,
 	})
-	if err != nil {
+	var serr *noderun.SessionError
+	switch {
+	case errors.As(err, &serr):
+		// The program ran; its exit status stands.
+		fmt.Fprintf(opts.IO.ErrOut, "memtrace: %v\n", err)
+	case err != nil:
 		return err
+	case !opts.Quiet:
+		fmt.Fprintln(opts.IO.ErrOut, sessionLine(opts.Out, &sess))
 	}
 	opts.exitCode = code
 	if code != 0 {

@@ -36,3 +36,29 @@ func TestNodeArgs(t *testing.T) {
 	assert.Equal(t, ExitCode(9), code)
 	assert.Contains(t, stderr, "--no-such-node-option")
 }
+
+// Issue 54, case 15: memtrace node ends with one line on standard error
+// saying where the trace is, its status and the command that reads it
+// (none with -q); a script that does not exist gives node's exit status
+// and a line that says the trace is incomplete.
+func TestNodeEndLine(t *testing.T) {
+	demoSetup(t)
+	dir := t.TempDir()
+	script := filepath.Join(dir, "p.js")
+	require.NoError(t, os.WriteFile(script, []byte("console.log('hi');\n"), 0o644))
+	out := filepath.Join(dir, "my out")
+	code, stdout, stderr := runCmd(t, "", "node", "--out", out, script)
+	require.Equal(t, ExitCode(0), code, stderr)
+	assert.Equal(t, "hi\n", stdout)
+	assert.Regexp(t, `^memtrace: trace in .*my out \(complete, [0-9,]+ entries, [0-9]+ bytes\); read it with: memtrace lifetime --format json '.*my out'\n$`, stderr)
+
+	code, _, stderr = runCmd(t, "", "node", "-q", "--out", out, script)
+	require.Equal(t, ExitCode(0), code, stderr)
+	assert.Empty(t, stderr)
+
+	code, _, stderr = runCmd(t, "", "node", "--out", out, filepath.Join(dir, "nosuch.js"))
+	assert.Equal(t, ExitCode(1), code)
+	assert.Contains(t, stderr, "Cannot find module")
+	assert.Contains(t, stderr, "is incomplete")
+	assert.Contains(t, stderr, "no script ran instrumented")
+}

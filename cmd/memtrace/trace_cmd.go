@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/internal/directio"
+	"github.com/memtrace/memtrace/noderun"
 	"github.com/memtrace/memtrace/trace"
 )
 
@@ -36,6 +37,7 @@ func newCmdTrace(ios *IOStreams) *cobra.Command {
 	cmd.AddCommand(newCmdTraceCheck(ios, nil))
 	cmd.AddCommand(newCmdTraceEncode(ios, nil))
 	cmd.AddCommand(newCmdTraceCompact(ios))
+	cmd.AddCommand(newCmdTraceRepair(ios))
 	return cmd
 }
 
@@ -699,4 +701,37 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 	}
 	cmd.Flags().StringVarP(&output, "output", "o", "", "write the compact trace to `FILE` (-: standard output, not a terminal)")
 	return cmd
+}
+
+func newCmdTraceRepair(ios *IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "repair DIR",
+		Short: "Finish a trace directory whose memtrace node was killed",
+		Long: heredoc.Doc(`
+			When memtrace node is killed (kill -9, an out-of-memory killer), node
+			ends with it, and the trace directory has no session.json and a trace
+			that may end inside an entry. repair cuts the trace (and each child's)
+			to its last whole entry, checks it, and writes session.json with status
+			incomplete and the reason, so that the trace can be read (memtrace
+			lifetime, trace check). A directory a run is still writing is refused;
+			one that has its session.json is left as it is.
+		`),
+		Example: heredoc.Doc(`
+			$ memtrace trace repair memtrace-out
+			$ memtrace lifetime --format json memtrace-out
+		`),
+		Args: exactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := noderun.Repair(args[0])
+			if err != nil {
+				return err
+			}
+			if r.Finished {
+				fmt.Fprintf(ios.ErrOut, "%s: the run ended and wrote its session.json (status %s): nothing to repair\n", args[0], r.Session.Status)
+				return nil
+			}
+			fmt.Fprintf(ios.ErrOut, "%s: %s entries, %s: %s\n", args[0], thousands(r.Session.Entries), byteSize(r.Session.Bytes), r.Session.Reason)
+			return nil
+		},
+	}
 }
