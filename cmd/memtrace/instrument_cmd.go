@@ -305,8 +305,12 @@ func withShim(orig, code []byte, goal js.Goal) []byte {
 	lit := runtimeshim.EvalLiteral()
 	out := make([]byte, 0, len(code)+len(lit)+40)
 	out = append(out, code[:at]...)
-	out = append(out, ";if(!globalThis.__mt)(0,eval)("...)
+	// The shim's text runs as the body of a function made by the Function
+	// constructor, reached from an object literal: the file's own
+	// bindings cannot shadow it, as they can shadow eval (a let eval in
+	// its temporal dead zone, a function eval that replaced the global).
+	out = append(out, ";if(!globalThis.__mt)({}).constructor.constructor("...)
 	out = append(out, lit...)
-	out = append(out, ");"...)
+	out = append(out, ")();"...)
 	return append(out, code[at:]...)
 }

@@ -56,7 +56,7 @@ func TestInstrumentTS(t *testing.T) {
 	js, err := os.ReadFile(out)
 	require.NoError(t, err)
 	// The hashbang and the directive stay first, the shim on the directive's line.
-	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";;if(!globalThis.__mt)(0,eval)(\""), "%.80s", js)
+	assert.True(t, strings.HasPrefix(string(js), "#!/usr/bin/env node\n\"use strict\";;if(!globalThis.__mt)({}).constructor.constructor(\""), "%.80s", js)
 	assert.Regexp(t, `__mt\.S(?:g\("__mt\$[0-9a-f]{8}", \d+, \d+, |\()"prog\.ts", "`, string(js))
 	if _, err := exec.LookPath("node"); err != nil {
 		testcorpus.Missing(t, "node not found")
@@ -151,6 +151,58 @@ func TestInstrumentDir(t *testing.T) {
 	code, _, stderr = runCmd(t, "", "instrument", filepath.Join(in, "a.js"), "--node-modules")
 	assert.Equal(t, ExitUsage, code)
 	assert.Contains(t, stderr, "--node-modules is for a directory")
+}
+
+// TestInstrumentDirOverwrites (issue 54): memtrace instrument DIR refuses
+// an OUT it did not make unless it is empty, naming the file in the way;
+// stops at a link it did not make where a directory goes, naming it, with
+// nothing written through it; removes the outputs of deleted inputs and
+// says so; and runs without a cache directory others may write to, saying
+// so on standard error.
+func TestInstrumentDirOverwrites(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "app")
+	require.NoError(t, os.MkdirAll(filepath.Join(in, "lib"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "a.js"), []byte("module.exports = {a: 1};\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "lib", "b.js"), []byte("module.exports = {b: 1};\n"), 0o644))
+
+	users := filepath.Join(dir, "users")
+	require.NoError(t, os.MkdirAll(users, 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(users, "notes.txt"), []byte("mine\n"), 0o644))
+	code, _, stderr := runCmd(t, "", "instrument", in, "-o", users, "--no-cache")
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, users+" holds notes.txt, which memtrace did not write: give a new or empty directory")
+
+	cache := filepath.Join(dir, "cache")
+	require.NoError(t, os.Mkdir(cache, 0o700))
+	require.NoError(t, os.Chmod(cache, 0o777))
+	out := filepath.Join(dir, "out")
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", out, "--cache", cache)
+	assert.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "warning: the cache is not used: "+cache+" is writable by others (mode 0777)")
+	assert.Contains(t, stderr, "; no cache")
+	ents, err := os.ReadDir(cache)
+	require.NoError(t, err)
+	assert.Empty(t, ents)
+
+	victim := filepath.Join(dir, "victim")
+	require.NoError(t, os.MkdirAll(victim, 0o755))
+	require.NoError(t, os.RemoveAll(filepath.Join(out, "lib")))
+	require.NoError(t, os.Symlink(victim, filepath.Join(out, "lib")))
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", out, "--no-cache")
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, filepath.Join(out, "lib")+" is a symbolic link that memtrace did not make")
+	ents, err = os.ReadDir(victim)
+	require.NoError(t, err)
+	assert.Empty(t, ents)
+
+	require.NoError(t, os.Remove(filepath.Join(out, "lib")))
+	require.NoError(t, os.Remove(filepath.Join(in, "a.js")))
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", out, "--no-cache")
+	assert.Equal(t, ExitOK, code, stderr)
+	assert.Contains(t, stderr, "; 1 outputs of deleted inputs removed")
+	_, err = os.Stat(filepath.Join(out, "a.js"))
+	assert.True(t, os.IsNotExist(err), "a.js: %v", err)
 }
 
 // TestInstrumentStrictFlags: --strict-code parses one FILE as strict code
