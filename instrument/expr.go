@@ -184,7 +184,7 @@ func (r *rewriter) object(e *js.Object) {
 	for _, p := range e.Props {
 		switch p := p.(type) {
 		case *js.Property:
-			if p.Computed {
+			if p.Computed && hook == "T" {
 				hook = "Ts" // may define symbol-keyed properties
 			}
 			if p.Computed && p.Kind == js.PropInit && !p.Method && !p.Shorthand && anonymousFn(p.Value) {
@@ -204,6 +204,11 @@ func (r *rewriter) object(e *js.Object) {
 					kind = 2
 				}
 				if k := r.keyText(p.Key, p.Computed); k != "" {
+					if sf := r.info.FuncOf(p.Value); sf != nil && sf.UsesSuper {
+						// Tm logs its ~home~ edge (lexical.go).
+						kind += 16
+						hook = "Tm"
+					}
 					members.WriteString(", " + k + ", " + itoa(kind) + ", " + itoa(fe))
 				} else if kind != 0 {
 					// A computed accessor's key is known at run time only;
@@ -220,7 +225,9 @@ func (r *rewriter) object(e *js.Object) {
 				r.exprNamed(v, r.nameText(p.Key, p.Computed))
 			}
 		case *js.Spread:
-			hook = "Ts"
+			if hook == "T" {
+				hook = "Ts"
+			}
 			r.used(p.Arg, p.Span)
 		}
 	}

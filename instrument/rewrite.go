@@ -1348,6 +1348,7 @@ func (r *rewriter) function(fp funcParts) int {
 	if !fs.noTry {
 		b = append(b, "try { "...)
 	}
+	b = r.appendLexicalDecls(b, sf, fe, fs.self, fp.derived)
 	b = append(b, hoist...)
 	// Fr's call: H.Fr(fr, __mt$f
 	fc := r.scratch2[:0]
@@ -1380,6 +1381,9 @@ func (r *rewriter) function(fp funcParts) int {
 		}
 	}
 	names = r.freeNames(sf, names)
+	if sf != nil {
+		names = lexicalFree(sf, names)
+	}
 	if fp.noProto {
 		names = append([]string{NoPrototypeMarker}, names...)
 	}
@@ -1410,8 +1414,9 @@ func (r *rewriter) funcExpr(e *js.FuncExpr, name string) {
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, strict: e.Strict, own: e.Name, susp: e.Async || e.Generator, noProto: e.Async && !e.Generator})
 	i := r.site(e.Span)
 	open, close := namedValue(name)
-	r.fill(h, r.hk("F", i), r.num(fe), ", ", open)
-	r.ins(e.End, close, ")")
+	pre, post := r.thisEdge(r.info.FuncOf(e), i)
+	r.fill(h, pre, r.hk("F", i), r.num(fe), ", ", open)
+	r.ins(e.End, close, ")", post)
 }
 
 func (r *rewriter) arrow(e *js.Arrow, name string) {
@@ -1419,8 +1424,9 @@ func (r *rewriter) arrow(e *js.Arrow, name string) {
 	fe := r.function(funcParts{node: e, params: e.Params, body: e.Body, exprBody: e.ExprBody, strict: e.Strict, arrow: true, susp: e.Async, noProto: true})
 	i := r.site(e.Span)
 	open, close := namedValue(name)
-	r.fill(h, r.hk("F", i), r.num(fe), ", ", open)
-	r.ins(e.End, close, ")")
+	pre, post := r.thisEdge(r.info.FuncOf(e), i)
+	r.fill(h, pre, r.hk("F", i), r.num(fe), ", ", open)
+	r.ins(e.End, close, ")", post)
 }
 
 // anonymousFn reports whether e (parentheses aside) is an anonymous
@@ -1602,6 +1608,9 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 				}
 				if m.Static {
 					kind += 4
+				}
+				if sf := r.info.FuncOf(m.Value); sf != nil && sf.UsesSuper {
+					kind += 16 // its ~home~ edge (lexical.go)
 				}
 				members.WriteString(", " + k + ", " + itoa(kind) + ", " + itoa(fe))
 			}

@@ -277,7 +277,10 @@ func (r *rewriter) declHook(id *js.Ident) string {
 // bindings declared after the first suspension (sc: the function scope,
 // whose names the hoisted declarations already declare).
 func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (int, []byte) {
-	if fs.nsuspAll == 0 || len(fs.c0) == 0 {
+	// The lexical bindings nested closures keep (this excepted: Y
+	// declares it again) stay in the first context too.
+	extra := lexicalOwn(fs.sfn)
+	if fs.nsuspAll == 0 || len(fs.c0) == 0 && len(extra) == 0 {
 		return 0, hoist
 	}
 	names := []string{ResumeMarker}
@@ -289,6 +292,7 @@ func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (i
 		seen[b.Name] = true
 		names = append(names, r.bindingName(b))
 	}
+	names = append(names, extra...)
 	if len(names) == 1 {
 		return 0, hoist
 	}

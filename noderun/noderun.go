@@ -172,7 +172,11 @@ func Run(opts Options) (int, error) {
 	files := supportFiles(opts.Shim)
 	sup := ""
 	if root := supportRoot(opts.SupportRoot); root != "" {
-		sup, _ = supportDir(root, files)
+		var serr error
+		if sup, serr = supportDir(root, files); serr != nil && opts.Stderr != nil {
+			// Said, not silent: the run goes on with files of its own.
+			fmt.Fprintf(opts.Stderr, "memtrace: not using the support directory: %v; this run keeps its files in a temporary directory\n", serr)
+		}
 	}
 	supShared := sup != ""
 	if !supShared {

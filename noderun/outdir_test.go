@@ -292,3 +292,50 @@ func TestSessionOnFullDisk(t *testing.T) {
 		assert.NotContains(t, e.Name(), "session.json", "nothing of session.json is left")
 	}
 }
+
+// Issue 54, case 4: a support root that another user owns (mode 0755) is
+// refused with a message on standard error, and the run goes on with
+// files of its own: the files planted there never run.
+func TestSupportRootOfAnotherUser(t *testing.T) {
+	needNode(t)
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs as root: this case must run")
+		}
+		t.Skip("needs root (to give a directory to another user); CI runs it")
+	}
+	dir := t.TempDir()
+	writeProg(t, dir, "console.log('ran');\n")
+	root := filepath.Join(t.TempDir(), "cache")
+	// A first run makes the support directory; then it is given away and
+	// its preload rewritten.
+	var stdout, stderr bytes.Buffer
+	opts := noderun.Options{Script: "p.js", OutDir: filepath.Join(dir, "out"), Memtrace: memtracebin.Path(t),
+		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr, SupportRoot: root}
+	code, err := noderun.Run(opts)
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	ents, err := os.ReadDir(root)
+	require.NoError(t, err)
+	var sup string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "node-") {
+			sup = filepath.Join(root, e.Name())
+		}
+	}
+	require.NotEmpty(t, sup)
+	require.NoError(t, os.WriteFile(filepath.Join(sup, "preload.cjs"), []byte("console.log('PWNED');\n"), 0o644))
+	for _, p := range []string{root, sup, filepath.Join(sup, "preload.cjs")} {
+		require.NoError(t, os.Chmod(p, 0o755))
+		require.NoError(t, os.Chown(p, 65534, 65534))
+	}
+	stdout.Reset()
+	stderr.Reset()
+	code, err = noderun.Run(opts)
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, "ran\n", stdout.String())
+	assert.Contains(t, stderr.String(), "not using the support directory")
+	assert.Contains(t, stderr.String(), "belongs to another user (uid 65534)")
+	assert.Equal(t, "complete", readSession(t, filepath.Join(dir, "out")).Status)
+}

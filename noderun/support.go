@@ -31,8 +31,9 @@ func supportFiles(shim string) map[string][]byte {
 // child starting node processes of its own) still find their preload
 // there. Directories unused for supportUnused are removed (used). root and
 // the directory are created private to their owner; a root or directory
-// that others may write to is refused (node would run what they put
-// there).
+// that others own or may write to is refused, checked at every use, never
+// replaced (node would run what they put there): the caller says so and
+// runs with a directory of its own.
 func supportDir(root string, files map[string][]byte) (string, error) {
 	names := make([]string, 0, len(files))
 	for name := range files {
@@ -53,9 +54,16 @@ func supportDir(root string, files map[string][]byte) (string, error) {
 	if err := private(root); err != nil {
 		return "", err
 	}
-	if holds(dir, files) && private(dir) == nil {
-		used(root, dir)
-		return dir, nil
+	if _, err := os.Lstat(dir); err == nil {
+		// It is there: this user's and private, or refused (never
+		// replaced: node would have run what others put there).
+		if err := private(dir); err != nil {
+			return "", err
+		}
+		if holds(dir, files) {
+			used(root, dir)
+			return dir, nil
+		}
 	}
 	tmp, err := os.MkdirTemp(root, ".node-")
 	if err != nil {
@@ -131,17 +139,22 @@ func used(root, dir string) {
 	}
 }
 
-// private returns an error when dir is not a directory or others than
-// its owner may write to it.
+// private returns an error when dir is not a directory of this user's
+// (a link to one does not count) or others than its owner may write to it.
 func private(dir string) error {
-	st, err := os.Stat(dir)
+	st, err := os.Lstat(dir)
 	switch {
 	case err != nil:
 		return err
+	case st.Mode()&os.ModeSymlink != 0:
+		return fmt.Errorf("%s is a symbolic link", dir)
 	case !st.IsDir():
 		return fmt.Errorf("%s is not a directory", dir)
 	case st.Mode().Perm()&0o022 != 0:
 		return fmt.Errorf("%s may be written by others (mode %v)", dir, st.Mode().Perm())
+	}
+	if uid, ok := ownerOf(st); ok && uid != os.Geteuid() {
+		return fmt.Errorf("%s belongs to another user (uid %d)", dir, uid)
 	}
 	return nil
 }

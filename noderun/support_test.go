@@ -114,8 +114,9 @@ func TestSupportDirPruned(t *testing.T) {
 
 // TestSupportDirPrivate: node runs what the support directory holds, so a
 // root that others may write to is refused (Run falls back to its
-// temporary directory), and a support directory that others may write to
-// is replaced, though its files are right, by one private to its owner.
+// temporary directory, and says so), and so is a support directory that
+// others may write to or that another user owns, though its files are
+// right: refused at every use, never replaced (issue 54, case 4).
 func TestSupportDirPrivate(t *testing.T) {
 	root := filepath.Join(t.TempDir(), "cache")
 	require.NoError(t, os.Mkdir(root, 0o700))
@@ -131,13 +132,30 @@ func TestSupportDirPrivate(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm())
 	require.NoError(t, os.Chmod(d, 0o777))
+	_, err = supportDir(root, files)
+	assert.ErrorContains(t, err, "may be written by others")
+	_, err = supportDir(root, files)
+	assert.ErrorContains(t, err, "may be written by others", "still refused: not replaced")
+	require.NoError(t, os.Chmod(d, 0o700))
 	d2, err := supportDir(root, files)
 	require.NoError(t, err)
 	assert.Equal(t, d, d2)
-	st, err = os.Stat(d2)
-	require.NoError(t, err)
-	assert.Equal(t, os.FileMode(0o700), st.Mode().Perm(), "the open directory was replaced")
-	assert.True(t, holds(d2, files))
+
+	// Another user's directory, mode 0755 (the files are right).
+	if os.Geteuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI runs as root: the ownership case must run")
+		}
+		t.Skip("the ownership case needs root (to give a directory to another user); CI runs it")
+	}
+	require.NoError(t, os.Chmod(d, 0o755))
+	require.NoError(t, os.Chown(d, 65534, 65534))
+	_, err = supportDir(root, files)
+	assert.ErrorContains(t, err, "belongs to another user (uid 65534)")
+	require.NoError(t, os.Chown(d, 0, 0))
+	require.NoError(t, os.Chown(root, 65534, 65534))
+	_, err = supportDir(root, files)
+	assert.ErrorContains(t, err, "belongs to another user (uid 65534)")
 }
 
 // TestSupportDirUnwritable: a root that cannot be created gives an error

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "e917b81c0a45683d"
+const Version = "54d5d5c56aa52ab9"

@@ -479,8 +479,40 @@ func (a *analyzer) class(c *js.Class) {
 			panic(fmt.Sprintf("scope: unknown class member %T", m))
 		}
 	}
+	// V8 runs a class's instance field initializers as one function, and
+	// its static initializers and static blocks as another: an arrow that
+	// captures this in one of them captures it for all (one context).
+	var captured [2]bool
+	for _, m := range c.Members {
+		if f, static := a.unitOf(m); f != nil && f.ThisCaptured {
+			captured[static] = true
+		}
+	}
+	for _, m := range c.Members {
+		if f, static := a.unitOf(m); f != nil && captured[static] {
+			f.ThisCaptured = true
+		}
+	}
 	a.pop(s)
 	a.strict = saveStrict
+}
+
+// unitOf returns the Func of a class member that is a field initializer or
+// a static block, and 1 when it is static.
+func (a *analyzer) unitOf(m js.Node) (*Func, int) {
+	switch m := m.(type) {
+	case *js.Field:
+		if m.Value == nil {
+			return nil, 0
+		}
+		if m.Static {
+			return a.in.funcOf[m], 1
+		}
+		return a.in.funcOf[m], 0
+	case *js.StaticBlock:
+		return a.in.funcOf[m], 1
+	}
+	return nil, 0
 }
 
 // codeUnit visits function-like code that is not a function: a field
@@ -605,9 +637,9 @@ func (a *analyzer) expr(e js.Expr) {
 	case *js.Ident:
 		a.ref(e, true, false)
 	case *js.This:
-		a.fn.nonArrow().UsesThis = true
+		a.lexical(lexThis)
 	case *js.Super:
-		a.fn.nonArrow().UsesSuper = true
+		a.lexical(lexThis | lexSuper)
 	case *js.PrivateName, *js.NullLit, *js.BoolLit, *js.NumLit, *js.BigIntLit, *js.StringLit, *js.RegExpLit:
 	case *js.Template:
 		a.exprs(e.Exprs)
@@ -705,7 +737,7 @@ func (a *analyzer) expr(e js.Expr) {
 		a.expr(e.Arg)
 	case *js.MetaProperty:
 		if e.Meta.Name == "new" {
-			a.fn.nonArrow().UsesNewTarget = true
+			a.lexical(lexNewTarget)
 		}
 	case *js.ImportCall:
 		a.expr(e.Source)
@@ -714,6 +746,51 @@ func (a *analyzer) expr(e js.Expr) {
 		}
 	default:
 		panic(fmt.Sprintf("scope: unknown expression %T", e))
+	}
+}
+
+const (
+	lexThis = 1 << iota
+	lexNewTarget
+	lexSuper
+)
+
+// lexical records a use of this, new.target or super (u: lex bits) in the
+// current code: on the nearest non-arrow function (super also counts as a
+// use of this there only through an arrow: a method's own super needs no
+// this of its own), and, when the use is inside arrows, on each of them
+// and as captured on that function.
+func (a *analyzer) lexical(u int) {
+	f := a.fn
+	for ; f.Kind == ArrowFunc && f.Parent != nil; f = f.Parent {
+		f.mark(u)
+	}
+	if u&lexSuper != 0 {
+		f.UsesSuper = true
+		if f == a.fn {
+			u &^= lexThis
+		}
+	}
+	if u&lexThis != 0 {
+		f.UsesThis = true
+	}
+	if u&lexNewTarget != 0 {
+		f.UsesNewTarget = true
+	}
+	if f != a.fn {
+		f.mark(u)
+	}
+}
+
+func (f *Func) mark(u int) {
+	if u&lexThis != 0 {
+		f.ThisCaptured = true
+	}
+	if u&lexNewTarget != 0 {
+		f.NewTargetCaptured = true
+	}
+	if u&lexSuper != 0 {
+		f.SuperCaptured = true
 	}
 }
 

@@ -199,6 +199,17 @@ type Func struct {
 	// Own uses; an arrow function shares them with the function around it,
 	// so they are recorded on the nearest non-arrow Func.
 	UsesThis, UsesArguments, UsesSuper, UsesNewTarget bool
+	// Lexical uses. On an arrow: the arrow, or an arrow nested in it
+	// (through arrows only), uses this (or super, whose property
+	// references read this), new.target or super of the function around
+	// it: the arrow captures them. On any other Func: an arrow nested in
+	// it captures its own this, new.target or super (V8 then keeps them in
+	// the function's context, which every closure created in it keeps).
+	// For field initializers and static blocks ThisCaptured is the class's:
+	// set on every instance field initializer of the class when an arrow
+	// in one of them captures this (V8 runs them as one function, with one
+	// context), likewise on its static initializers and static blocks.
+	ThisCaptured, NewTargetCaptured, SuperCaptured bool
 	// DirectEval: the function's own code calls eval directly (an arrow
 	// inside it counts as its own code for eval's variable environment).
 	DirectEval bool

@@ -636,6 +636,7 @@ function install() {
   }
 
   var pendingStatic = []; // (class, key, value) of static fields before the class's F
+  var pendingThis = []; // (class, closure id, iid) of Ft before the class's F
 
   function newId() {
     return ++nextId;
@@ -2909,6 +2910,43 @@ function install() {
       return v;
     }
 
+    // Nt: the entry of a function whose this an arrow captures (frame d,
+    // v its this; absent in a derived constructor, before super()):
+    // DECLARE this as 0 where Fe declared nothing (a primitive, the global
+    // object), so that no closure's "this" resolves to an outer
+    // function's; a suspendable frame declares it again at resumptions.
+    Nt(i, d, v) {
+      if (v === GLOBAL || !isObj(v)) {
+        logName(DECLARE, this.base + i, 'this', 0);
+        if (frameSusp[d] !== 0) frameDis[d] = 0;
+      }
+    }
+
+    // Na: the entry of a function whose arguments object an arrow
+    // captures: the object, created at i as a literal with its
+    // object-valued elements from index n on (a sloppy function's first n
+    // alias its parameters, which the closures keep by name), DECLAREd as
+    // ~arguments~ (the engine ignores an object declared as arguments).
+    Na(i, a, n) {
+      curSid = this.sid;
+      const g = this.base + i;
+      let id = idOf(a);
+      if (id === 0) id = create(a, g, 2);
+      const len = a.length;
+      for (let j = n; j < len; j++) {
+        const c = a[j];
+        if (isObj(c)) logPutfield(g, id, $String(j), this.child(c, g));
+      }
+      logName(DECLARE, g, '~arguments~', id);
+    }
+
+    // Nm: the entry of a method whose super an arrow uses: DECLARE
+    // ~method~, the function entered (its ~home~ field holds its home
+    // object, members).
+    Nm(i) {
+      logName(DECLARE, this.base + i, '~method~', enterFid > 0 ? enterFid : 0);
+    }
+
     // Nu: DECLAREs of a run of a function's vars at its entry, names
     // separated by commas, at iids i, i + 1, ...: undefined there.
     Nu(i, names) {
@@ -2958,8 +2996,34 @@ function install() {
         if (name !== undefined && fn.name === '') {
           try { defineProperty(fn, 'name', { value: name, configurable: true }); } catch { /* ignore */ }
         }
-        if (arguments.length > 4 || pendingStatic.length !== 0) this.members(fn, g, id, arguments);
+        if (arguments.length > 4 || pendingStatic.length !== 0 || pendingThis.length !== 0) this.members(fn, g, id, arguments);
       }
+      return fn;
+    }
+
+    // Ft: fn (its F's result) was created in a field initializer or a
+    // static block whose this closures keep (V8 runs those as one function,
+    // whose context holds this): the edge fn.~this~ → t. inst: an instance
+    // field's, whose object may have no id yet (as in Q); a static one's
+    // class gets its id from F, which logs the edge then.
+    Ft(i, t, fn, inst) {
+      if (typeof fn !== 'function' || !isObj(t)) return fn;
+      const fid = idOf(fn);
+      if (fid === 0) return fn;
+      curSid = this.sid;
+      const g = this.base + i;
+      let tid = idOf(t);
+      if (tid === 0) {
+        if (!inst) {
+          pendingThis[pendingThis.length] = t;
+          pendingThis[pendingThis.length] = fid;
+          pendingThis[pendingThis.length] = g;
+          return fn;
+        }
+        tid = create(t, g);
+        setUnder(tid);
+      }
+      logPutfield(g, fid, '~this~', tid);
       return fn;
     }
 
@@ -3009,6 +3073,7 @@ function install() {
             this.closures[this.slot[fe]] = mid;
           }
           logPutfield(g, tid, pname, mid);
+          if ((kind & 16) !== 0) logPutfield(g, mid, '~home~', tid);
           continue;
         }
         const d = getOwnPropertyDescriptor((kind & 4) !== 0 ? fn : proto, key);
@@ -3019,16 +3084,39 @@ function install() {
         if (mid === 0) mid = createFun(m, g, this.base + fe, this);
         this.closures[this.slot[fe]] = mid;
         logPutfield(g, tid, pname, mid);
+        // A method that uses super holds its home object (V8: the
+        // class's context, which the method's closures keep).
+        if ((kind & 16) !== 0) logPutfield(g, mid, '~home~', tid);
       }
       if (pid !== 0) this.unnamed(proto, pid, g);
       this.unnamed(fn, cid, g);
+      // This class's pending entries only: a class defined in a static
+      // initializer of another is given its id first.
+      let w = 0;
       for (let k = 0; k < pendingStatic.length; k += 3) {
         if (pendingStatic[k] === fn) {
           const v = pendingStatic[k + 2];
           logPutfield(g, cid, pendingStatic[k + 1], isObj(v) ? idOrCreate(v, g) : 0);
+        } else {
+          pendingStatic[w] = pendingStatic[k];
+          pendingStatic[w + 1] = pendingStatic[k + 1];
+          pendingStatic[w + 2] = pendingStatic[k + 2];
+          w += 3;
         }
       }
-      pendingStatic.length = 0;
+      pendingStatic.length = w;
+      w = 0;
+      for (let k = 0; k < pendingThis.length; k += 3) {
+        if (pendingThis[k] === fn) {
+          logPutfield(pendingThis[k + 2], pendingThis[k + 1], '~this~', cid);
+        } else {
+          pendingThis[w] = pendingThis[k];
+          pendingThis[w + 1] = pendingThis[k + 1];
+          pendingThis[w + 2] = pendingThis[k + 2];
+          w += 3;
+        }
+      }
+      pendingThis.length = w;
     }
 
     // unnamed: methods and accessors of o (a class or its prototype)
@@ -3115,6 +3203,26 @@ function install() {
         }
         const c = v[k];
         if (isObj(c)) logPutfield(g, id, k, this.child(c, g));
+      }
+      return v;
+    }
+
+    // Tm: T of an object literal with a method that uses super (kind +16
+    // in its triples): Ts, then each such method's ~home~ edge to the
+    // literal (its home object).
+    Tm(i, v) {
+      apply(this.Ts, this, apply(arraySlice, arguments, []));
+      if (!isObj(v)) return v;
+      const oid = idOf(v);
+      const g = this.base + i;
+      for (let k = 2; k + 2 < arguments.length; k += 3) {
+        const kind = arguments[k + 1];
+        if ((kind & 16) === 0 || arguments[k] === null) continue;
+        const d = getOwnPropertyDescriptor(v, arguments[k]);
+        if (d === undefined) continue;
+        const m = (kind & 3) === 1 ? d.get : (kind & 3) === 2 ? d.set : d.value;
+        const mid = typeof m === 'function' ? idOf(m) : 0;
+        if (mid !== 0 && oid !== 0) logPutfield(g, mid, '~home~', oid);
       }
       return v;
     }

@@ -36,7 +36,7 @@ let Circle = __mt$8a50c731.N(100, "Circle", __mt$8a50c731.F(99, 81, class Circle
   area() {const H = __mt$8a50c731, __mt$f = H.Fe(87, void 0, this, new.target); var __mt$1; try {  return H.Rx(__mt$f, 86, H.m1(84, __mt$1 = Math, H.M15(85, __mt$1, __mt$1.round), 3.14159 * this.r * H.Gt(83, __mt$f, this).r)); } finally { H.Fr(88, __mt$f); } }
   describe() {const H = __mt$8a50c731, __mt$f = H.Fe(92, void 0, this, new.target); try {  return H.Rx(__mt$f, 91, super.area() + "/" + H.m0(89, this, H.Mt(90, __mt$f, this, this.area))); } finally { H.Fr(93, __mt$f); } }
   static make(r) {const H = __mt$8a50c731, __mt$f = H.Fe(97, void 0, this, new.target); try { H.N(96, "r", r);  return H.Rx(__mt$f, 95, H.n1(94, this, r)); } finally { H.Fr(98, __mt$f); } }
-}, void 0, "area", 0, 87, "describe", 0, 92, "make", 4, 97));
+}, void 0, "area", 0, 87, "describe", 16, 92, "make", 4, 97));
 let Square = __mt$8a50c731.N(103, "Square", __mt$8a50c731.F(102, -101, class Square extends Shape {}));
 const Anon = __mt$8a50c731.X(112, __mt$8a50c731.N(111, "Anon", __mt$8a50c731.F(110, -109, {"Anon": class { v = __mt$8a50c731.Q(104, this, "v", this, 1); m() {const H = __mt$8a50c731, __mt$f = H.Fe(107, void 0, this, new.target); try {  return H.Rx(__mt$f, 106, H.Gt(105, __mt$f, this).v === this); } finally { H.Fr(108, __mt$f); } } }}["Anon"], void 0, "m", 0, 107)));
 const Named = __mt$8a50c731.X(120, __mt$8a50c731.N(119, "Named", __mt$8a50c731.F(118, -117, class Inner { who() {const H = __mt$8a50c731, __mt$f = H.Fe(115, void 0, this, new.target); try {  return H.Rx(__mt$f, 114, H.G5(113, Inner).name); } finally { H.Fr(116, __mt$f); } } }, void 0, "who", 0, 115)));

@@ -16,7 +16,7 @@ let Animal = __mt$adf40c03.N(46, "Animal", __mt$adf40c03.F(45, 30, class Animal 
 let Dog = __mt$adf40c03.N(58, "Dog", __mt$adf40c03.F(57, 52, class Dog extends Animal {
   constructor(name) {const H = __mt$adf40c03, __mt$f = H.Fe(52, void 0, void 0, new.target); try { H.N(51, "name", name);  H.Sp(47, __mt$f, super(name)), H.p[0] || H.X(48); H.P17(49, this, "kind", "dog", 3), H.p[0] || H.X(50) } finally { H.Fr(53, __mt$f); } }
   speak() {const H = __mt$adf40c03, __mt$f = H.Fe(55, void 0, this, new.target); try {  return H.Rx(__mt$f, 54, super.speak() + " (woof)") } finally { H.Fr(56, __mt$f); } }
-}, void 0, "speak", 0, 55));
+}, void 0, "speak", 16, 55));
 const d = __mt$adf40c03.X(62, __mt$adf40c03.N(61, "d", __mt$adf40c03.m1(59, Dog, __mt$adf40c03.M9(60, Dog, Dog.create), "Rex")));
 __mt$adf40c03.X(70, __mt$adf40c03.m4(68, __mt$adf40c03_1 = console, __mt$adf40c03.M10(69, __mt$adf40c03_1, __mt$adf40c03_1.log), __mt$adf40c03.m0(63, d, __mt$adf40c03.M19(64, d, d.speak)), __mt$adf40c03.G19(65, d).secret, __mt$adf40c03.G29(66, Animal).count, __mt$adf40c03.G9(67, Dog).name));
 const {name, kind: k, missing = "def"} = d, {} = (__mt$adf40c03.N(71, "name", name), __mt$adf40c03.N(72, "k", k), __mt$adf40c03.N(73, "missing", missing), 0);
