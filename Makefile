@@ -36,12 +36,25 @@ fmt-check:
 bench:
 	$(GO) run ./bench $(BENCHFLAGS)
 
-## fuzz: run each fuzz target for FUZZTIME (default 30s)
+## fuzz: run each fuzz target for FUZZTIME (default 30s), minimising a crasher for at most FUZZMINTIME
+# Every fuzz target of the tree, each as: package/FuzzName. The list is
+# checked against the tree by internal/repotest (TestMakefileFuzzTargets).
+FUZZ_TARGETS := \
+	./trace/FuzzReader \
+	./trace/FuzzParseSite \
+	./lifetime/FuzzAnalyze \
+	./instrument/FuzzInstrument \
+	./instrument/js/FuzzParse \
+	./instrument/scope/FuzzAnalyze \
+	./internal/glob/FuzzMatch
+FUZZMINTIME ?= 10s
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./trace/
-	$(GO) test -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME) ./lifetime/
-	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./instrument/js/
-	$(GO) test -run '^$$' -fuzz '^FuzzAnalyze$$' -fuzztime $(FUZZTIME) ./instrument/scope/
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%/*}; name=$${t##*/}; \
+		echo "fuzz $$pkg $$name"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime $(FUZZMINTIME) $$pkg/; \
+	done
 
 clean:
 	rm -rf bin

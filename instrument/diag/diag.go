@@ -19,6 +19,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Severity orders diagnostics by importance.
@@ -206,9 +207,9 @@ func (l *Log) renderOne(buf *bytes.Buffer, d Diagnostic, o RenderOptions) {
 		case Note:
 			c = ansiCyan
 		}
-		fmt.Fprintf(buf, "%s%s:%d:%d: %s%s:%s %s%s%s\n", ansiBold, d.File, d.Line, d.Column, c, sev, ansiReset, ansiBold, d.Text, ansiReset)
+		fmt.Fprintf(buf, "%s%s:%d:%d: %s%s:%s %s%s%s\n", ansiBold, safeText(d.File), d.Line, d.Column, c, sev, ansiReset, ansiBold, safeText(d.Text), ansiReset)
 	} else {
-		fmt.Fprintf(buf, "%s:%d:%d: %s: %s\n", d.File, d.Line, d.Column, sev, d.Text)
+		fmt.Fprintf(buf, "%s:%d:%d: %s: %s\n", safeText(d.File), d.Line, d.Column, sev, safeText(d.Text))
 	}
 	if l.Src == nil || d.Line < 1 || d.Line > l.Table().Lines() {
 		return
@@ -253,7 +254,18 @@ func (l *Log) renderOne(buf *bytes.Buffer, d Diagnostic, o RenderOptions) {
 		if i < col {
 			pad++
 		}
-		line = append(line, c)
+		switch {
+		case c < 0x20 || c == 0x7f:
+			// A control character (a terminal escape, a carriage
+			// return) is shown as its picture, one cell: the source's
+			// bytes never reach the terminal.
+			line = appendControlPicture(line, c)
+		case c == 0xC2 && i+1 < hi && text[i+1] >= 0x80 && text[i+1] < 0xA0:
+			line = append(line, "\uFFFD"...) // a C1 control (U+0080-U+009F)
+			i++
+		default:
+			line = append(line, c)
+		}
 	}
 	caret := "^" + strings.Repeat("~", max(0, min(width, hi-col)-1))
 	fmt.Fprintf(buf, "    %s\n    %s", line, strings.Repeat(" ", pad))
@@ -262,4 +274,42 @@ func (l *Log) renderOne(buf *bytes.Buffer, d Diagnostic, o RenderOptions) {
 	} else {
 		fmt.Fprintf(buf, "%s\n", caret)
 	}
+}
+
+// appendControlPicture appends the picture of control character c
+// (U+2400-U+241F, U+2421 for DEL).
+func appendControlPicture(b []byte, c byte) []byte {
+	r := rune(0x2400) + rune(c)
+	if c == 0x7f {
+		r = 0x2421
+	}
+	return utf8.AppendRune(b, r)
+}
+
+// safeText is s with its control characters (C0, DEL, C1) shown as
+// pictures or U+FFFD: a file name or a message that quotes the source
+// never sends its bytes to the terminal.
+func safeText(s string) string {
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r >= 0x7f && r < 0xA0 {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for _, r := range s {
+		switch {
+		case r < 0x20 || r == 0x7f:
+			b = appendControlPicture(b, byte(r))
+		case r >= 0x80 && r < 0xA0:
+			b = utf8.AppendRune(b, utf8.RuneError)
+		default:
+			b = utf8.AppendRune(b, r)
+		}
+	}
+	return string(b)
 }

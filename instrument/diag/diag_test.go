@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -167,4 +168,27 @@ func TestLineTableWordScan(t *testing.T) {
 			require.Equal(t, want, lt.Line(int32(off)), "%q offset %d", src, off)
 		}
 	}
+}
+
+// Issue 54, case 17: a code frame never sends the source's control bytes
+// to the terminal (an escape sequence that would clear the screen or set
+// the title, a backspace, a C1 control): each is shown as its
+// picture, one cell, so the caret still lines up; the file name and the
+// message are cleaned the same way.
+func TestRenderControlCharacters(t *testing.T) {
+	src := []byte("var a = '\x1b]0;owned\x07\x1b[2J'; \b\v x \u0085 @\n")
+	l := NewLog("evil\x1b[31m.js", src)
+	at := int32(bytes.IndexByte(src, '@'))
+	l.Errorf(Range{at, at + 1}, "unexpected %s", "\x1b[2J@")
+	var buf bytes.Buffer
+	require.NoError(t, l.Render(&buf, RenderOptions{}))
+	out := buf.String()
+	for _, c := range []string{"\x1b", "\x07", "\b", "\v", "\u0085"} {
+		assert.NotContains(t, out, c)
+	}
+	assert.Contains(t, out, "evil\u241b[31m.js:1:")
+	assert.Contains(t, out, "unexpected \u241b[2J@")
+	lines := strings.Split(out, "\n")
+	require.Len(t, lines, 4)
+	assert.Equal(t, utf8.RuneCountInString(lines[1][:strings.Index(lines[1], "@")]), strings.Index(lines[2], "^"), "the caret under @")
 }
