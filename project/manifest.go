@@ -2,6 +2,7 @@ package project
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/gob"
 	"encoding/hex"
@@ -11,22 +12,34 @@ import (
 	"strings"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/safefs"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
 // ManifestFile, at the root of the output, records what each output file
 // was made from: the input file's size, modification time and inode, the
 // goal and tsconfig.json it was instrumented with, and the output file's
-// size and modification time. A run into the same output with the same
-// options skips a file whose input and output both still match: it reads
-// neither (a second run over an unchanged tree only lists it). Deleting
-// the manifest makes the next run write every file again (from the
-// cache).
+// size and modification time; and the links and directories the run
+// made. A run into the same output with the same options skips a file
+// whose input and output both still match: it reads neither (a second
+// run over an unchanged tree only lists it).
+//
+// The manifest is also the mark that OUT is memtrace's: a run takes only
+// an output directory that is new, empty, or holds a manifest (a regular
+// file), and writes the manifest first thing into a new or empty one
+// (safefs.Claim), so a run that fails half way leaves OUT still marked.
+// What the last manifest lists is what memtrace may replace or remove:
+// a link it made may give way to a directory, a file it wrote to a
+// directory, and an output no input makes any more is removed; nothing
+// the manifest does not list is removed. Deleting the manifest makes OUT
+// the user's: the next run refuses it unless it is empty.
 const ManifestFile = ".memtrace-manifest"
 
 type manifest struct {
 	Header string
 	Files  map[string]manifestEntry // by input path
+	Links  map[string]string        // symbolic links made: path (input's and output's) → target
+	Dirs   map[string]bool          // directories of the tree (made or found in OUT)
 }
 
 type manifestEntry struct {
@@ -52,40 +65,54 @@ func manifestHeader(o Options, tool string) string {
 	return b.String()
 }
 
-func loadManifest(path, header string) *manifest {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
+// loadManifest reads OUT's manifest, whatever its header; one that
+// cannot be read (the mark a new OUT gets, a manifest of an older layout)
+// is an empty manifest.
+func loadManifest(od *safefs.Dir) *manifest {
 	var m manifest
-	if gob.NewDecoder(bufio.NewReader(f)).Decode(&m) != nil || m.Header != header {
-		return nil
+	if f, err := od.Open(ManifestFile); err == nil {
+		if gob.NewDecoder(bufio.NewReader(f)).Decode(&m) != nil {
+			m = manifest{}
+		}
+		f.Close()
+	}
+	if m.Files == nil {
+		m.Files = map[string]manifestEntry{}
+	}
+	if m.Links == nil {
+		m.Links = map[string]string{}
+	}
+	if m.Dirs == nil {
+		m.Dirs = map[string]bool{}
 	}
 	return &m
 }
 
-func (m *manifest) save(path string) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+// markContent is what a new OUT's manifest holds until the run writes
+// its own: a manifest of nothing, under a header no run has.
+func markContent() string {
+	var b bytes.Buffer
+	gob.NewEncoder(&b).Encode(&manifest{Header: "claimed"})
+	return b.String()
+}
+
+// save writes the manifest into OUT through a fresh temporary file
+// renamed over it (safefs: never through a link, never a name another
+// run shares).
+func (m *manifest) save(od *safefs.Dir) error {
+	f, err := od.Create(ManifestFile, 0o644)
 	if err != nil {
 		return err
 	}
+	defer f.Abort()
 	w := bufio.NewWriter(f)
-	err = gob.NewEncoder(w).Encode(m)
-	if err == nil {
-		err = w.Flush()
+	if err := gob.NewEncoder(w).Encode(m); err != nil {
+		return err
 	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if err := w.Flush(); err != nil {
+		return err
 	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return f.Commit()
 }
 
 func tsconfigHash(s string) string {
@@ -96,13 +123,10 @@ func tsconfigHash(s string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// record notes an output file in this run's manifest.
-func (r *runner) record(t *task, dst string, goal js.Goal, tsconfig, failure string) {
-	fi, err := os.Lstat(dst)
-	if err != nil {
-		return
-	}
-	e := manifestEntry{InSize: t.size, InMtime: t.mtime, InIno: t.ino, Out: t.out, OutSize: fi.Size(), OutMtime: fi.ModTime().UnixNano(),
+// record notes an output file in this run's manifest: size and mtime are
+// the output's.
+func (r *runner) record(t *task, size, mtime int64, goal js.Goal, tsconfig, failure string) {
+	e := manifestEntry{InSize: t.size, InMtime: t.mtime, InIno: t.ino, Out: t.out, OutSize: size, OutMtime: mtime,
 		Instrumented: t.instrument && failure == "", Goal: goal, Tsconfig: tsconfigHash(tsconfig), Failure: failure}
 	if failure != "" {
 		e.Out = t.rel
@@ -141,6 +165,8 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 	} else if t.instrument || e.Out != t.out {
 		return false
 	}
+	// A stat only: every directory on the way is one the walk opened,
+	// following no link, this run (mkdir).
 	fi, err := os.Lstat(under(r.out, e.Out))
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != e.OutSize || fi.ModTime().UnixNano() != e.OutMtime {
 		return false

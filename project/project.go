@@ -15,6 +15,14 @@
 // numbers stay the original's; instrument.Instrument recognises it, so
 // instrumenting the output again changes nothing. See
 // docs/instrumentation.md §10.
+//
+// The output directory is new, empty, or this package's from an earlier
+// run (it holds the manifest, ManifestFile, which says what a run may
+// replace or remove). Everything under it is written through
+// internal/safefs: no symbolic link on the way is followed, and every file
+// is written under a fresh temporary name renamed into place. The cache
+// (cache.go) is used only from a directory that is the user's alone, and
+// serves an entry only with the bytes its digest says.
 package project
 
 import (
@@ -23,6 +31,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,7 +48,9 @@ import (
 	"github.com/memtrace/memtrace/instrument/diag"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/glob"
+	"github.com/memtrace/memtrace/internal/safefs"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+	"golang.org/x/sys/unix"
 )
 
 // Rule is one --include or --exclude pattern, in command-line order.
@@ -108,9 +119,13 @@ type Summary struct {
 	CacheHits         int   // instrumented files read from the cache
 	Misses            int   // instrumented files the instrumenter made (not from the cache)
 	UpToDate          int   // files the output already held (OUT's manifest), not written again
+	Removed           int   // outputs of the last run that no input makes any more, removed
 	Elapsed           time.Duration
 	Failures          []Failure // sorted by path
 	Warnings          []string  // special files skipped, renamed outputs that collided
+	// CacheRefused says why the cache was not used (a directory another
+	// user owns or others may write to); the run went on without it.
+	CacheRefused string
 }
 
 // InBytes is the input's size.
@@ -173,7 +188,12 @@ type task struct {
 
 type runner struct {
 	opts    Options
-	in, out string // resolved absolute paths
+	in, out string      // resolved absolute paths
+	od      *safefs.Dir // out: every output is written under it (safefs: no link followed)
+	// The output directories the walk opened and kept open, by path: a
+	// file is written from the nearest (outDir), not walked to from od.
+	// Read only once the walk is done.
+	outDirs map[string]*safefs.Dir
 	cache   *cache
 	shimRel string
 	toolID  string
@@ -187,12 +207,16 @@ type runner struct {
 	dirs      []string           // the tree's directories (walk)
 	goalsDone bool               // goals holds every directory of dirs; read without the lock
 	tsconfig  map[string]string  // directory → nearest tsconfig.json text
-	prev      *manifest          // the output's manifest from the last run (read only)
+	old       *manifest          // the output's manifest from the last run, whatever its options (never nil)
+	oldOuts   map[string]bool    // the output files old lists
+	prev      *manifest          // old if it was made with this run's options, else nil (read only)
 	next      *manifest          // this run's
 }
 
 // Run instruments the tree opts.In into opts.Out. It refuses an output
-// directory inside the input tree, equal to it, or containing it. Files
+// directory inside the input tree, equal to it, or containing it, and one
+// that memtrace did not make and that is not empty (*safefs.InTheWayError),
+// or where a link it did not make is in the way of a directory. Files
 // that cannot be instrumented are listed in the summary, not returned as
 // an error; the error is for what stops the run (bad options, I/O on the
 // output).
@@ -218,20 +242,43 @@ func Run(opts Options) (*Summary, error) {
 	if r.toolID == "" {
 		r.toolID = ToolID("")
 	}
-	if opts.Cache != "" {
-		r.cache = openCache(filepath.Join(opts.Cache, cacheLayout), opts.CacheMax)
+	// OUT is new, empty, or memtrace's from an earlier run (it holds a
+	// manifest); anything else is the user's and refused.
+	od, err := safefs.Claim(out, ManifestFile, markContent())
+	if err != nil {
+		return nil, err
+	}
+	defer od.Close()
+	r.od = od
+	defer func() {
+		for _, d := range r.outDirs {
+			d.Close()
+		}
+	}()
+	r.old = loadManifest(od)
+	r.oldOuts = make(map[string]bool, len(r.old.Files))
+	for _, e := range r.old.Files {
+		r.oldOuts[e.Out] = true
+	}
+	r.next = &manifest{Header: manifestHeader(opts, r.toolID), Links: map[string]string{}, Dirs: map[string]bool{}}
+	if r.old.Header == r.next.Header {
+		r.prev = r.old
 	}
 	tasks, err := r.walk(list)
 	if err != nil {
 		return nil, err
 	}
-	r.next = &manifest{Header: manifestHeader(opts, r.toolID), Files: make(map[string]manifestEntry, len(tasks))}
-	r.prev = loadManifest(filepath.Join(out, ManifestFile), r.next.Header)
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	r.next.Files = make(map[string]manifestEntry, len(tasks))
+	if err := od.WriteFile(instrument.ShimFile, []byte(runtimeshim.Source()), 0o644); err != nil {
 		return nil, err
 	}
-	if err := writeFile(filepath.Join(out, instrument.ShimFile), []byte(runtimeshim.Source()), 0o644); err != nil {
-		return nil, err
+	if opts.Cache != "" {
+		// Checked on every run: a directory that is not the user's alone
+		// is not used (nor replaced), and the run goes on without it.
+		if r.cache, err = openCache(opts.Cache, opts.CacheMax); err != nil {
+			r.sum.CacheRefused = err.Error()
+			r.sum.Warnings = append(r.sum.Warnings, "the cache is not used: "+err.Error())
+		}
 	}
 
 	var total int64
@@ -297,19 +344,19 @@ func Run(opts Options) (*Summary, error) {
 	wg.Wait()
 	close(stop)
 	progressDone.Wait()
-	if firstErr != nil {
-		if r.cache != nil {
-			r.cache.close()
-		}
-		return nil, firstErr
-	}
 	if r.cache != nil {
 		r.cache.close()
+		r.sum.Warnings = append(r.sum.Warnings, r.cache.warnings...)
 	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	r.removeStale()
 	// A run that found every file up to date has the same manifest as
 	// the last one: not written again.
-	if r.prev == nil || r.sum.UpToDate != len(r.prev.Files) || len(r.next.Files) != len(r.prev.Files) {
-		if err := r.next.save(filepath.Join(out, ManifestFile)); err != nil {
+	if r.prev == nil || r.sum.UpToDate != len(r.prev.Files) || len(r.next.Files) != len(r.prev.Files) ||
+		!maps.Equal(r.next.Links, r.prev.Links) || !maps.Equal(r.next.Dirs, r.prev.Dirs) || r.sum.Removed > 0 {
+		if err := r.next.save(od); err != nil {
 			return nil, err
 		}
 	}
@@ -419,6 +466,24 @@ func (r *runner) jobs() int {
 func (r *runner) walk(list *glob.List) ([]task, error) {
 	var tasks []task
 	r.pkgDirs = map[string]bool{}
+	// The output directories of the walk's current path, opened (made)
+	// each from its parent: one openat per directory. The first
+	// openDirsMax stay open for the workers (outDir).
+	type open struct {
+		rel  string
+		dir  *safefs.Dir
+		kept bool
+	}
+	var stack []open
+	defer func() {
+		for _, o := range stack {
+			if !o.kept {
+				o.dir.Close()
+			}
+		}
+	}()
+	keep := openDirsMax()
+	r.outDirs = map[string]*safefs.Dir{}
 	err := filepath.WalkDir(r.in, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -438,7 +503,28 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 				return err
 			}
 			r.sum.Dirs++
-			return os.MkdirAll(under(r.out, rel), fi.Mode().Perm()|0o700)
+			r.next.Dirs[rel] = true
+			parentRel := path.Dir(rel)
+			for len(stack) > 0 && stack[len(stack)-1].rel != parentRel {
+				if o := stack[len(stack)-1]; !o.kept {
+					o.dir.Close()
+				}
+				stack = stack[:len(stack)-1]
+			}
+			parent := r.od
+			if len(stack) > 0 {
+				parent = stack[len(stack)-1].dir
+			}
+			sub, err := r.mkdir(parent, path.Base(rel), rel, fi.Mode().Perm()|0o700)
+			if err != nil {
+				return err
+			}
+			o := open{rel, sub, len(r.outDirs) < keep}
+			if o.kept {
+				r.outDirs[rel] = sub
+			}
+			stack = append(stack, o)
+			return nil
 		}
 		if rel == instrument.ShimFile || rel == ManifestFile {
 			return nil // an instrumented tree as input: these are written anew
@@ -524,22 +610,111 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 	return tasks, nil
 }
 
+// mkdir opens the output directory rel, the entry name of parent (its
+// output directory, opened), following no link, and makes it with perm
+// if it is missing. A link there gives way to the directory only if the
+// last run made it (its manifest lists the link with that target), and a
+// file only if the last run wrote it; anything else in the way stops the
+// run, naming it: nothing is written through a link.
+func (r *runner) mkdir(parent *safefs.Dir, name, rel string, perm fs.FileMode) (*safefs.Dir, error) {
+	for tries := 0; ; tries++ {
+		sub, err := parent.Sub(name, perm, true)
+		if err == nil || tries > 0 {
+			return sub, err
+		}
+		st, lerr := parent.Lstat(name)
+		if lerr != nil {
+			return nil, err
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			return nil, err
+		case unix.S_IFLNK:
+			target, rerr := parent.Readlink(name)
+			if want, ok := r.old.Links[rel]; rerr != nil || !ok || want != target {
+				return nil, fmt.Errorf("%s is a symbolic link that memtrace did not make, where %s has a directory: memtrace writes nothing through a link (remove it)",
+					parent.Path(name), filepath.Join(r.opts.In, filepath.FromSlash(rel)))
+			}
+		default:
+			if !r.oldOuts[rel] {
+				return nil, fmt.Errorf("%s is a file that memtrace did not write, where %s has a directory (remove it)",
+					parent.Path(name), filepath.Join(r.opts.In, filepath.FromSlash(rel)))
+			}
+		}
+		// memtrace's own, from the last run: replaced.
+		if err := parent.Remove(name); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// removeStale removes what the last run made (its manifest lists) and
+// this run did not make again: the outputs of inputs deleted since (or no
+// longer written: --strict), the links it made, and the directories of
+// the tree that are gone, once empty. A file the manifest does not list is
+// never removed; what cannot be removed is a warning.
+func (r *runner) removeStale() {
+	made := map[string]bool{instrument.ShimFile: true, ManifestFile: true}
+	for _, e := range r.next.Files {
+		made[e.Out] = true
+	}
+	for rel := range r.next.Links {
+		made[rel] = true
+	}
+	var stale []string
+	for out := range r.oldOuts {
+		if !made[out] {
+			stale = append(stale, out)
+		}
+	}
+	for rel, target := range r.old.Links {
+		if !made[rel] {
+			if got, err := r.od.Readlink(rel); err == nil && got == target {
+				stale = append(stale, rel)
+			}
+		}
+	}
+	slices.Sort(stale)
+	for _, rel := range stale {
+		st, err := r.od.Lstat(rel)
+		if err != nil || st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			continue // gone already, or a directory now
+		}
+		if err := r.od.Remove(rel); err != nil {
+			r.sum.Warnings = append(r.sum.Warnings, fmt.Sprintf("%s: the output of a deleted input, not removed: %v", rel, err))
+			continue
+		}
+		r.sum.Removed++
+	}
+	var dirs []string
+	for rel := range r.old.Dirs {
+		if !r.next.Dirs[rel] && !made[rel] {
+			dirs = append(dirs, rel)
+		}
+	}
+	slices.Sort(dirs)
+	for _, rel := range slices.Backward(dirs) { // children first
+		if st, err := r.od.Lstat(rel); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			_ = r.od.Remove(rel) // only if empty: what else it holds is not memtrace's
+		}
+	}
+}
+
 func (r *runner) do(t *task) error {
 	src := under(r.in, t.rel)
 	dst := under(r.out, t.out)
-	switch {
-	case t.kind == kLink:
-		return r.link(t, src, dst)
+	if t.kind == kLink {
+		return r.link(t, src)
 	}
 	if r.upToDate(t, src, dst) {
 		return nil
 	}
 	if t.instrument {
-		return r.instrument(t, src, dst)
+		return r.instrument(t, src)
 	}
-	n, err := copyFile(src, dst, t.mode)
+	n, mtime, err := r.copyOut(src, t.out, t.mode)
 	if err == nil {
-		r.record(t, dst, js.Goal(0), "", "")
+		r.record(t, n, mtime, js.Goal(0), "", "")
 	}
 	r.mu.Lock()
 	r.sum.Copied++
@@ -551,8 +726,10 @@ func (r *runner) do(t *task) error {
 
 // link recreates a symbolic link. A target inside the input tree becomes
 // the relative link to the same place in the output; a target outside it
-// is kept (absolute), and is neither copied nor instrumented.
-func (r *runner) link(t *task, src, dst string) error {
+// is kept (absolute), and is neither copied nor instrumented. The link is
+// made under a temporary name and renamed over what is there (a file, a
+// link), never over a directory.
+func (r *runner) link(t *task, src string) error {
 	target, err := os.Readlink(src)
 	if err != nil {
 		return err
@@ -568,24 +745,19 @@ func (r *runner) link(t *task, src, dst string) error {
 	} else {
 		target = abs
 	}
-	if old, err := os.Readlink(dst); err == nil && old == target {
-		r.mu.Lock()
-		r.sum.Links++
-		r.mu.Unlock()
-		return nil
-	}
-	if fi, err := os.Lstat(dst); err == nil {
-		if fi.IsDir() && fi.Mode()&fs.ModeSymlink == 0 {
-			return fmt.Errorf("%s: a directory is in the way of the symbolic link %s", dst, t.rel)
+	if old, err := r.od.Readlink(t.out); err != nil || old != target {
+		if st, err := r.od.Lstat(t.out); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
+			return fmt.Errorf("%s: a directory is in the way of the symbolic link %s", r.od.Path(t.out), t.rel)
 		}
-		if err := os.Remove(dst); err != nil {
+		if err := r.od.Symlink(target, t.out); err != nil {
 			return err
 		}
 	}
 	r.mu.Lock()
 	r.sum.Links++
+	r.next.Links[t.rel] = target
 	r.mu.Unlock()
-	return os.Symlink(target, dst)
+	return nil
 }
 
 // goalOf is the goal of an input file: from its extension, else from the
@@ -764,7 +936,7 @@ func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) 
 	return out, failure, hit
 }
 
-func (r *runner) instrument(t *task, src, dst string) error {
+func (r *runner) instrument(t *task, src string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
@@ -788,11 +960,11 @@ func (r *runner) instrument(t *task, src, dst string) error {
 	if failure != "" {
 		var n int64
 		if !r.opts.Strict {
-			copyDst := under(r.out, t.rel)
-			if n, err = copyFile(src, copyDst, t.mode); err != nil {
+			var mtime int64
+			if n, mtime, err = r.copyOut(src, t.rel, t.mode); err != nil {
 				return err
 			}
-			r.record(t, copyDst, goal, tsconfig, failure)
+			r.record(t, n, mtime, goal, tsconfig, failure)
 		}
 		r.mu.Lock()
 		r.sum.Failed++
@@ -805,10 +977,14 @@ func (r *runner) instrument(t *task, src, dst string) error {
 		r.mu.Unlock()
 		return nil
 	}
-	if err := writeFile(dst, out, t.mode); err != nil {
+	n, mtime, err := r.writeOut(t.out, t.mode, func(f *os.File) (int64, error) {
+		n, err := f.Write(out)
+		return int64(n), err
+	})
+	if err != nil {
 		return err
 	}
-	r.record(t, dst, goal, tsconfig, "")
+	r.record(t, n, mtime, goal, tsconfig, "")
 	r.mu.Lock()
 	r.sum.Instrumented++
 	r.sum.InstrumentedBytes += int64(len(data))
@@ -822,60 +998,66 @@ func (r *runner) instrument(t *task, src, dst string) error {
 	return nil
 }
 
-// create opens dst for writing, replacing a symbolic link (from an
-// earlier run) instead of writing through it, and a file it may not
-// write (a read-only input's copy).
-func create(dst string, mode fs.FileMode) (*os.File, error) {
-	perm := mode.Perm() | 0o200
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, perm)
+// writeOut writes the output file rel under OUT through a fresh temporary
+// name renamed over rel (safefs: no link on the way followed, a link at
+// rel replaced, not written through); fill writes its content. The file
+// gets the input's permission bits (the umask does not apply: they are
+// the input's). It returns the bytes written and the file's modification
+// time, for the manifest.
+func (r *runner) writeOut(rel string, mode fs.FileMode, fill func(*os.File) (int64, error)) (n, mtime int64, err error) {
+	d, rest := r.outDir(rel)
+	f, err := d.Create(rest, mode.Perm()|0o200)
 	if err != nil {
-		// A symbolic link, or a read-only file from an earlier run.
-		if fi, lerr := os.Lstat(dst); lerr == nil && !fi.IsDir() {
-			if err := os.Remove(dst); err != nil {
-				return nil, err
-			}
-			f, err = os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, perm)
-		}
-		if err != nil {
-			return nil, err
-		}
+		return 0, 0, err
 	}
-	return f, nil
-}
-
-// finish closes f and gives it the input's permissions (the umask does
-// not apply: they are the input's).
-func finish(f *os.File, mode fs.FileMode, werr error) error {
-	if werr == nil {
-		werr = f.Chmod(mode.Perm())
+	defer f.Abort()
+	if n, err = fill(f.File); err != nil {
+		return n, 0, err
 	}
-	if err := f.Close(); werr == nil {
-		werr = err
+	if err := f.Chmod(mode.Perm()); err != nil {
+		return n, 0, err
 	}
-	return werr
-}
-
-func writeFile(dst string, data []byte, mode fs.FileMode) error {
-	f, err := create(dst, mode)
+	fi, err := f.Stat()
 	if err != nil {
-		return err
+		return n, 0, err
 	}
-	_, err = f.Write(data)
-	return finish(f, mode, err)
+	if err := f.Commit(); err != nil {
+		return n, 0, err
+	}
+	return n, fi.ModTime().UnixNano(), nil
 }
 
-// copyFile copies src to dst (in the kernel where it can: io.Copy between
-// files uses copy_file_range).
-func copyFile(src, dst string, mode fs.FileMode) (int64, error) {
+// outDir returns the open output directory nearest to the output file
+// rel, and rel's path from it.
+func (r *runner) outDir(rel string) (*safefs.Dir, string) {
+	for d := path.Dir(rel); d != "."; d = path.Dir(d) {
+		if h, ok := r.outDirs[d]; ok {
+			return h, rel[len(d)+1:]
+		}
+	}
+	return r.od, rel
+}
+
+// openDirsMax is how many output directories a run keeps open: a quarter
+// of the open files it may have, at most 4096. A file written from its
+// directory's handle costs no openat(2) and close(2) per component of its
+// path: copying a tree of 23,168 files in 2,985 directories took 194,000
+// openat calls without them, 55,000 with them (49,000 before safefs).
+var openDirsMax = func() int {
+	var lim unix.Rlimit
+	if unix.Getrlimit(unix.RLIMIT_NOFILE, &lim) != nil {
+		return 0
+	}
+	return int(min(lim.Cur/4, 4096))
+}
+
+// copyOut copies the input file src to the output file rel (writeOut; in
+// the kernel where it can: io.Copy between files uses copy_file_range).
+func (r *runner) copyOut(src, rel string, mode fs.FileMode) (n, mtime int64, err error) {
 	in, err := os.Open(src)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer in.Close()
-	f, err := create(dst, mode)
-	if err != nil {
-		return 0, err
-	}
-	n, err := io.Copy(f, in)
-	return n, finish(f, mode, err)
+	return r.writeOut(rel, mode, func(f *os.File) (int64, error) { return io.Copy(f, in) })
 }
