@@ -55,7 +55,7 @@ func instrumentDirRun(opts *instrumentOptions) error {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.paint(ansiYellow, "warning:"), w)
 	}
 	if !opts.Quiet {
-		fmt.Fprintln(ios.ErrOut, summaryLine(sum, cache != ""))
+		fmt.Fprintln(ios.ErrOut, summaryLine(sum, cache != "" && sum.CacheRefused == ""))
 	}
 	if opts.Strict && sum.Failed > 0 {
 		return errSilent
@@ -77,6 +77,9 @@ func summaryLine(s *project.Summary, cached bool) string {
 	}
 	if s.UpToDate > 0 {
 		line += fmt.Sprintf("; %d files up to date", s.UpToDate)
+	}
+	if s.Removed > 0 {
+		line += fmt.Sprintf("; %d outputs of deleted inputs removed", s.Removed)
 	}
 	return line
 }
