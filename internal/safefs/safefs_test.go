@@ -155,7 +155,6 @@ func TestClaim(t *testing.T) {
 // the holder's pid; once the holder is gone (however it ended) it can be
 // taken again.
 func TestLock(t *testing.T) {
-	root := t.TempDir()
 	if os.Getenv("SAFEFS_LOCK_CHILD") != "" {
 		d, err := Open(os.Getenv("SAFEFS_LOCK_CHILD"))
 		if err != nil {
@@ -170,6 +169,7 @@ func TestLock(t *testing.T) {
 		}
 		os.Exit(0)
 	}
+	root := t.TempDir()
 	d, err := Open(root)
 	require.NoError(t, err)
 	defer d.Close()
