@@ -71,8 +71,12 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // (docs/natives.md): ground truth natives.js; 102 KiB once arrows kept
 // the this, arguments, new.target and super's home object of the code
 // they were made in (Nt, Na, Nm, Ft, Tm; docs/instrumentation.md §7):
-// ground truth arrows.js.)
-const sizeBudget = 102 << 10
+// ground truth arrows.js; 112 KiB once the rest of the natives that store,
+// return or drop references were modelled: Object.*, Reflect, JSON.parse,
+// structuredClone, iterators, bind, proxies, views, Promise combinators,
+// EventEmitter, timers, AsyncLocalStorage (docs/natives.md): ground truth
+// natives2.js and natives3.js.)
+const sizeBudget = 112 << 10
 
 func TestBundleIsFresh(t *testing.T) {
 	js, version, err := bundle.Bundle("src")
@@ -114,6 +118,31 @@ func TestShimScopeHasNoLexicals(t *testing.T) {
 	}
 	if n < 100 {
 		t.Fatalf("found %d var declarations in install(): the check no longer sees its body", n)
+	}
+}
+
+// TestShimScopeNamesOnce: no function of install()'s scope is declared
+// twice. A second declaration silently replaces the first one for every
+// caller (a model's helper named like the frame holder hold() left
+// generators' frames unheld).
+func TestShimScopeNamesOnce(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("src", "index.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for k, l := range strings.Split(string(b), "\n") {
+		if !strings.HasPrefix(l, "  function ") {
+			continue
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(l, "  function "), "(")
+		if prev, dup := seen[name]; dup {
+			t.Errorf("src/index.js:%d: function %s is declared at line %d too", k+1, name, prev)
+		}
+		seen[name] = k + 1
+	}
+	if len(seen) < 100 {
+		t.Fatalf("found %d functions in install(): the check no longer sees its body", len(seen))
 	}
 }
 

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "54d5d5c56aa52ab9"
+const Version = "1c53227477e2807c"

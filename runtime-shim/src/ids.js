@@ -244,8 +244,9 @@ function miss(o, memo) {
     const f = fallback.get(o);
     if (f !== undefined) return f;
   }
-  // functions and arrays are never such prototypes
-  if (pendingProtos === 0 || typeof o !== 'object' || isArray(o)) return 0;
+  // functions and arrays are never such prototypes (Array.isArray throws
+  // on a revoked proxy: proxies go to claimProto, which reads none)
+  if (pendingProtos === 0 || typeof o !== 'object' || (!isProxy(o) && isArray(o))) return 0;
   return claimProto(o, memo);
 }
 

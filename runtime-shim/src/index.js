@@ -8,14 +8,14 @@
 import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
-  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet, arraySort,
+  $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet, arraySort, bufferProtos, typedBuffer,
   $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array, MODELLED, modelsOf,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
-import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, STORE_SLOTS } from './consts.js';
+import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, STORE_SLOTS } from './consts.js';
 import { sortIds } from './sortids.js';
 import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
 
@@ -45,13 +45,17 @@ function install() {
   // shim reads no property of a proxy the program did not (put), and
   // prototype objects get their ids lazily (ids.js, claimProto; with
   // MEMTRACE_EAGER_PROTOS=1 at the literal, as without the test: tests
-  // compare the two).
+  // compare the two). isPromise (util.types.isPromise, Node's) tells the
+  // promises the combinators' model listens to.
+  var isPromise = null;
   {
     const p = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
     if (p !== undefined && typeof p.getBuiltinModule === 'function') {
       try {
         const isProxy = apply(p.getBuiltinModule, p, ['util']).types.isProxy;
         if (typeof isProxy === 'function') setProxyTest(isProxy);
+        const ip = apply(p.getBuiltinModule, p, ['util']).types.isPromise;
+        if (typeof ip === 'function') isPromise = ip;
       } catch { /* no test */ }
       if (!(p.env && p.env.MEMTRACE_EAGER_PROTOS === '1')) enableLazyProtos();
       if (p.env && p.env.MEMTRACE_TWO_PROBES === '1') twoProbes();
@@ -110,6 +114,29 @@ function install() {
   markNative(N_EVAL, K_EVAL);
   markNative(N_FUNCTION, K_FUNCTION);
   for (let k = 0; k < MODELLED.length; k++) markNative(MODELLED[k][0], MODELLED[k][1]);
+  // EventEmitter's methods that add, remove or run listeners (Node's
+  // events module, K_EMITTER); removeAll: its removeAllListeners.
+  var removeAll, alsDisable;
+  {
+    const p = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
+    try {
+      const EP = p !== undefined && typeof p.getBuiltinModule === 'function' ? apply(p.getBuiltinModule, p, ['events']).prototype : undefined;
+      const ms = ['on', 'addListener', 'prependListener', 'once', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners', 'emit'];
+      for (let k = 0; EP !== undefined && k < ms.length; k++) {
+        const d = getOwnPropertyDescriptor(EP, ms[k]);
+        if (d !== undefined && typeof d.value === 'function' && nativeKind(d.value) === 0) markNative(d.value, K_EMITTER);
+      }
+      if (EP !== undefined) removeAll = getOwnPropertyDescriptor(EP, 'removeAllListeners').value;
+      if (p !== undefined && typeof p.nextTick === 'function') markNative(p.nextTick, K_NEXT_TICK);
+      const AP = p !== undefined && typeof p.getBuiltinModule === 'function' ? apply(p.getBuiltinModule, p, ['async_hooks']).AsyncLocalStorage.prototype : undefined;
+      if (AP !== undefined) {
+        markNative(getOwnPropertyDescriptor(AP, 'run').value, K_ALS_RUN);
+        markNative(getOwnPropertyDescriptor(AP, 'enterWith').value, K_ALS_ENTER);
+        alsDisable = getOwnPropertyDescriptor(AP, 'disable').value;
+        markNative(alsDisable, K_ALS_ENTER);
+      }
+    } catch { /* no events module */ }
+  }
   markNative(N_ASYNC_FUNCTION, K_FUNCTION);
   markNative(N_GENERATOR_FUNCTION, K_FUNCTION);
   markNative(N_ASYNC_GENERATOR_FUNCTION, K_FUNCTION);
@@ -1677,8 +1704,10 @@ function install() {
     }
     if (kind === K_SPLICE) {
       spliceOldLen = lengthOf(base);
-    } else if (kind === K_SET_TIMEOUT) {
-      preSetTimeout(ci, args);
+    } else if (kind === K_SET_TIMEOUT || kind === K_SET_IMMEDIATE || kind === K_NEXT_TICK) {
+      preSetTimeout(ci, args, kind === K_SET_TIMEOUT ? 2 : 1);
+    } else if (kind === K_ALS_RUN) {
+      alsRun(ci, args);
     } else if (kind === K_MAP_CLEAR || kind === K_SET_CLEAR) {
       clearKeys = collectionKeys(base, kind === K_MAP_CLEAR);
     } else if (kind === K_MAP_DELETE || kind === K_SET_DELETE || kind === K_WEAK_MAP_DELETE) {
@@ -1704,6 +1733,7 @@ function install() {
       throw notCallable(h, ci, isNew, hook, true);
     }
     let val;
+    const since = nextId; // ids above it are first given during the call
     if (kind === K_FUNCTION) val = makeFunction(f, args, hook, h);
     else if (kind === K_GEN_RESUME) val = resume(f, base, args);
     else if (kind === K_ERROR && hook !== undefined) val = makeError(h, i, f, base, args, isNew, hook);
@@ -1746,7 +1776,7 @@ function install() {
     callPending = false;
     curSid = h.sid;
     if (isObj(val)) returned(ci, f, val, isNew);
-    if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val);
+    if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val, since, f);
     if (isObj(f)) {
       const fid = idOf(f);
       if (fid !== 0) use(fid, ci);
@@ -2134,7 +2164,12 @@ function install() {
     return val;
   }
 
-  function preSetTimeout(ci, args) {
+  // preSetTimeout: setTimeout's model before the call (spec §3.6), also
+  // setImmediate's, process.nextTick's and queueMicrotask's: the pending
+  // callback is held by a global name, and so are the arguments from
+  // index a0 on that Node passes it (names timerArgNames gives), until
+  // it runs or is cleared.
+  function preSetTimeout(ci, args, a0) {
     const fun = args[0];
     timerName = '';
     if (typeof fun !== 'function') return;
@@ -2144,6 +2179,7 @@ function install() {
     const fsid = fe0 !== 0 ? funSid(fun) : 0;
     const name = '~timer~global~' + ++callbackCounter;
     log4Name(ci, name, fid);
+    timerArgsHeld(ci, name, args, a0);
     const state = { timeoutId: undefined };
     // The wrapper's name tells the stack filter that the frame above it is
     // the timer's callback, which Node calls as timer._onTimeout()
@@ -2155,6 +2191,7 @@ function install() {
         const saved = curSid;
         curSid = fsid;
         logName(WRITE, fe, name, 0);
+        timerArgsReleased(fe, name);
         if (pend[0] === 0) setPending(fsid, fe);
         timerGlobals.delete(state.timeoutId);
         curSid = saved;
@@ -2163,6 +2200,26 @@ function install() {
     args[0] = wrapper;
     timerName = name;
     timerState = state;
+  }
+
+  // timerArgsHeld writes the global names name~1, name~2, ... for the
+  // object arguments from index a0 on of a timer's call; timerArgsReleased
+  // writes 0 to them.
+  var timerArgs = new SafeMap(); // timer's name -> its argument names' count
+  function timerArgsHeld(ci, name, args, a0) {
+    let n = 0;
+    for (let j = a0; j < args.length; j++) {
+      if (!isObj(args[j])) continue;
+      logName(WRITE, ci, name + '~' + (j - a0 + 1), idOrCreate(args[j], ci));
+      n = j - a0 + 1;
+    }
+    if (n !== 0) timerArgs.set(name, n);
+  }
+  function timerArgsReleased(iid, name) {
+    const n = timerArgs.get(name);
+    if (n === undefined) return;
+    timerArgs.delete(name);
+    for (let j = 1; j <= n; j++) logName(WRITE, iid, name + '~' + j, 0);
   }
 
   // idOrCreateFirst is idOrCreate, for the write that precedes the call.
@@ -2297,7 +2354,7 @@ function install() {
         const vid = idOrCreate(val, ci);
         for (let j = 0; j < len; j++) {
           const e = fresh ? val[j] : ownData(val, j);
-          if (isObj(e)) logPutfield(ci, vid, $String(j), idOrCreate(e, ci));
+          if (isObj(e)) logPutfield(ci, vid, $String(j), holdFirst(ci, e));
         }
         break;
       }
@@ -2409,7 +2466,7 @@ function install() {
   function promiseValue(ci, pid, v) {
     if (pid !== 0 && isObj(v)) {
       const saved = siteOf(ci);
-      logPutfield(ci, pid, '~value~', idOrCreate(v, ci));
+      logPutfield(ci, pid, '~value~', holdNew(ci, v));
       curSid = saved;
     }
   }
@@ -2569,9 +2626,9 @@ function install() {
     }
   }
 
-  function modelAfter(kind, ci, base, args, val) {
+  function modelAfter(kind, ci, base, args, val, since, f) {
     if (kind >= K_RESULT) {
-      modelResult(kind, ci, base, args, val);
+      modelResult(kind, ci, base, args, val, since, f);
       return;
     }
     if (kind >= K_WEAK_REF_DEREF) {
@@ -2652,20 +2709,7 @@ function install() {
         // converted the key (an object's toString) once, as the program
         // sees them; the model reads neither again. A proxy target's
         // property cannot be read without its traps.
-        const target = args[0];
-        const key = args[1];
-        const d = args[2];
-        if (!isObj(target) || isObj(key) || !isObj(d) || proxy(target)) break;
-        let td;
-        try { td = getOwnPropertyDescriptor(target, key); } catch { break; }
-        if (td === undefined) break;
-        const acc = !hasOwn(td, 'value');
-        const plain = !proxy(d);
-        const prop = $String(key);
-        const tid = idOrCreate(target, ci);
-        if (!acc && (plain ? hasOwn(d, 'value') : true)) logPutfield(ci, tid, prop, elemIdOrCreate(td.value, ci));
-        if (acc && (plain ? hasOwn(d, 'get') : true)) logPutfield(ci, tid, '~get~' + prop, elemIdOrCreate(td.get, ci));
-        if (acc && (plain ? hasOwn(d, 'set') : true)) logPutfield(ci, tid, '~set~' + prop, elemIdOrCreate(td.set, ci));
+        defined(ci, args[0], args[1], args[2]);
         break;
       }
       case K_SET_TIMEOUT: {
@@ -2682,6 +2726,7 @@ function install() {
         const name = '~timer~global~' + ++callbackCounter;
         timerGlobals.set(val, name);
         logName(WRITE, ci, name, isObj(fun) ? idOrCreate(fun, ci) : 0);
+        timerArgsHeld(ci, name, args, 2);
         break;
       }
       case K_CLEAR_TIMEOUT:
@@ -2690,6 +2735,7 @@ function install() {
         const name = timerGlobals.get(t);
         if (name !== undefined) {
           logName(WRITE, ci, name, 0);
+          timerArgsReleased(ci, name);
           if (pend[0] === 0) setPending(curSid, ci);
           timerGlobals.delete(t);
         }
@@ -2702,10 +2748,198 @@ function install() {
     return isObj(v) ? idOrCreate(v, ci) : 0;
   }
 
+  // defined: Object.defineProperty(target, key, d)'s model.
+  function defined(ci, target, key, d) {
+    if (!isObj(target) || isObj(key) || !isObj(d) || proxy(target)) return;
+    let td;
+    try { td = getOwnPropertyDescriptor(target, key); } catch { return; }
+    if (td === undefined) return;
+    const acc = !hasOwn(td, 'value');
+    const plain = !proxy(d);
+    const prop = $String(key);
+    const tid = idOrCreate(target, ci);
+    if (!acc && (plain ? hasOwn(d, 'value') : true)) logPutfield(ci, tid, prop, elemIdOrCreate(td.value, ci));
+    if (acc && (plain ? hasOwn(d, 'get') : true)) logPutfield(ci, tid, '~get~' + prop, elemIdOrCreate(td.get, ci));
+    if (acc && (plain ? hasOwn(d, 'set') : true)) logPutfield(ci, tid, '~set~' + prop, elemIdOrCreate(td.set, ci));
+  }
+
+  // definedAll: Object.defineProperties(target, ds)' model (and
+  // Object.create's second argument): defined for each own enumerable key
+  // of ds (not a proxy: its keys would run traps).
+  function definedAll(ci, target, ds) {
+    if (!isObj(ds) || proxy(ds)) return;
+    let ks;
+    try { ks = ownKeys(ds); } catch { return; }
+    for (let j = 0; j < ks.length; j++) {
+      const k = ks[j];
+      const d = ownData(ds, k);
+      if (isObj(d) && typeof k === 'string') defined(ci, target, k, d);
+      else if (isObj(d)) definedSym(ci, target, k, d);
+    }
+  }
+  function definedSym(ci, target, k, d) {
+    let td;
+    try { td = getOwnPropertyDescriptor(target, k); } catch { return; }
+    if (td === undefined || !hasOwn(td, 'value') || proxy(target)) return;
+    logPutfield(ci, idOrCreate(target, ci), $String(k), elemIdOrCreate(td.value, ci));
+  }
+
+  // protoSet: o's prototype is now p (Object.setPrototypeOf, o.__proto__ =
+  // p, Object.create): the "__proto__" edge, when the call set it.
+  function protoSet(ci, o, p) {
+    if (!isObj(o) || proxy(o) || (p !== null && !isObj(p))) return;
+    let now;
+    try { now = getPrototypeOf(o); } catch { return; }
+    if (now !== p) return;
+    const oid = p === null ? idOf(o) : idOrCreate(o, ci);
+    if (oid !== 0) logPutfield(ci, oid, '__proto__', p === null ? 0 : idOrCreate(p, ci));
+  }
+
   // Generic models (docs/natives.md). What they read is what the native
   // left behind, as ownData reads it (no getter, no proxy trap runs).
-  function modelResult(kind, ci, base, args, val) {
+  // since: the last id given before the call; f: the native called.
+  function modelResult(kind, ci, base, args, val, since, f) {
     switch (kind) {
+      case K_SET_IMMEDIATE:
+      case K_NEXT_TICK:
+        // setImmediate's handle clears it as setTimeout's does
+        // (clearImmediate is K_CLEAR_TIMEOUT); nextTick has none.
+        if (timerName !== '' && kind === K_SET_IMMEDIATE && isObj(val)) {
+          timerGlobals.set(val, timerName);
+          timerState.timeoutId = val;
+        }
+        timerName = '';
+        timerState = null;
+        break;
+      case K_ALL:
+      case K_ALL_SETTLED:
+      case K_ANY:
+      case K_RACE:
+        combinator(kind, ci, args[0], val);
+        break;
+      case K_EMITTER:
+        emitterChanged(ci, f, base, args);
+        break;
+      case K_ALS_ENTER:
+        // als.enterWith(store): the store is the current one for the rest
+        // of the synchronous run and every async resource made after it
+        // (held, here, until the next enterWith or disable); disable():
+        // none.
+        if (isObj(base)) logName(WRITE, ci, '~als~' + idOrCreate(base, ci), f === alsDisable ? 0 : elemIdOrCreate(args[0], ci));
+        break;
+      case K_OWN_PROPS:
+        // Object.fromEntries: a new object holding its own properties.
+        holdOwn(ci, val, 1);
+        break;
+      case K_ITER_RESULT:
+        // An iterator's next(): {value, done}, value an entry's new pair
+        // for entries(); done: the iterator lets its collection go.
+        if (!isObj(val) || proxy(val)) break;
+        if (ownData(val, 'done') === true) {
+          const bid = isObj(base) ? idOf(base) : 0;
+          if (bid !== 0) logPutfield(ci, bid, '~iterated~', 0);
+        } else {
+          holdOwn(ci, val, 2);
+        }
+        break;
+      case K_ITERATOR:
+        // map.values(), set.entries(), array.keys(), ...: the iterator
+        // holds what it iterates.
+        if (isObj(val) && isObj(base)) logPutfield(ci, idOrCreate(val, ci), '~iterated~', idOrCreate(base, ci));
+        break;
+      case K_DEEP:
+        // JSON.parse (a reviver's values), structuredClone: a new graph.
+        if (isObj(val)) holdDeep(ci, val, since, new SafeSet());
+        break;
+      case K_CREATE:
+        // Object.create(p, ds): its prototype and the properties ds defined.
+        if (!isObj(val)) break;
+        if (isObj(args[0])) protoSet(ci, val, args[0]);
+        definedAll(ci, val, args[1]);
+        break;
+      case K_DEFINE_PROPS:
+        definedAll(ci, args[0], args[1]);
+        break;
+      case K_SET_PROTO:
+        // Object.setPrototypeOf(o, p), Reflect.setPrototypeOf(o, p).
+        if (val !== false) protoSet(ci, args[0], args[1]);
+        break;
+      case K_REFLECT_SET: {
+        // Reflect.set(o, k, v[, receiver]): the receiver's own data
+        // property, as the write left it (a setter's: nothing).
+        const r = args.length > 3 ? args[3] : args[0];
+        const k = args[1];
+        if (val !== true || !isObj(r) || proxy(r) || isObj(k)) break;
+        let d;
+        try { d = getOwnPropertyDescriptor(r, k); } catch { break; }
+        if (d === undefined || !hasOwn(d, 'value')) break;
+        const rid = isObj(d.value) ? idOrCreate(r, ci) : idOf(r);
+        if (rid !== 0) logPutfield(ci, rid, $String(k), elemIdOrCreate(d.value, ci));
+        break;
+      }
+      case K_REFLECT_DELETE: {
+        // Reflect.deleteProperty(o, k).
+        const o = args[0], k = args[1];
+        if (val !== true || !isObj(o) || proxy(o) || isObj(k) || hasOwn(o, k)) break;
+        const oid = idOf(o);
+        if (oid !== 0) logPutfield(ci, oid, $String(k), 0);
+        break;
+      }
+      case K_BIND: {
+        // f.bind(t, ...a): the bound function holds f, t and a.
+        if (typeof val !== 'function' || typeof base !== 'function') break;
+        const bid = idOrCreate(val, ci);
+        logPutfield(ci, bid, '~target~', idOrCreate(base, ci));
+        if (isObj(args[0])) logPutfield(ci, bid, '~this~', idOrCreate(args[0], ci));
+        for (let j = 1; j < args.length; j++) if (isObj(args[j])) logPutfield(ci, bid, '~arg~' + (j - 1), idOrCreate(args[j], ci));
+        break;
+      }
+      case K_PROXY: {
+        // new Proxy(t, h): the proxy holds its target and handler;
+        // Proxy.revocable(t, h): {proxy, revoke}, revoke holding the proxy
+        // until it is called.
+        const rev = !isObj(val) || proxy(val) ? undefined : ownData(val, 'revoke');
+        const p = rev !== undefined ? ownData(val, 'proxy') : val;
+        if (!isObj(p) || !proxy(p)) break;
+        const pid = idOrCreate(p, ci);
+        if (isObj(args[0])) logPutfield(ci, pid, '~target~', idOrCreate(args[0], ci));
+        if (isObj(args[1])) logPutfield(ci, pid, '~handler~', idOrCreate(args[1], ci));
+        if (typeof rev === 'function') {
+          markNative(rev, K_REVOKE); // before its id, which keeps the kind
+          holdOwn(ci, val, 1);
+          logPutfield(ci, idOrCreate(rev, ci), '~proxy~', pid);
+          revokes.set(rev, pid);
+        }
+        break;
+      }
+      case K_REVOKE: {
+        const pid = revokes.get(f);
+        if (pid === undefined) break;
+        revokes.delete(f);
+        logPutfield(ci, pid, '~target~', 0);
+        logPutfield(ci, pid, '~handler~', 0);
+        const rid = idOf(f);
+        if (rid !== 0) logPutfield(ci, rid, '~proxy~', 0);
+        break;
+      }
+      case K_VIEW: {
+        // new Uint8Array(buffer, ...), new DataView(buffer, ...): the view
+        // holds its buffer.
+        const b = args[0];
+        if (isObj(val) && isObj(b) && isBuffer(b)) logPutfield(ci, idOrCreate(val, ci), '~buffer~', idOrCreate(b, ci));
+        break;
+      }
+      case K_SUBARRAY: {
+        // ta.subarray(...): a view of ta's buffer, which it now has.
+        if (!isObj(val) || !isObj(base) || typedBuffer === undefined) break;
+        let b;
+        try { b = callWith(typedBuffer, val); } catch { break; }
+        if (!isObj(b)) break;
+        const id = idOrCreate(b, ci);
+        logPutfield(ci, idOrCreate(val, ci), '~buffer~', id);
+        logPutfield(ci, idOrCreate(base, ci), '~buffer~', id);
+        break;
+      }
       case K_RESULT:
         // A new array (filter, map, slice, flat, toSorted, ..., Array.of,
         // Object.values): it holds its elements.
@@ -2735,12 +2969,235 @@ function install() {
     for (let j = 0; j < len; j++) {
       const e = ownData(a, j);
       if (!isObj(e)) continue;
-      let eid = depth > 1 && !proxy(e) && idOf(e) === 0 ? holdElements(ci, e, depth - 1) : 0;
+      let eid = depth > 1 && !proxy(e) && idOf(e) === 0 ? holdOwn(ci, e, depth - 1) : 0;
       if (eid === 0) eid = idOrCreate(e, ci);
       if (aid === 0) aid = idOrCreate(a, ci);
       logPutfield(ci, aid, $String(j), eid);
     }
     return aid;
+  }
+
+  // holdOwn is holdElements for arrays, and for other objects the same over
+  // their own data properties (string and symbol keys).
+  function holdOwn(ci, o, depth) {
+    if (!isObj(o) || proxy(o) || typeof o === 'function') return 0;
+    if (isArray(o)) return holdElements(ci, o, depth);
+    if (typed(o)) return 0; // elements are numbers, every index a key
+    let ks;
+    try { ks = ownKeys(o); } catch { return 0; }
+    let oid = 0;
+    for (let j = 0; j < ks.length; j++) {
+      const e = ownData(o, ks[j]);
+      if (!isObj(e)) continue;
+      let eid = depth > 1 && !proxy(e) && idOf(e) === 0 ? holdOwn(ci, e, depth - 1) : 0;
+      if (eid === 0) eid = idOrCreate(e, ci);
+      if (oid === 0) oid = idOrCreate(o, ci);
+      logPutfield(ci, oid, $String(ks[j]), eid);
+    }
+    return oid;
+  }
+
+  // holdFirst: the id of object e, an element a model is about to log;
+  // an array first seen here (an entries() pair) holds its elements.
+  function holdFirst(ci, e) {
+    const id = idOf(e);
+    if (id !== 0) return id;
+    if (isArray(e) && !proxy(e)) {
+      const aid = holdElements(ci, e, 1);
+      if (aid !== 0) return aid;
+    }
+    return idOrCreate(e, ci);
+  }
+
+  // holdDeep: the edges of a graph a native made (JSON.parse,
+  // structuredClone): every object reached through own data properties,
+  // Map entries and Set members that got its first id after since (or
+  // has none) is walked; older objects are the program's, whose edges the
+  // trace has. seen: the objects walked.
+  function holdDeep(ci, o, since, seen) {
+    let id = idOf(o);
+    if ((id !== 0 && id <= since) || seen.has(o)) return id !== 0 ? id : idOrCreate(o, ci);
+    seen.add(o);
+    if (id === 0) id = idOrCreate(o, ci);
+    if (proxy(o) || typeof o === 'function') return id;
+    let pr;
+    try { pr = getPrototypeOf(o); } catch { return id; }
+    if (pr === MapProto) {
+      const es = [];
+      apply(mapForEach, o, [(v, k) => { es[es.length] = k; es[es.length] = v; }]);
+      for (let j = 0; j < es.length; j += 2) {
+        if (isObj(es[j])) holdDeep(ci, es[j], since, seen);
+        if (isObj(es[j + 1])) holdDeep(ci, es[j + 1], since, seen);
+        mapEntry(ci, id, es[j], es[j + 1]);
+      }
+      return id;
+    }
+    if (pr === SetProto) {
+      const es = [];
+      apply(setForEach, o, [(v) => { es[es.length] = v; }]);
+      for (let j = 0; j < es.length; j++) {
+        if (isObj(es[j])) logPutfield(ci, id, '~set~' + entryName(es[j], ci), holdDeep(ci, es[j], since, seen));
+      }
+      return id;
+    }
+    if (isArray(o)) {
+      const len = o.length;
+      for (let j = 0; j < len; j++) {
+        const e = ownData(o, j);
+        if (isObj(e)) logPutfield(ci, id, $String(j), holdDeep(ci, e, since, seen));
+      }
+      return id;
+    }
+    if (typed(o)) return id;
+    let ks;
+    try { ks = ownKeys(o); } catch { return id; }
+    for (let j = 0; j < ks.length; j++) {
+      const e = ownData(o, ks[j]);
+      if (isObj(e)) logPutfield(ci, id, $String(ks[j]), holdDeep(ci, e, since, seen));
+    }
+    return id;
+  }
+  var MapProto = N_MAP.prototype, SetProto = N_SET.prototype, ObjectProto = Object.prototype;
+  function typed(o) {
+    return typedArrayTag !== undefined && callWith(typedArrayTag, o) !== undefined;
+  }
+
+  // Promise.all, allSettled, any, race(array): each input promise holds
+  // the result R through its reaction while it is pending ("~comb~N" on
+  // the input), and R holds what it will settle with: for all and
+  // allSettled each input's value, for any the rejections (its
+  // AggregateError's errors) and its first value, for race its first
+  // settlement ("~comb~N~j" on R, "~value~" for a first). The shim sees
+  // the inputs settle through reactions of its own, attached with the
+  // native then (Promise.all has attached its own: nothing the program
+  // sees changes); they hold ids, no object. Values that are no promise
+  // are held at once. Inputs of another iterable are not listed.
+  var nComb = 0;
+  function combinator(kind, ci, it, R) {
+    if (!isObj(R) || isPromise === null || !isPromise(R) || !isObj(it) || proxy(it) || !isArray(it)) return;
+    const len = it.length;
+    const rid = idOrCreate(R, ci);
+    const n = ++nComb;
+    const st = { first: false };
+    for (let j = 0; j < len; j++) {
+      const x = ownData(it, j);
+      if (!isObj(x)) continue;
+      const xid = idOrCreate(x, ci);
+      if (!isPromise(x) || proxy(x)) {
+        logPutfield(ci, rid, '~comb~' + n + '~' + j, xid);
+        continue;
+      }
+      logPutfield(ci, xid, '~comb~' + n, rid);
+      const settled = (ok) => (v) => {
+        const saved = siteOf(ci);
+        logPutfield(ci, xid, '~comb~' + n, 0);
+        if (isObj(v)) {
+          const first = !st.first;
+          const holds = kind === K_ALL_SETTLED || (kind === K_ALL && ok) || (kind === K_ANY && !ok);
+          if (holds) logPutfield(ci, rid, '~comb~' + n + '~' + j, holdNew(ci, v));
+          else if (first && (kind === K_RACE || (kind === K_ANY && ok) || (kind === K_ALL && !ok))) promiseValue(ci, rid, v);
+        }
+        if (kind === K_RACE || (kind === K_ANY && ok) || (kind === K_ALL && !ok)) st.first = true;
+        if (pend[0] === 0) setPending(curSid, ci);
+        curSid = saved;
+      };
+      try { apply(N_PROMISE_THEN, x, [settled(true), settled(false)]); } catch { /* not a promise after all */ }
+    }
+  }
+
+  // alsRun: als.run(store, fn)'s model before the call: the store is held
+  // by a global name while fn runs (a wrapper releases it when fn returns
+  // or throws). Async resources fn makes keep it too, in V8, which the
+  // model does not follow (docs/natives.md).
+  var nAls = 0;
+  function alsRun(ci, args) {
+    const store = args[0], fn = args[1];
+    if (!isObj(store) || typeof fn !== 'function') return;
+    const name = '~als~run~' + ++nAls;
+    logName(WRITE, ci, name, idOrCreate(store, ci));
+    args[1] = function (...a) {
+      try {
+        return apply(fn, this, a);
+      } finally {
+        const saved = siteOf(ci);
+        logName(WRITE, ci, name, 0);
+        if (pend[0] === 0) setPending(curSid, ci);
+        curSid = saved;
+      }
+    };
+  }
+
+  // holdNew: the id of object v, which a promise settles with; one first
+  // seen here (Promise.all's array of values, allSettled's results) holds
+  // its own elements and properties two levels down.
+  function holdNew(ci, v) {
+    const id = idOf(v);
+    if (id !== 0) return id;
+    const h = holdOwn(ci, v, 2);
+    return h !== 0 ? h : idOrCreate(v, ci);
+  }
+
+  // EventEmitter (Node's events module): after on, once, off, prepend*,
+  // removeAllListeners and emit, the emitter's listeners of the event the
+  // call named (of every event it has had, for removeAllListeners()) are
+  // its edges "~event~" + entryName(type) + "~" + index, once's wrapper
+  // standing for its listener (it holds it, and nothing else does); read
+  // from the emitter's _events as the call left them. Only the slots that
+  // changed are written (emit seldom changes any).
+  var emitterSlots = new SafeWeakMap(); // emitter -> Map(type -> [ids])
+  function emitterChanged(ci, f, e, args) {
+    if (!isObj(e) || proxy(e)) return;
+    const evs = ownData(e, '_events');
+    if (!isObj(evs) || proxy(evs)) return;
+    let m = emitterSlots.get(e);
+    if (f === removeAll && (args.length === 0 || args[0] === undefined)) {
+      if (m === undefined) return;
+      const ts = [];
+      apply(mapForEach, m, [(v, t) => { ts[ts.length] = t; }]);
+      for (let j = 0; j < ts.length; j++) emitterSync(ci, e, evs, m, ts[j]);
+      return;
+    }
+    const t = args[0];
+    if (typeof t !== 'string' && typeof t !== 'symbol') return;
+    if (m === undefined) {
+      m = new SafeMap();
+      emitterSlots.set(e, m);
+    }
+    emitterSync(ci, e, evs, m, t);
+  }
+  function emitterSync(ci, e, evs, m, t) {
+    const x = ownData(evs, t);
+    const ls = typeof x === 'function' ? [x] : isObj(x) && isArray(x) && !proxy(x) ? x : null;
+    const n = ls === null ? 0 : ls.length;
+    const old = m.get(t) || [];
+    const ids = [];
+    for (let j = 0; j < n; j++) {
+      let l = ls === x ? ownData(ls, j) : ls[j];
+      if (typeof l !== 'function') {
+        ids[j] = 0;
+        continue;
+      }
+      const u = ownData(l, 'listener');
+      if (typeof u === 'function') l = u;
+      ids[j] = idOrCreate(l, ci);
+    }
+    let eid = 0;
+    for (let j = 0; j < n || j < old.length; j++) {
+      const v = j < n ? ids[j] : 0;
+      if (v === (j < old.length ? old[j] : 0)) continue;
+      if (eid === 0) eid = idOrCreate(e, ci);
+      logPutfield(ci, eid, '~event~' + entryName(t, ci) + '~' + j, v);
+    }
+    if (n === 0) m.delete(t);
+    else m.set(t, ids);
+  }
+  var revokes = new SafeWeakMap(); // Proxy.revocable's revoke -> the proxy's id
+  // isBuffer: b (an object) is an ArrayBuffer or SharedArrayBuffer of
+  // this realm, by its prototype (a proxy's would run a trap).
+  function isBuffer(b) {
+    if (proxy(b)) return false;
+    const pr = getPrototypeOf(b);
+    return pr !== null && (pr === bufferProtos[0] || pr === bufferProtos[1]);
   }
 
   // rewriteElements: array-like a's elements after a native moved them in
@@ -2868,6 +3325,7 @@ function install() {
         : d !== undefined ? d.get !== undefined || d.set !== undefined
           : !hasOwn(o, k);
       if (!acc) logPutfield(g, id, typeof k === 'string' ? k : $String(k), isObj(v) ? idOrCreate(v, g) : 0, store !== undefined ? kn : undefined);
+      else if (k === '__proto__' && !px) protoSet(g, o, v); // Object.prototype's setter
     }
     use(id, g);
     return v;
@@ -3204,6 +3662,11 @@ function install() {
         const c = v[k];
         if (isObj(c)) logPutfield(g, id, k, this.child(c, g));
       }
+      // {__proto__: p}: the literal holds its prototype (one whose own
+      // prototype is null is taken for an Object.prototype, of any realm;
+      // a regexp literal's is RegExp.prototype).
+      const pr = getPrototypeOf(v);
+      if (pr !== ObjectProto && pr !== RegExpProto && pr !== null && (proxy(pr) || getPrototypeOf(pr) !== null)) logPutfield(g, id, '__proto__', this.child(pr, g));
       return v;
     }
 
@@ -3261,7 +3724,9 @@ function install() {
     child(c, g) {
       const id = idOf(c);
       if (id !== 0) return id;
-      return typeof c === 'function' ? literalFun(c, g, this) : create(c, g);
+      // An array no hook has seen (a spread entries() pair) holds its
+      // elements.
+      return typeof c === 'function' ? literalFun(c, g, this) : !proxy(c) && isArray(c) ? holdFirst(g, c) : create(c, g);
     }
 
     // W: variable write.
@@ -3884,6 +4349,9 @@ function install() {
       }
       release(d, g);
       frameSusp[d] = 1;
+      // An await's value no hook has seen (Promise.all's array) holds its
+      // elements.
+      if (isObj(v) && idOf(v) === 0) holdOwn(g, v, 2);
       return v;
     }
 

@@ -1,7 +1,11 @@
 // Natives the shim relies on, captured when it loads so that a program
 // that patches them later cannot change the shim's behaviour.
 
-import { K_RESULT, K_REWRITE, K_ENTRIES } from './consts.js';
+import {
+  K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO,
+  K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_VIEW, K_SUBARRAY, K_DEFINE_PROPERTY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE,
+  K_SET_IMMEDIATE, K_NEXT_TICK, K_CLEAR_TIMEOUT,
+} from './consts.js';
 
 export const G = globalThis;
 // The typed array constructors, under their own names: index.js imports
@@ -155,11 +159,30 @@ export const strSlice = String.prototype.slice;
 export const strConcat = String.prototype.concat;
 export const strFromCodePoint = String.fromCodePoint;
 
+// The prototypes of ArrayBuffer and SharedArrayBuffer (K_VIEW), and
+// %TypedArray%.prototype.buffer's getter (K_SUBARRAY).
+export const bufferProtos = [ArrayBuffer.prototype, typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.prototype : undefined];
+export const typedBuffer = getOwnPropertyDescriptor(getPrototypeOf(Int32Array.prototype), 'buffer').get;
+
 // Natives whose models are the generic ones (docs/natives.md), by where
-// they live: [global, 1 when on its prototype, property, kind]. The main
-// realm's are captured when the shim loads (MODELLED); installRealm
-// resolves the same table against another realm's global object.
+// they live: [global ('' the global object itself, 'TypedArray' the
+// typed arrays' prototype), 1 when on its prototype (2: the global
+// itself), property, kind]. The main realm's are captured when the shim
+// loads (MODELLED); installRealm resolves the same table against another
+// realm's global object.
+const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
+  'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
 export const MODEL_TABLE = [
+  ['Object', 0, 'fromEntries', K_OWN_PROPS], ['Object', 0, 'create', K_CREATE], ['Object', 0, 'defineProperties', K_DEFINE_PROPS],
+  ['Object', 0, 'setPrototypeOf', K_SET_PROTO], ['Reflect', 0, 'setPrototypeOf', K_SET_PROTO], ['Reflect', 0, 'set', K_REFLECT_SET],
+  ['Reflect', 0, 'deleteProperty', K_REFLECT_DELETE], ['Reflect', 0, 'defineProperty', K_DEFINE_PROPERTY],
+  ['JSON', 0, 'parse', K_DEEP], ['', 0, 'structuredClone', K_DEEP], ['Function', 1, 'bind', K_BIND],
+  ['Proxy', 2, '', K_PROXY], ['Proxy', 0, 'revocable', K_PROXY], ['TypedArray', 1, 'subarray', K_SUBARRAY],
+  ['Map', 1, 'entries', K_ITERATOR], ['Map', 1, 'values', K_ITERATOR], ['Map', 1, 'keys', K_ITERATOR],
+  ['Set', 1, 'values', K_ITERATOR], ['Set', 1, 'entries', K_ITERATOR],
+  ['Array', 1, 'values', K_ITERATOR], ['Array', 1, 'keys', K_ITERATOR], ['Array', 1, 'entries', K_ITERATOR],
+  ['Promise', 0, 'all', K_ALL], ['Promise', 0, 'allSettled', K_ALL_SETTLED], ['Promise', 0, 'any', K_ANY], ['Promise', 0, 'race', K_RACE],
+  ['', 0, 'setImmediate', K_SET_IMMEDIATE], ['', 0, 'clearImmediate', K_CLEAR_TIMEOUT], ['', 0, 'queueMicrotask', K_NEXT_TICK],
   ['Array', 1, 'filter', K_RESULT], ['Array', 1, 'map', K_RESULT], ['Array', 1, 'flat', K_RESULT],
   ['Array', 1, 'flatMap', K_RESULT], ['Array', 1, 'slice', K_RESULT], ['Array', 1, 'toSorted', K_RESULT],
   ['Array', 1, 'toReversed', K_RESULT], ['Array', 1, 'toSpliced', K_RESULT], ['Array', 1, 'with', K_RESULT],
@@ -181,13 +204,30 @@ export function modelsOf(g) {
       return undefined;
     }
   };
+  // (Called for a realm made after the program patched Array.prototype:
+  // no method of an array, no destructuring.)
   const r = [];
-  for (let j = 0; j < MODEL_TABLE.length; j++) {
-    const [name, onProto, key, kind] = MODEL_TABLE[j];
-    let o = get(g, name);
+  const table = [];
+  for (let j = 0; j < MODEL_TABLE.length; j++) table[j] = MODEL_TABLE[j];
+  for (let j = 0; j < VIEWS.length; j++) table[table.length] = [VIEWS[j], 2, '', K_VIEW];
+  for (let j = 0; j < table.length; j++) {
+    const name = table[j][0], onProto = table[j][1], key = table[j][2], kind = table[j][3];
+    let o = name === '' ? g : get(g, name === 'TypedArray' ? 'Int8Array' : name);
+    if (name === 'TypedArray') o = typeof o === 'function' ? getPrototypeOf(o) : undefined;
     if (onProto === 1) o = get(o, 'prototype');
-    const f = get(o, key);
+    const f = onProto === 2 ? o : get(o, key);
     if (typeof f === 'function') r[r.length] = [f, kind];
+  }
+  // The next() of Map, Set and array iterators (their prototypes are
+  // reached through an iterator of each, made by the realm's own method).
+  const its = [['Map', new N_MAP()], ['Set', new N_SET()], ['Array', []]];
+  for (let j = 0; j < its.length; j++) {
+    const values = get(get(get(g, its[j][0]), 'prototype'), 'values');
+    if (typeof values !== 'function') continue;
+    try {
+      const next = get(getPrototypeOf(apply(values, its[j][1], [])), 'next');
+      if (typeof next === 'function') r[r.length] = [next, K_ITER_RESULT];
+    } catch { /* no iterator */ }
   }
   return r;
 }
