@@ -812,8 +812,16 @@ func (r *rewriter) assign(e *js.Assign) {
 		r.assignIdent(e, t)
 		return
 	case *js.Member:
-		if instrumentable(t) && (e.Op == "=" || !r.fn.noTemps) {
+		logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
+		if instrumentable(t) && (e.Op == "=" || !r.fn.noTemps || logical && !t.Computed && r.stableBase(t.Object) != "") {
 			r.assignMember(e, t)
+			return
+		}
+		if pn, ok := t.Property.(*js.PrivateName); ok && logical && r.privateLogical(e, t, pn) {
+			return
+		}
+		if _, ok := t.Object.(*js.Super); ok && !t.Computed && (e.Op == "=" || logical) {
+			r.superAssign(e, t, logical)
 			return
 		}
 		r.pattern(e.Target)
@@ -826,7 +834,7 @@ func (r *rewriter) assign(e *js.Assign) {
 				r.expr(e.Value)
 				i := r.site(e.Span)
 				r.fill(h, r.hk("Q", i), o, ", ", strconv.Quote("#"+pn.Name), ", ")
-				r.ins(e.Value.EndPos(), ", 0)")
+				r.ins(e.Value.EndPos(), ", ", r.instArg(t.Object), ")")
 				return
 			}
 		}
@@ -944,6 +952,15 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		return
 	}
 	if e.Op == "=" {
+		if r.initThis(m.Object) {
+			// H.P(i, H.Qt(i, this), "p", e, s)
+			h := r.holeRep(e.Start, m.Object.EndPos())
+			r.keyArgs(m, val.Pos(), ", ")
+			i := r.storedValue(e, m)
+			r.fill(h, r.putHook(m, i), r.hk("Qt", i), "this)")
+			r.ins(val.EndPos(), ", "+s+")")
+			return
+		}
 		h := r.holeRep(e.Start, m.Object.Pos())
 		r.expr(m.Object)
 		r.keyArgs(m, val.Pos(), ", ")
@@ -961,17 +978,33 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 	if r.points != nil {
 		r.point(i, r.next(m.EndPos())) // the operator
 	}
+	key := ""
+	if !m.Computed {
+		key = r.str(m.Property.(*js.Ident))
+	}
+	logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
+	if logical && r.fn.noTemps {
+		// No temporary here (a field initializer): a stable base read
+		// twice, o.p ||= e → (H.G(j, o).p || H.P(i, o, "p", e, s)).
+		o := r.stableBase(m.Object)
+		if r.initThis(m.Object) {
+			o = r.hk("Qt", i) + "this)"
+		}
+		r.rep(e.Start, m.Object.Pos(), "("+r.getHook(m, j))
+		r.expr(m.Object)
+		r.rep(m.Object.EndPos(), val.Pos(), ")."+r.text(m.Property)+" "+e.Op[:2]+" "+r.putHook(m, i)+o+", "+key+", ")
+		r.expr(val)
+		r.ins(val.EndPos(), ", "+s+"))")
+		return
+	}
 	t1 := r.allocTemp()
-	t2, key := "", ""
+	t2 := ""
 	n := 1
 	if m.Computed {
 		t2 = r.allocTemp()
 		key = t2
 		n++
-	} else {
-		key = r.str(m.Property.(*js.Ident))
 	}
-	logical := e.Op == "||=" || e.Op == "&&=" || e.Op == "??="
 	if logical {
 		// (H.G(j, t1 = o).p || H.P(i, t1, "p", e, s))
 		r.rep(e.Start, m.Object.Pos(), "("+r.getHook(m, j)+t1+" = ")
@@ -1005,6 +1038,95 @@ func (r *rewriter) assignMember(e *js.Assign, m *js.Member) {
 		r.ins(val.EndPos(), "), "+s+")")
 	}
 	r.releaseTemps(n)
+}
+
+// privateLogical instruments a logical assignment to a private field,
+// o.#x op= e → (o.#x op (o.#x = H.Q(i, o, "#x", e, 0))) on a stable base,
+// ((t = o).#x op (t.#x = H.Q(i, t, "#x", e, 0))) on any other: the
+// PUTFIELD is logged only when the assignment happens. It reports false
+// where no temporary can be declared (a field initializer's other bases).
+func (r *rewriter) privateLogical(e *js.Assign, m *js.Member, pn *js.PrivateName) bool {
+	val := e.Value
+	o := r.stableBase(m.Object)
+	t := o
+	if o == "" {
+		if r.fn.noTemps {
+			return false
+		}
+		t = r.allocTemp()
+		defer r.releaseTemps(1)
+	}
+	name := r.text(m.Property)
+	h := r.holeRep(e.Start, m.Object.Pos())
+	r.expr(m.Object)
+	hv := r.holeRep(m.Object.EndPos(), val.Pos())
+	r.expr(val)
+	i := r.site(e.Span)
+	open := "("
+	if o == "" {
+		open = "((" + t + " = "
+	}
+	r.fill(h, open)
+	head := "." + name + " " + e.Op[:2] + " (" + t + "."
+	if o == "" {
+		head = ")" + head
+	}
+	if r.points != nil {
+		// A failed write is reported at the private name, the original's.
+		r.textPoints = append(r.textPoints, [2]int32{int32(len(r.buf) + len(head)), m.Property.Pos()})
+	}
+	r.fill(hv, head, name, " = ", r.hk("Q", i), t, ", ", strconv.Quote("#"+pn.Name), ", ")
+	r.ins(val.EndPos(), ", ", r.instArg(m.Object), ")))")
+	return true
+}
+
+// initThis reports that o is this in an instance field's initializer,
+// which may have no id yet: a write to it gives it one under construction
+// (Qt), as the field's own Q does.
+func (r *rewriter) initThis(o js.Expr) bool {
+	_, ok := o.(*js.This)
+	return ok && r.fn != nil && r.fn.instInit
+}
+
+// instArg is Q's last argument for a private write to o: 1 where o is this
+// in an instance field's initializer (initThis), else 0.
+func (r *rewriter) instArg(o js.Expr) string {
+	if r.initThis(o) {
+		return "1"
+	}
+	return "0"
+}
+
+// superAssign instruments a write to a super property with a static key,
+// which JavaScript performs on this (the receiver) unless a setter of the
+// home object's prototype chain takes it: super.p = e → H.Ps(i, this, "p",
+// super.p = e), and super.p op= e → (super.p op H.Ps(i, this, "p", super.p
+// = e)) for the logical operators. Ps logs the PUTFIELD after the write,
+// when this owns p as data holding the value.
+func (r *rewriter) superAssign(e *js.Assign, m *js.Member, logical bool) {
+	val := e.Value
+	key := r.str(m.Property.(*js.Ident))
+	h := r.hole(e.Start)
+	var hv int
+	if logical {
+		hv = r.holeRep(e.Target.EndPos(), val.Pos())
+	}
+	r.expr(val)
+	i := r.site(e.Span)
+	ps := r.hk("Ps", i) + "this, " + key + ", "
+	if logical {
+		r.fill(h, "(")
+		head := " " + e.Op[:2] + " " + ps + r.text(m) + " "
+		if r.points != nil {
+			// A failed write is reported at the operator, the original's.
+			r.textPoints = append(r.textPoints, [2]int32{int32(len(r.buf) + len(head)), r.next(e.Target.EndPos())})
+		}
+		r.fill(hv, head, "= ")
+		r.ins(val.EndPos(), "))")
+	} else {
+		r.fill(h, ps)
+		r.ins(val.EndPos(), ")")
+	}
 }
 
 // storedValue instruments the value of an assignment e to member m and

@@ -35,8 +35,15 @@ type fnState struct {
 	// its frame in self (not an arrow, a generator, an async function or
 	// a derived class's constructor), past its parameters.
 	thisFrame bool
-	nsusp     int // suspensions rewritten so far
-	nsuspAll  int // the same, with for await loops (iter.go)
+	// fieldInit: a field's initializer, which flushes nothing (no X): the
+	// instance (before its constructor's Fe) and a static field's value
+	// (before its class has an id) are held by nothing in the model yet,
+	// and a flush there would reclaim them with what they hold.
+	// instInit: an instance field's initializer, where this may have no
+	// id yet: writes to it give it one (Qt, Q with inst 1).
+	fieldInit, instInit bool
+	nsusp               int // suspensions rewritten so far
+	nsuspAll            int // the same, with for await loops (iter.go)
 	// iters: the loops with per-iteration scopes whose bodies enclose the
 	// point being rewritten, outermost first (suspendable functions only:
 	// a resumption enters their iterations again, iter.go).
@@ -1638,7 +1645,7 @@ func (r *rewriter) class(c *js.Class) (int, string) {
 			}
 			if m.Value != nil {
 				save := r.fn
-				r.fn = &fnState{parent: save, span: spanOf(m), noTemps: true}
+				r.fn = &fnState{parent: save, span: spanOf(m), noTemps: true, fieldInit: true, instInit: !m.Static}
 				if k == "" {
 					k = r.keyText(m.Key, m.Computed)
 				}
@@ -2103,7 +2110,7 @@ func trivial(e js.Expr) bool {
 // flushed instruments e and wraps it in X (end of a statement-level
 // expression) with the site sp, unless it is trivial.
 func (r *rewriter) flushed(e js.Expr, sp js.Span, guard bool) {
-	if trivial(e) {
+	if trivial(e) || r.fn != nil && r.fn.fieldInit {
 		r.expr(e)
 		return
 	}

@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/memtrace/memtrace/instrument"
 	js "github.com/memtrace/memtrace/instrument/js"
@@ -18,6 +21,56 @@ import (
 type ServerOptions struct {
 	AllUses, AllPutFields bool
 	Exclude               []string
+	// SlowAfter is how long a request may take before the server names
+	// its module on Stderr ("memtrace: instrumenting app.js (5.8 MB) is
+	// taking a while..."), once per name; zero means SlowNotice.
+	SlowAfter time.Duration
+	// Stderr receives those notices; nil means os.Stderr (the program's
+	// standard error: memtrace node's client lets the server inherit it).
+	Stderr io.Writer
+}
+
+// SlowNotice is how long the instrument server takes over a module before
+// it says so: a program whose start seems to hang in a large module
+// (dart-sass, one 5.8 MB file) is then seen to be waiting for memtrace.
+const SlowNotice = time.Second
+
+// slowNotes names, once per module name, the requests that take long.
+type slowNotes struct {
+	after time.Duration
+	mu    sync.Mutex
+	w     io.Writer
+	named map[string]bool
+}
+
+// watch starts the clock of a request; the function it returns stops it.
+func (s *slowNotes) watch(req *serverRequest) (stop func() bool) {
+	name, size := req.Name, req.Len
+	t := time.AfterFunc(s.after, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if s.named[name] {
+			return
+		}
+		s.named[name] = true
+		what := "instrumenting"
+		if req.PosMap {
+			what = "mapping the stack positions of"
+		}
+		fmt.Fprintf(s.w, "memtrace: %s %s (%s) is taking a while...\n", what, name, sizeText(size))
+	})
+	return t.Stop
+}
+
+// sizeText gives a size in bytes for people: "5.8 MB", "340 KB", "12 bytes".
+func sizeText(n int) string {
+	switch {
+	case n >= 1e6:
+		return strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB"
+	case n >= 1e3:
+		return strconv.Itoa(n/1e3) + " KB"
+	}
+	return strconv.Itoa(n) + " bytes"
 }
 
 // serverRequest is a request's header line; Len bytes of source follow it.
@@ -70,6 +123,13 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 	if err != nil {
 		return err
 	}
+	slow := &slowNotes{after: opts.SlowAfter, w: opts.Stderr, named: map[string]bool{}}
+	if slow.after <= 0 {
+		slow.after = SlowNotice
+	}
+	if slow.w == nil {
+		slow.w = os.Stderr
+	}
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var mu sync.Mutex // bw
@@ -100,7 +160,9 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			stop := slow.watch(&req)
 			out, sites, ierr := serveOne(req, src, excl, opts)
+			stop()
 			<-sem
 			resp := serverResponse{ID: req.ID, Len: len(out), Sites: string(sites)}
 			if ierr != nil {
@@ -121,6 +183,10 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 	}
 }
 
+// serveDelay, if not nil, runs before each request (the tests' slow
+// modules).
+var serveDelay func(*serverRequest)
+
 // serveOne instruments one module as `memtrace instrument --no-shim` would.
 func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (out, sites []byte, err error) {
 	defer func() {
@@ -128,6 +194,9 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 			out, sites, err = nil, nil, fmt.Errorf("internal error: %v", p)
 		}
 	}()
+	if serveDelay != nil {
+		serveDelay(&req)
+	}
 	if req.PosMap {
 		// The map of the code, or of none when the code is given back as
 		// it is (an exclusion).

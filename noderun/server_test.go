@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -172,4 +175,63 @@ func TestServeVMAndPosMap(t *testing.T) {
 	// types removed): the call's hook maps to the source's column.
 	assert.Contains(t, got[7].code, ",2,26,2", got[7].code)
 	assert.Contains(t, got[8].err, "app/bad.js:1:5")
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestServeSlowNotice: a request that takes longer than SlowAfter names
+// its module on standard error while it runs, once per module however
+// many requests for it are slow (its code, then its position map); quick
+// ones are not named. The slow requests wait (serveDelay) until their
+// module has been named, then long enough for a second notice.
+func TestServeSlowNotice(t *testing.T) {
+	const after = 150 * time.Millisecond
+	var stderr syncBuffer
+	serveDelay = func(req *serverRequest) {
+		if !strings.HasPrefix(req.Name, "slow") {
+			return
+		}
+		for end := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), req.Name) && time.Now().Before(end); {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(2 * after)
+	}
+	defer func() { serveDelay = nil }()
+	big := "module.exports = 1;\n/*" + strings.Repeat("x", 2_500_000) + "*/\n"
+	var in strings.Builder
+	in.WriteString(request(1, "slow/big.js", "commonjs", big))
+	in.WriteString(request(2, "quick.js", "commonjs", "module.exports = [1];\n"))
+	h, _ := json.Marshal(serverRequest{ID: 3, Name: "slow/big.js", Goal: "commonjs", PosMap: true, Len: len(big)})
+	in.WriteString(string(h) + "\n" + big)
+	h, _ = json.Marshal(serverRequest{ID: 4, Name: "slow/map.js", Goal: "commonjs", PosMap: true, Len: 12})
+	in.WriteString(string(h) + "\n" + "var o = {};\n")
+	var out bytes.Buffer
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{SlowAfter: after, Stderr: &stderr}))
+	got := readAnswers(t, out.Bytes())
+	require.Len(t, got, 4)
+	for id, a := range got {
+		assert.Empty(t, a.err, "request %d", id)
+	}
+	lines := strings.Split(strings.TrimSuffix(stderr.String(), "\n"), "\n")
+	sort.Strings(lines)
+	assert.Equal(t, []string{
+		"memtrace: instrumenting slow/big.js (2.5 MB) is taking a while...",
+		"memtrace: mapping the stack positions of slow/map.js (12 bytes) is taking a while...",
+	}, lines)
 }
