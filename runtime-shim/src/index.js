@@ -1551,6 +1551,20 @@ function install() {
     return m === null ? 0 : +m[1];
   }
 
+  // classWrite: a write to fn, which has no id: a class being defined (a
+  // static block's this.k = v, before F gives it its id) keeps the value
+  // for F to log, as Q keeps a static field's, when the write made k an
+  // own data property holding v (no setter took it).
+  function classWrite(fn, k, v) {
+    if (!isClassSource(fn)) return;
+    let d;
+    try { d = getOwnPropertyDescriptor(fn, k); } catch { return; }
+    if (d === undefined || !hasOwn(d, 'value') || d.value !== v) return;
+    pendingStatic[pendingStatic.length] = fn;
+    pendingStatic[pendingStatic.length] = typeof k === 'string' ? k : $String(k);
+    pendingStatic[pendingStatic.length] = v;
+  }
+
   // isClassSource reports whether fn is a class (its source text starts
   // with "class").
   function isClassSource(fn) {
@@ -3306,7 +3320,10 @@ function install() {
     if (id === 0) {
       if (!isObj(o)) return v;
       id = idOf(o); // a setter's entry may have given it one
-      if (id === 0) return v;
+      if (id === 0) {
+        if (typeof o === 'function') classWrite(o, k, v);
+        return v;
+      }
     }
     curSid = h.sid;
     const g = h.base + i;
@@ -3614,6 +3631,36 @@ function install() {
         setUnder(id);
       }
       logPutfield(g, id, k, isObj(v) ? idOrCreate(v, g) : 0);
+      use(id, g);
+      return v;
+    }
+
+    // Qt: this in an instance field's initializer, written to before its
+    // constructor's Fe: given its id there, under construction, as Q
+    // gives it (the constructor protocol moves it to the new's site).
+    Qt(i, o) {
+      if (isObj(o) && idOf(o) === 0) {
+        curSid = this.sid;
+        setUnder(create(o, this.base + i));
+      }
+      return o;
+    }
+
+    // Ps: super.k = v, after the write, which JavaScript performed on o
+    // (this, its receiver) unless a setter took it: the PUTFIELD when o
+    // now owns k as data holding v (a proxy's descriptor is not read).
+    Ps(i, o, k, v) {
+      if (!isObj(o) || proxy(o)) return v;
+      let d;
+      try { d = getOwnPropertyDescriptor(o, k); } catch { return v; }
+      if (d === undefined || !hasOwn(d, 'value') || d.value !== v) return v;
+      const obj = isObj(v);
+      let id = idOf(o);
+      if (id === 0 && !obj) return v;
+      curSid = this.sid;
+      const g = this.base + i;
+      if (id === 0) id = idOrCreate(o, g);
+      logPutfield(g, id, k, obj ? idOrCreate(v, g) : 0);
       use(id, g);
       return v;
     }
