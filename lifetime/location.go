@@ -1,6 +1,7 @@
 package lifetime
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -64,11 +65,47 @@ func (l *Location) String() string {
 // Short returns the basename form used in reference-count output: the
 // special text, or "basename(file):sl:sc:el:ec" where basename follows
 // Java's File.getName.
+//
+// A control character of the file name (a newline, which would split the
+// row it is printed in) is written as an escape: \n, \r, \t, \xNN.
 func (l *Location) Short() string {
 	if l.short == "" {
-		l.short = formatRange(javaBaseName(l.File), l)
+		l.short = formatRange(escapeControls(javaBaseName(l.File)), l)
 	}
 	return l.short
+}
+
+// escapeControls writes the C0 control characters and DEL of s as
+// escapes (and a backslash before one as \\): one line, whatever s holds.
+func escapeControls(s string) string {
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\n':
+			b = append(b, `\n`...)
+		case c == '\r':
+			b = append(b, `\r`...)
+		case c == '\t':
+			b = append(b, `\t`...)
+		case c < 0x20 || c == 0x7f:
+			b = append(b, fmt.Sprintf(`\x%02x`, c)...)
+		case c == '\\':
+			b = append(b, `\\`...)
+		default:
+			b = append(b, c)
+		}
+	}
+	return string(b)
 }
 
 func formatRange(file string, l *Location) string {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/memtrace/memtrace/trace"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -414,4 +415,16 @@ func TestIdleSamplesLeaking(t *testing.T) {
 	}
 	require.LessOrEqual(t, len(x.at), maxIdleSamples)
 	require.EqualValues(t, 10000, x.n)
+}
+
+// A file name with a newline (issue 54, case 17) does not split the
+// reference-count rows: each row is one line, the newline escaped.
+func TestScenarioFileNameNewline(t *testing.T) {
+	b := &tb{}
+	b.add(`[23,0]`, `[1,-1,1]`, `[19,1000,1,"dir/a\nId: 99 b.js"]`, `[23,1]`, `[22,1,1,1,1,10]`, `[22,2,2,1,2,10]`)
+	b.add(`[1,1,2]`, `[4,2,"x",2]`, `[8,"1:2"]`)
+	out := b.rc(t)
+	lines := strings.Split(out, "\n")
+	require.Len(t, lines, 1, out)
+	assert.Equal(t, row("2", `a\nId: 99 b.js:1:1:1:10`, "4", "end of program"), lines[0])
 }

@@ -1,6 +1,7 @@
 package noderun
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,6 +43,56 @@ type Child struct {
 	// Running: no exit was recorded and the process was still alive when
 	// the main process ended (its trace is then unfinished).
 	Running bool `json:"running,omitempty"`
+	// Uninstrumented lists the modules that ran uninstrumented.
+	Uninstrumented []Uninstrumented `json:"uninstrumented,omitempty"`
+}
+
+// Uninstrumented is a module that ran uninstrumented, and why: its
+// objects are not in the trace.
+type Uninstrumented struct {
+	Module string `json:"module"`
+	Reason string `json:"reason"`
+}
+
+// UninstrumentedFile is where a process's preload and loader hooks record
+// the modules that ran uninstrumented, one JSON line each.
+const UninstrumentedFile = "uninstrumented.jsonl"
+
+// readUninstrumented reads such a file (none: nothing ran uninstrumented),
+// each module once.
+func readUninstrumented(path string) []Uninstrumented {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var out []Uninstrumented
+	seen := map[string]bool{}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var u Uninstrumented
+		if json.Unmarshal(line, &u) != nil || u.Module == "" || seen[u.Module] {
+			continue
+		}
+		seen[u.Module] = true
+		out = append(out, u)
+	}
+	return out
+}
+
+// withUninstrumented is a process's status and reason given the modules
+// that ran uninstrumented: a trace without them is a trace of part of
+// the program, not a complete one.
+func withUninstrumented(status, reason string, us []Uninstrumented) (string, string) {
+	if len(us) == 0 {
+		return status, reason
+	}
+	what := fmt.Sprintf("%d modules ran uninstrumented (their objects are not in the trace), the first %s: %s", len(us), us[0].Module, us[0].Reason)
+	if len(us) == 1 {
+		what = fmt.Sprintf("a module ran uninstrumented (its objects are not in the trace): %s: %s", us[0].Module, us[0].Reason)
+	}
+	if status == "complete" {
+		return "incomplete", what
+	}
+	return status, reason + "; " + what
 }
 
 const reasonNoExit = "no exit was recorded (still running, or killed)"
@@ -145,11 +196,19 @@ func collectChildren(dir string) []Child {
 			c.Status, c.Reason, c.Bytes, c.Entries = ts.status, ts.reason, ts.bytes, ts.entries
 		}
 		if !exited {
+			// Still running (a detached child) or killed: its trace has
+			// no end yet, whatever it holds so far.
 			c.Running = c.ThreadID == 0 && processAlive(c.Pid)
+			c.Status = "incomplete"
 			if c.Reason == "" {
 				c.Reason = reasonNoExit
+				if c.Running {
+					c.Reason = "still running when the program ended: its trace has no end yet"
+				}
 			}
 		}
+		c.Uninstrumented = readUninstrumented(filepath.Join(cdir, UninstrumentedFile))
+		c.Status, c.Reason = withUninstrumented(c.Status, c.Reason, c.Uninstrumented)
 		all = append(all, numbered{n, c})
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].n < all[j].n })

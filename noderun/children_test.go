@@ -286,6 +286,9 @@ setTimeout(() => {
 	s := readSession(t, filepath.Join(dir, "out"))
 	require.Len(t, s.Children, 1)
 	assert.True(t, s.Children[0].Running, "%+v", s.Children[0])
+	// Its trace has no end yet: not complete (issue 54, case 17).
+	assert.Equal(t, "incomplete", s.Children[0].Status)
+	assert.Contains(t, s.Children[0].Reason, "still running")
 	left, _ := filepath.Glob(filepath.Join(tmp, "memtrace-node-*"))
 	assert.Empty(t, left, "the run's temporary directory outlived it")
 	held, _ := filepath.Glob(filepath.Join(sup, "node-*", "preload.cjs"))

@@ -80,7 +80,9 @@ class Client {
 
   fail(why) {
     if (this.failed === undefined) this.failed = why;
-    for (const p of this.pending.values()) p.resolve({ error: this.failed });
+    // broken: the server failed, not the code (which it rejects with an
+    // error of the code's own).
+    for (const p of this.pending.values()) p.resolve({ error: this.failed, broken: true });
     this.pending.clear();
   }
 
@@ -131,7 +133,7 @@ class Client {
     if (this.failed === undefined && this.proc === undefined) {
       try { this.start(); } catch (e) { this.fail(String(e)); }
     }
-    if (this.failed !== undefined) return Promise.resolve({ error: this.failed });
+    if (this.failed !== undefined) return Promise.resolve({ error: this.failed, broken: true });
     const id = this.next++;
     const src = Buffer.from(source, 'utf8');
     return new Promise((resolve) => {
@@ -162,4 +164,14 @@ function loadShimNowhere() {
   }
 }
 
-module.exports = { isInstrumented, instrumentArgs, Client, loadShimNowhere };
+// noteUninstrumented records, in the file memtrace node reads into
+// session.json (MEMTRACE_UNINSTRUMENTED; none: nothing), that module
+// filename ran uninstrumented and why: one JSON line, appended.
+function noteUninstrumented(file, filename, why) {
+  if (!file) return;
+  try {
+    require('node:fs').appendFileSync(file, JSON.stringify({ module: filename, reason: String(why) }) + '\n');
+  } catch { /* the warning on standard error stands */ }
+}
+
+module.exports = { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented };

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { isInstrumented, instrumentArgs, Client, loadShimNowhere } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented } = require('./client.cjs');
 
 function scriptName(filename) {
   const rel = path.relative(process.cwd(), filename);
@@ -21,6 +21,8 @@ function scriptName(filename) {
 }
 
 let bin = process.env.MEMTRACE_BIN;
+// Where the modules that run uninstrumented are recorded (session.json).
+const uninstrumentedFile = process.env.MEMTRACE_UNINSTRUMENTED;
 // memtrace's own files (beside this one) run as they are.
 const ownDir = path.dirname(fileURLToPath(import.meta.url)) + path.sep;
 
@@ -84,6 +86,7 @@ export async function load(url, context, nextLoad) {
   const r = await client.instrument({ name: scriptName(filename), goal: 'module', loader, path: filename }, source);
   if (r.error !== undefined) {
     process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${r.error}\n`);
+    noteUninstrumented(uninstrumentedFile, filename, r.error);
     return result;
   }
   return { ...result, source: r.code };

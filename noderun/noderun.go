@@ -123,6 +123,9 @@ type Session struct {
 	// Children are the node processes the program started (and their
 	// children), each with a trace of its own, in the order they started.
 	Children []Child `json:"children,omitempty"`
+	// Uninstrumented lists the modules of the main process that ran
+	// uninstrumented, and why (then the status is incomplete).
+	Uninstrumented []Uninstrumented `json:"uninstrumented,omitempty"`
 }
 
 // Run runs the program and returns its exit code (or -1 with an error when
@@ -240,6 +243,7 @@ func Run(opts Options) (int, error) {
 		"MEMTRACE_BIN="+opts.Memtrace,
 		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
 		"MEMTRACE_STATUS="+statusFile,
+		"MEMTRACE_UNINSTRUMENTED="+filepath.Join(tmp, UninstrumentedFile),
 		"MEMTRACE_ALL_USES="+flag01(opts.AllUses),
 		"MEMTRACE_ALL_PUTFIELDS="+flag01(opts.AllPutFields),
 		"MEMTRACE_COMPACT="+flag01(opts.Compact),
@@ -317,6 +321,8 @@ func Run(opts Options) (int, error) {
 			sess.Status, sess.Reason = "incomplete", v.Stopped
 		}
 	}
+	sess.Uninstrumented = readUninstrumented(filepath.Join(tmp, UninstrumentedFile))
+	sess.Status, sess.Reason = withUninstrumented(sess.Status, sess.Reason, sess.Uninstrumented)
 	sess.Children = collectChildren(opts.OutDir)
 	// A child still running may start node processes of its own, which
 	// load the preload from the support directory: when that is tmp, leave

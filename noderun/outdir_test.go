@@ -339,3 +339,60 @@ func TestSupportRootOfAnotherUser(t *testing.T) {
 	assert.Contains(t, stderr.String(), "belongs to another user (uid 65534)")
 	assert.Equal(t, "complete", readSession(t, filepath.Join(dir, "out")).Status)
 }
+
+// Issue 54, case 11: a module that runs uninstrumented (here every one:
+// the instrumenter memtrace node is given fails) is listed in
+// session.json with why, and the session is incomplete: a trace of part
+// of the program is not a complete one.
+func TestUninstrumentedModulesRecorded(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeProg(t, dir, "console.log(require('./m.js'));\n")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.js"), []byte("module.exports = 42;\n"), 0o644))
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "out")
+	code, err := noderun.Run(noderun.Options{Script: "p.js", OutDir: out, Memtrace: "/bin/false",
+		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, "42\n", stdout.String())
+	s := readSession(t, out)
+	assert.Equal(t, "incomplete", s.Status)
+	assert.Contains(t, s.Reason, "modules ran uninstrumented")
+	var mods []string
+	for _, u := range s.Uninstrumented {
+		mods = append(mods, filepath.Base(u.Module))
+		assert.NotEmpty(t, u.Reason)
+	}
+	assert.ElementsMatch(t, []string{"p.js", "m.js"}, mods)
+}
+
+// Issue 54, case 12: when the instrumenter for run-time code is broken
+// (here /bin/false), eval and new Function code do not run uninstrumented
+// in silence: memtrace says so on standard error, naming the
+// instrumenter, and session.json records it (status incomplete). The
+// program is instrumented ahead of time, so that only its run-time code
+// needs the instrumenter.
+func TestBrokenRunTimeInstrumenter(t *testing.T) {
+	needNode(t)
+	bin := memtracebin.Path(t)
+	dir := t.TempDir()
+	writeProg(t, dir, "const o = eval('({ a: 1 })');\nconst f = new Function('return { b: 2 }');\nconsole.log(o.a, f().b);\n")
+	inst := exec.Command(bin, "instrument", "p.js", "-o", "p.inst.js")
+	inst.Dir = dir
+	msg, err := inst.CombinedOutput()
+	require.NoError(t, err, string(msg))
+	var stdout, stderr bytes.Buffer
+	out := filepath.Join(dir, "out")
+	code, err := noderun.Run(noderun.Options{Script: "p.inst.js", OutDir: out, Memtrace: "/bin/false",
+		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	assert.Equal(t, "1 2\n", stdout.String())
+	assert.Contains(t, stderr.String(), "the instrumenter /bin/false failed")
+	assert.Equal(t, 1, strings.Count(stderr.String(), "the instrumenter /bin/false failed"), "said once")
+	s := readSession(t, out)
+	assert.Equal(t, "incomplete", s.Status)
+	require.Len(t, s.Uninstrumented, 1)
+	assert.Contains(t, s.Uninstrumented[0].Module, "run-time code")
+}

@@ -30,7 +30,7 @@ const fs = require('node:fs');
 const Module = require('node:module');
 const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
-const { isInstrumented, instrumentArgs } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, noteUninstrumented } = require('./client.cjs');
 
 const env = process.env;
 // What is read after the preload has run: memtrace's variables, which
@@ -77,6 +77,7 @@ if (programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(proce
   // Never the parent's files.
   env.MEMTRACE_OUT = childDir ? path.join(childDir, 'mem-trace') : require('node:os').devNull;
   env.MEMTRACE_STATUS = childDir ? path.join(childDir, 'status.json') : '';
+  env.MEMTRACE_UNINSTRUMENTED = childDir ? path.join(childDir, 'uninstrumented.jsonl') : '';
 }
 
 // The shim first: it must see the program's natives before the program
@@ -416,6 +417,7 @@ function instrument(source, filename, goal, compiled) {
   if (r.error !== undefined && !r.warned) {
     r.warned = true;
     process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${r.error}\n`);
+    noteUninstrumented(menv.MEMTRACE_UNINSTRUMENTED, filename, r.error);
   }
   return r.out;
 }
@@ -535,7 +537,16 @@ function instrumentRunTimeCode(code, name, strict, global, kind, posmap) {
     b.port.postMessage({ req, source: code });
     const r = wait(b, 600000);
     done(b);
-    if (r === undefined || r.error !== undefined) return undefined;
+    if (r === undefined) {
+      // No answer: the instrumenter is broken (not code it rejects, which
+      // runs as it is and fails as it would).
+      if (posmap !== true) brokenInstrumenter(name, 'it gave no answer');
+      return undefined;
+    }
+    if (r.error !== undefined) {
+      if (r.broken && posmap !== true) brokenInstrumenter(name, r.error);
+      return undefined;
+    }
     return typeof r.sites === 'string' ? { code: r.code, sites: r.sites } : r.code;
   }
   if (posmap === true) return undefined;
@@ -545,10 +556,26 @@ function instrumentRunTimeCode(code, name, strict, global, kind, posmap) {
   if (global === true) args.push('--global-code');
   args.push('--name', name, '-');
   try {
-    return origExecFileSync(bin, args, { input: code, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'] });
-  } catch {
+    return origExecFileSync(bin, args, { input: code, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'] });
+  } catch (e) {
+    // Code memtrace rejects (exit 1 with a diagnostic) runs as it is; an
+    // instrumenter that cannot run, or ends otherwise, is broken.
+    const said = e && e.stderr ? String(e.stderr) : '';
+    if (!(e && e.status === 1 && said.includes(': error: '))) brokenInstrumenter(name, e && e.code ? e.code : e && e.status !== undefined ? 'exit status ' + e.status : String(e));
     return undefined;
   }
+}
+
+// brokenInstrumenter says, once per process, that run-time code (eval,
+// new Function, vm) runs uninstrumented because memtrace's instrumenter
+// failed, naming it, and records it for session.json.
+let brokenSaid = false;
+function brokenInstrumenter(name, why) {
+  if (brokenSaid) return;
+  brokenSaid = true;
+  const what = `the instrumenter ${bin} failed (${why}): run-time code (eval, new Function, vm) runs uninstrumented`;
+  process.stderr.write(`memtrace: ${what}\n`);
+  noteUninstrumented(menv.MEMTRACE_UNINSTRUMENTED, `run-time code (first: ${name})`, what);
 }
 if (env.MEMTRACE_INSTRUMENTER !== 'spawn' && bin && globalThis.__mt && typeof globalThis.__mt.setInstrumenter === 'function') {
   globalThis.__mt.setInstrumenter(instrumentRunTimeCode);
@@ -670,7 +697,7 @@ if (typeof Module.register === 'function') {
 // pass it as MEMTRACE_NODE_OPTIONS; none: it had none).
 menv = {};
 for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
-for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_WORKER', 'MEMTRACE_WORKER_STACK',
+for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_UNINSTRUMENTED', 'MEMTRACE_WORKER', 'MEMTRACE_WORKER_STACK',
   'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS', 'MEMTRACE_STACK_ARG']) delete env[k];
 // The stack size memtrace node gives node for instrumented code (its
 // --stack-size, MEMTRACE_STACK_ARG) is no option of the program's.
