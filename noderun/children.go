@@ -200,11 +200,13 @@ func collectChildren(dir string) []Child {
 			// no end yet, whatever it holds so far.
 			c.Running = c.ThreadID == 0 && processAlive(c.Pid)
 			c.Status = "incomplete"
-			if c.Reason == "" {
+			switch {
+			case c.Running:
+				// (What the trace holds so far may break rules: it stops
+				// mid-way.)
+				c.Reason = "still running when the program ended: its trace has no end yet"
+			case c.Reason == "":
 				c.Reason = reasonNoExit
-				if c.Running {
-					c.Reason = "still running when the program ended: its trace has no end yet"
-				}
 			}
 		}
 		c.Uninstrumented = readUninstrumented(filepath.Join(cdir, UninstrumentedFile))
