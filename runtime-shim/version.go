@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "1c53227477e2807c"
+const Version = "542b38e304b88603"

@@ -1791,6 +1791,7 @@ function install() {
     curSid = h.sid;
     if (isObj(val)) returned(ci, f, val, isNew);
     if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val, since, f);
+    else if (kind === K_ERROR && isObj(val)) errorHolds(ci, val);
     if (isObj(f)) {
       const fid = idOf(f);
       if (fid !== 0) use(fid, ci);
@@ -2960,8 +2961,9 @@ function install() {
         holdElements(ci, val, 1);
         break;
       case K_ENTRIES:
-        // Object.entries: a new array of new [key, value] pairs.
-        holdElements(ci, val, 2);
+        // Object.entries: a new array of new [key, value] pairs;
+        // Object.getOwnPropertyDescriptors: an object of new descriptors.
+        holdOwn(ci, val, 2);
         break;
       case K_REWRITE:
         // reverse, sort, fill, copyWithin: the array's elements again.
@@ -3001,6 +3003,9 @@ function install() {
     try { ks = ownKeys(o); } catch { return 0; }
     let oid = 0;
     for (let j = 0; j < ks.length; j++) {
+      // (An error's stack is formatted when first read, by the program's
+      // Error.prepareStackTrace: never read here.)
+      if (ks[j] === 'stack') continue;
       const e = ownData(o, ks[j]);
       if (!isObj(e)) continue;
       let eid = depth > 1 && !proxy(e) && idOf(e) === 0 ? holdOwn(ci, e, depth - 1) : 0;
@@ -3066,6 +3071,7 @@ function install() {
     let ks;
     try { ks = ownKeys(o); } catch { return id; }
     for (let j = 0; j < ks.length; j++) {
+      if (ks[j] === 'stack') continue; // (holdOwn)
       const e = ownData(o, ks[j]);
       if (isObj(e)) logPutfield(ci, id, $String(ks[j]), holdDeep(ci, e, since, seen));
     }
@@ -3139,6 +3145,17 @@ function install() {
         curSid = saved;
       }
     };
+  }
+
+  // errorHolds: an error made through a call hook holds its cause
+  // (new Error(m, {cause})) and an AggregateError its errors, a new array
+  // holding them.
+  function errorHolds(ci, e) {
+    if (proxy(e)) return;
+    const c = ownData(e, 'cause');
+    if (isObj(c)) logPutfield(ci, idOrCreate(e, ci), 'cause', idOrCreate(c, ci));
+    const es = ownData(e, 'errors');
+    if (isObj(es) && isArray(es) && !proxy(es)) logPutfield(ci, idOrCreate(e, ci), 'errors', holdFirst(ci, es));
   }
 
   // holdNew: the id of object v, which a promise settles with; one first

@@ -173,7 +173,8 @@ export const typedBuffer = getOwnPropertyDescriptor(getPrototypeOf(Int32Array.pr
 const VIEWS = ['Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
   'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'DataView'];
 export const MODEL_TABLE = [
-  ['Object', 0, 'fromEntries', K_OWN_PROPS], ['Object', 0, 'create', K_CREATE], ['Object', 0, 'defineProperties', K_DEFINE_PROPS],
+  ['Object', 0, 'fromEntries', K_OWN_PROPS], ['Object', 0, 'getOwnPropertyDescriptor', K_OWN_PROPS],
+  ['Reflect', 0, 'getOwnPropertyDescriptor', K_OWN_PROPS], ['Object', 0, 'getOwnPropertyDescriptors', K_ENTRIES], ['Object', 0, 'create', K_CREATE], ['Object', 0, 'defineProperties', K_DEFINE_PROPS],
   ['Object', 0, 'setPrototypeOf', K_SET_PROTO], ['Reflect', 0, 'setPrototypeOf', K_SET_PROTO], ['Reflect', 0, 'set', K_REFLECT_SET],
   ['Reflect', 0, 'deleteProperty', K_REFLECT_DELETE], ['Reflect', 0, 'defineProperty', K_DEFINE_PROPERTY],
   ['JSON', 0, 'parse', K_DEEP], ['', 0, 'structuredClone', K_DEEP], ['Function', 1, 'bind', K_BIND],

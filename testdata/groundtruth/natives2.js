@@ -214,8 +214,31 @@ function weak() {
   kept.split = 'a,b'.split(re3);
 }
 
+// Descriptors, errors' causes, string matches.
+function more() {
+  const dv = {};
+  dv.x = track('descriptor-value', { d: 1 });
+  kept.desc = Object.getOwnPropertyDescriptor(dv, 'x');
+  const dvs = {};
+  dvs.y = track('descriptors-value', { d: 2 });
+  kept.descs = Object.getOwnPropertyDescriptors(dvs);
+  const acc = {};
+  const getter = track('descriptor-getter', () => 1);
+  Object.defineProperty(acc, 'z', { get: getter });
+  kept.accDesc = Reflect.getOwnPropertyDescriptor(acc, 'z');
+  const cause = track('error-cause', { c: 1 });
+  kept.err = new Error('e', { cause });
+  const inner = track('aggregate-error', { c: 2 });
+  kept.agg = new AggregateError([inner], 'all');
+  const lost = track('error-cause-dropped', { c: 3 });
+  new Error('e', { cause: lost });
+  const re = track('match-regexp', /(?<x>a)/);
+  kept.matched = 'a'.match(re);
+}
+
 function main() {
   objects();
+  more();
   weak();
   reflect();
   json();
