@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "542b38e304b88603"
+const Version = "c1fa406aecb5bdb3"

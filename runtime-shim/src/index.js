@@ -1748,6 +1748,10 @@ function install() {
     }
     let val;
     const since = nextId; // ids above it are first given during the call
+    // Object.defineProperty, Reflect.defineProperty, Reflect.set of an
+    // array's length: the elements a shorter length deletes (put's rule).
+    const cut = (kind === K_DEFINE_PROPERTY || kind === K_REFLECT_SET) && args[1] === 'length' && isObj(args[0]) && !proxy(args[0]) && isArray(args[0]) ?
+      objectsFrom(args[0], kind === K_REFLECT_SET && typeof args[2] === 'number' ? args[2] : 0) : null;
     if (kind === K_FUNCTION) val = makeFunction(f, args, hook, h);
     else if (kind === K_GEN_RESUME) val = resume(f, base, args);
     else if (kind === K_ERROR && hook !== undefined) val = makeError(h, i, f, base, args, isNew, hook);
@@ -1792,6 +1796,7 @@ function install() {
     if (isObj(val)) returned(ci, f, val, isNew);
     if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val, since, f);
     else if (kind === K_ERROR && isObj(val)) errorHolds(ci, val);
+    if (cut !== null) lengthCut(ci, args[0], cut);
     if (isObj(f)) {
       const fid = idOf(f);
       if (fid !== 0) use(fid, ci);
@@ -3247,6 +3252,15 @@ function install() {
     }
   }
 
+  // lengthCut writes 0 to the indices of cut (objectsFrom's, before a
+  // write of a's length) that a's length no longer reaches.
+  function lengthCut(g, a, cut) {
+    const id = idOf(a);
+    if (id === 0) return;
+    const len = a.length;
+    for (let q = 0; q < cut.length; q++) if (cut[q] >= len) logPutfield(g, id, $String(cut[q]), 0);
+  }
+
   // objectsFrom: the indices from n up of array a's elements that are
   // objects (ascending), before a write of its length that may delete
   // them; null when there are none. Ranges of more than 65536 indices are
@@ -3344,10 +3358,7 @@ function install() {
     }
     curSid = h.sid;
     const g = h.base + i;
-    if (cut !== null) {
-      const len = o.length;
-      for (let q = 0; q < cut.length; q++) if (cut[q] >= len) logPutfield(g, id, $String(cut[q]), 0);
-    }
+    if (cut !== null) lengthCut(g, o, cut);
     if (!skip) {
       // A write that reached a setter logs nothing: own accessor, or (no
       // own property before the write) one on the prototype chain, which

@@ -111,6 +111,15 @@ function inPlace() {
   hs[100000] = track('length-sparse-cut', { l: 3 });
   hs.length = 0;
   kept.hs = hs;
+  const dl = [];
+  dl.push(track('define-length-cut', { l: 4 }));
+  Object.defineProperty(dl, 'length', { value: 0 });
+  kept.dl = dl;
+  const rl = [];
+  rl.push(track('reflect-set-length-kept', { l: 5 }));
+  rl.push(track('reflect-set-length-cut', { l: 6 }));
+  Reflect.set(rl, 'length', 1);
+  kept.rl = rl;
   const d = [];
   d.push(track('delete-element', { d: 1 }));
   delete d[0];
