@@ -92,6 +92,11 @@ var gtExpectedDiff = map[string]gtDiff{
 	// resource fn makes (a timer here, still pending at the end); the
 	// model holds it while fn runs, and does not follow async contexts.
 	"natives3/als-run-store-timer": {v8: 1, engine: 0, why: "an async resource made inside als.run keeps the store in V8; the model holds it only while run's callback runs"},
+	// EventTarget removes a once listener when it fires (and a listener
+	// whose signal aborts) in dispatchEvent, which Node's code calls
+	// natively (AbortController.abort too); the shim cannot wrap the
+	// listener without changing what removeEventListener matches.
+	"natives3/eventtarget-once-fired": {v8: 0, engine: 1, why: "EventTarget drops a fired once listener natively; the model keeps it"},
 }
 
 // gtKnownFailing lists the sites (PROGRAM/SITE) where the engine disagrees

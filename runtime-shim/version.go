@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "c1fa406aecb5bdb3"
+const Version = "e4fb77669c766c5c"

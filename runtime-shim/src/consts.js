@@ -34,7 +34,8 @@ export const K_LOC = 46; // callAtCaller
 export const K_RESULT = 47, K_REWRITE = 48, K_ENTRIES = 49, K_OWN_PROPS = 50, K_ITER_RESULT = 51, K_ITERATOR = 52,
   K_DEEP = 53, K_CREATE = 54, K_DEFINE_PROPS = 55, K_SET_PROTO = 56, K_REFLECT_SET = 57, K_REFLECT_DELETE = 58,
   K_BIND = 59, K_PROXY = 60, K_REVOKE = 61, K_VIEW = 62, K_SUBARRAY = 63, K_ALL = 64, K_ALL_SETTLED = 65, K_ANY = 66,
-  K_RACE = 67, K_EMITTER = 68, K_SET_IMMEDIATE = 69, K_NEXT_TICK = 70, K_ALS_RUN = 71, K_ALS_ENTER = 72;
+  K_RACE = 67, K_EMITTER = 68, K_SET_IMMEDIATE = 69, K_NEXT_TICK = 70, K_ALS_RUN = 71, K_ALS_ENTER = 72,
+  K_EVENT_TARGET = 73, K_ABORT_CONTROLLER = 74;
 // Run-time code (§6): indirect eval and the function constructors.
 export const K_EVAL = 35, K_FUNCTION = 36;
 // Slots of the direct-mapped cache of named stores by site (siteStore).

@@ -15,7 +15,7 @@ import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, 
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
-import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, STORE_SLOTS } from './consts.js';
+import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, K_EVENT_TARGET, K_ABORT_CONTROLLER, STORE_SLOTS } from './consts.js';
 import { sortIds } from './sortids.js';
 import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
 
@@ -116,7 +116,23 @@ function install() {
   for (let k = 0; k < MODELLED.length; k++) markNative(MODELLED[k][0], MODELLED[k][1]);
   // EventEmitter's methods that add, remove or run listeners (Node's
   // events module, K_EMITTER); removeAll: its removeAllListeners.
-  var removeAll, alsDisable;
+  var removeAll, alsDisable, etRemove;
+  if (typeof G.EventTarget === 'function') {
+    const EP = G.EventTarget.prototype;
+    markNative(EP.addEventListener, K_EVENT_TARGET);
+    etRemove = EP.removeEventListener;
+    markNative(etRemove, K_EVENT_TARGET);
+  }
+  // new AbortController(): it holds its signal (read through the
+  // prototype's getter, which runs no program code).
+  var signalOf;
+  if (typeof G.AbortController === 'function') {
+    const d = getOwnPropertyDescriptor(G.AbortController.prototype, 'signal');
+    if (d !== undefined && typeof d.get === 'function') {
+      signalOf = d.get;
+      markNative(G.AbortController, K_ABORT_CONTROLLER);
+    }
+  }
   {
     const p = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
     try {
@@ -2840,6 +2856,28 @@ function install() {
       case K_EMITTER:
         emitterChanged(ci, f, base, args);
         break;
+      case K_ABORT_CONTROLLER: {
+        if (!isObj(val) || proxy(val)) break;
+        let sg;
+        try { sg = callWith(signalOf, val); } catch { break; }
+        if (isObj(sg)) logPutfield(ci, idOrCreate(val, ci), 'signal', idOrCreate(sg, ci));
+        break;
+      }
+      case K_EVENT_TARGET: {
+        // EventTarget's addEventListener(type, l, options) and
+        // removeEventListener: the target holds each listener added, under
+        // "~event~" + entryName(type) + "~" + b or c (bubble, capture) +
+        // "~" + its id. A once listener fired, or one whose signal aborted,
+        // is removed natively: the model keeps it (docs/natives.md).
+        const t = args[0], l = args[1], o = args[2];
+        if (!isObj(base) || proxy(base) || typeof t !== 'string' || !isObj(l)) break;
+        const add = f !== etRemove;
+        const cap = o === true || (isObj(o) && !proxy(o) && ownData(o, 'capture') === true);
+        const lid = add ? idOrCreate(l, ci) : idOf(l);
+        const bid = add ? idOrCreate(base, ci) : idOf(base);
+        if (lid !== 0 && bid !== 0) logPutfield(ci, bid, '~event~' + entryName(t, ci) + (cap ? '~c~' : '~b~') + lid, add ? lid : 0);
+        break;
+      }
       case K_ALS_ENTER:
         // als.enterWith(store): the store is the current one for the rest
         // of the synchronous run and every async resource made after it

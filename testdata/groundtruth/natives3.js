@@ -77,6 +77,26 @@ function emitters() {
   kept.e3 = e3;
 }
 
+// EventTarget listeners (an AbortSignal's too).
+function targets() {
+  const et = new EventTarget();
+  et.addEventListener('x', track('eventtarget-listener', () => 1));
+  const gone = track('eventtarget-removed', () => 2);
+  et.addEventListener('x', gone);
+  et.removeEventListener('x', gone);
+  const cap = track('eventtarget-capture-kept', () => 3);
+  et.addEventListener('y', cap, { capture: true });
+  et.removeEventListener('y', cap);
+  const once = { once: true };
+  et.addEventListener('z', track('eventtarget-once-fired', () => 4), once);
+  et.dispatchEvent(new Event('z'));
+  kept.et = et;
+  const ac = new AbortController();
+  const signal = ac.signal;
+  signal.addEventListener('abort', track('abortsignal-listener', () => 5));
+  kept.ac = ac;
+}
+
 // Timers: a pending timer holds its callback and arguments; a fired or
 // cleared one neither.
 function timers() {
@@ -129,6 +149,7 @@ function main() {
   combinators();
   awaited();
   emitters();
+  targets();
   timers();
   storage();
 }
