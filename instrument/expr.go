@@ -765,11 +765,15 @@ func (r *rewriter) directEval(e *js.Call) {
 	r.exprs(e.Args[:1])
 	i := r.site(acorn(a))
 	r.fill(h, r.hk("E", i))
+	// The eval code is strict too when the caller is (1): the shim
+	// instruments it so. The callee's value comes last: a call of eval is
+	// a direct eval only when eval is the engine's own (a script's
+	// function eval, a wrapper the program put in its place, are called
+	// with the string as it is), which only the shim can tell.
 	if r.strict {
-		// The eval code is strict too: the shim instruments it so.
-		r.ins(a.EndPos(), ", 1)")
+		r.ins(a.EndPos(), ", 1, eval)")
 	} else {
-		r.ins(a.EndPos(), ")")
+		r.ins(a.EndPos(), ", 0, eval)")
 	}
 	r.exprs(e.Args[1:])
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "e4fb77669c766c5c"
+const Version = "f3f7a150ed4cd921"

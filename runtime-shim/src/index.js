@@ -111,7 +111,9 @@ function install() {
   markNative(N_GEN_THROW, K_GEN_RESUME);
   for (const E of [Error, TypeError, RangeError, SyntaxError, ReferenceError, EvalError, URIError,
     typeof AggregateError === 'function' ? AggregateError : undefined]) markNative(E, K_ERROR);
-  markNative(N_EVAL, K_EVAL);
+  // (Not a script's own function eval, hoisted over the global's before a
+  // shim its file installs runs: that is no eval.)
+  if (nativeEvalText(N_EVAL)) markNative(N_EVAL, K_EVAL);
   markNative(N_FUNCTION, K_FUNCTION);
   for (let k = 0; k < MODELLED.length; k++) markNative(MODELLED[k][0], MODELLED[k][1]);
   // EventEmitter's methods that add, remove or run listeners (Node's
@@ -185,12 +187,97 @@ function install() {
   // goes where a write failure's does (see failed), once the shim's state
   // is set up.
   var openError;
+  var outPath = env.MEMTRACE_OUT || 'mem-trace';
+  var outLock = ''; // the lock file this process holds beside its trace
   if (fs !== undefined) {
     try {
-      fd = fs.openSync(env.MEMTRACE_OUT || 'mem-trace', 'w');
+      outPath = claimOut(outPath);
+      fd = fs.openSync(outPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW || 0), 0o644);
     } catch (e) {
       fd = -1;
       openError = e;
+    }
+  }
+
+  // claimOut returns the file this process writes its trace to: path,
+  // unless another live process holds it (two processes of a program
+  // instrumented ahead of time, given one MEMTRACE_OUT, wrote one file
+  // and left a corrupt trace) or it is a file memtrace did not write (a
+  // user's file, a link: never truncated): then path.<pid>, said on
+  // standard error. The holder keeps path.lock (O_EXCL, its pid) until
+  // its trace ends; a lock whose process is gone is taken over.
+  function claimOut(path) {
+    const mine = String(proc !== undefined ? proc.pid : 0);
+    const taken = (why) => {
+      const alt = path + '.' + mine;
+      sayOut(path + ' ' + why + ': this process (' + mine + ') writes its trace to ' + alt);
+      return alt;
+    };
+    const lock = path + '.lock';
+    for (let tries = 0; ; tries++) {
+      try {
+        const lfd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW || 0), 0o644);
+        try { fs.writeSync(lfd, mine + '\n'); } finally { fs.closeSync(lfd); }
+        outLock = lock;
+        break;
+      } catch (e) {
+        if (e === null || typeof e !== 'object' || e.code !== 'EEXIST' || tries > 2) {
+          // No lock can be made here (a read-only directory): the open
+          // says why, or the trace goes on without a lock.
+          break;
+        }
+        let holder = 0;
+        // (At install: the program has patched nothing yet.)
+        try { holder = parseInt(fs.readFileSync(lock, 'utf8'), 10) || 0; } catch { holder = 0; }
+        if (holder > 0 && holder !== +mine && alive(holder)) return taken('is being written by process ' + holder);
+        if (holder === +mine) { outLock = lock; break; }
+        try { fs.unlinkSync(lock); } catch { /* raced: try again */ }
+      }
+    }
+    let st;
+    try { st = fs.lstatSync(path); } catch { return path; } // not there: ours to make
+    if (st.isSymbolicLink()) return dropLock(taken('is a symbolic link (memtrace writes through none)'));
+    if (!st.isFile()) return dropLock(taken('is not a regular file'));
+    if (st.size > 0 && !ourTrace(path)) return dropLock(taken('is a file memtrace did not write (not a trace)'));
+    return path;
+  }
+  // dropLock gives up the lock of the name this process does not write.
+  function dropLock(alt) {
+    if (outLock !== '') {
+      try { fs.unlinkSync(outLock); } catch { /* ignore */ }
+      outLock = '';
+    }
+    return alt;
+  }
+  // alive reports whether process pid exists (EPERM: another user's).
+  function alive(pid) {
+    try {
+      proc.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return e !== null && typeof e === 'object' && e.code === 'EPERM';
+    }
+  }
+  // ourTrace reports whether the file at path begins as every trace the
+  // shim writes does: UPDATE_CURRENT_SCRIPT of script 0, then the global
+  // object's CREATE_OBJ.
+  function ourTrace(path) {
+    let f = -1;
+    try {
+      f = fs.openSync(path, 'r');
+      const b = new Uint8Array(10);
+      const n = fs.readSync(f, b, 0, 10, 0);
+      return n === 10 && b[0] === UPDATE_CURRENT_SCRIPT && b[1] === 0 && b[2] === 0 && b[3] === 0 && b[4] === 0 && b[5] === CREATE_OBJ &&
+        b[6] === 0xff && b[7] === 0xff && b[8] === 0xff && b[9] === 0xff;
+    } catch {
+      return false;
+    } finally {
+      if (f >= 0) try { fs.closeSync(f); } catch { /* ignore */ }
+    }
+  }
+  function sayOut(msg) {
+    if (GLOBAL.console) {
+      try { GLOBAL.console.error('memtrace: ' + msg); } catch { /* ignore */ }
     }
   }
   var fsWriteSync = fs !== undefined ? fs.writeSync : undefined;
@@ -216,7 +303,7 @@ function install() {
   var sa = 0;
   var sr = 0;
   var foff = 0;
-  if (fd >= 0 && env.MEMTRACE_DIRECT !== '0') openDirect(env.MEMTRACE_OUT || 'mem-trace');
+  if (fd >= 0 && env.MEMTRACE_DIRECT !== '0') openDirect(outPath);
   function openDirect(path) {
     const O = fs.constants;
     if (O === null || typeof O !== 'object' || typeof O.O_DIRECT !== 'number') return;
@@ -4634,8 +4721,13 @@ function install() {
       curSid = this.prevSid;
     }
 
-    // E: direct eval's argument, instrumented as a nested script.
-    E(i, s, strict) {
+    // E: direct eval's argument, instrumented as a nested script, when
+    // the callee f is the engine's eval (code instrumented before f was
+    // passed gives none): a call of another function named eval (a
+    // script's own, a wrapper in the global's place) is no eval, and gets
+    // the value as it is.
+    E(i, s, strict, f) {
+      if (f !== undefined && !isEngineEval(f)) return s;
       return instrumentCode(s, strict ? 'eval strict' : 'eval', undefined, this);
     }
     // im: import() in run-time code (instrumented as H.im(…)), which the
@@ -4654,6 +4746,19 @@ function install() {
     }
   }
 
+
+  // isEngineEval reports whether f is an engine's own eval (another
+  // realm's: a vm context's), by its native text.
+  function isEngineEval(f) {
+    return typeof f === 'function' && (nativeKind(f) === K_EVAL || nativeEvalText(f));
+  }
+  function nativeEvalText(f) {
+    try {
+      return typeof f === 'function' && apply(fnToString, f, []) === 'function eval() { [native code] }';
+    } catch {
+      return false;
+    }
+  }
 
   // ---------------------------------------------------------------- toString
 
@@ -4968,6 +5073,18 @@ function install() {
   // module), whose table stays in the code (the code may run long after it
   // is instrumented, or never, so the next S may not be its) and whose
   // original text S finds by its name (vmCode).
+  // brokenInstrumenter says once on standard error that MEMTRACE_BIN
+  // failed (e: how), so that run-time code runs uninstrumented.
+  var brokenSaid = false;
+  function brokenInstrumenter(e) {
+    if (brokenSaid) return;
+    brokenSaid = true;
+    const how = e !== null && typeof e === 'object' ? (e.code ? $String(e.code) : e.status !== undefined && e.status !== null ? 'exit status ' + e.status : e.signal ? $String(e.signal) : 'failed') : 'failed';
+    if (GLOBAL.console) {
+      try { GLOBAL.console.error('memtrace: the instrumenter MEMTRACE_BIN=' + env.MEMTRACE_BIN + ' failed (' + how + '): run-time code (eval, new Function, vm) runs uninstrumented'); } catch { /* ignore */ }
+    }
+  }
+
   function instrumentCode(s, name, file, from) {
     if (execFileSync === undefined && instrumenter === undefined) return s;
     // Strings over CODE_CACHE_SRC characters are not cached: no key is
@@ -5000,9 +5117,18 @@ function install() {
             args[args.length] = '--name';
             args[args.length] = nm;
             args[args.length] = '-';
-            r = execFileSync(env.MEMTRACE_BIN, args, {
-              input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'ignore'],
-            });
+            try {
+              r = execFileSync(env.MEMTRACE_BIN, args, {
+                input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'],
+              });
+            } catch (e) {
+              // Code memtrace rejects (exit 1, a diagnostic) runs as it is
+              // and fails as it would; an instrumenter that does not run
+              // or ends otherwise is broken: said once, naming it.
+              const said = e !== null && typeof e === 'object' && e.stderr ? $String(e.stderr) : '';
+              if (!(e !== null && typeof e === 'object' && e.status === 1 && apply(strIndexOf, said, [': error: ']) >= 0)) brokenInstrumenter(e);
+              throw e;
+            }
           }
         }
         // The instrumented code, or {code, sites} with the table apart.
@@ -5722,6 +5848,10 @@ function install() {
     if (fd >= 0) {
       try { fs.closeSync(fd); } catch { /* ignore */ }
       fd = -1;
+    }
+    if (outLock !== '') {
+      try { fs.unlinkSync(outLock); } catch { /* ignore */ }
+      outLock = '';
     }
     if (bridge) bridge.close();
   }

@@ -65,7 +65,7 @@ async function evals() {const __mt$f = __mt$37545756.Fg(171, evals, this, new.ta
   let v = __mt$37545756.X(163, __mt$37545756.N(162, "v", 1));
   __mt$37545756.Y(165, __mt$f, await __mt$37545756.Ys(165, __mt$f, __mt$37545756.c0(164, tick))), __mt$37545756.p[0] || __mt$37545756.X(166);
   const w = __mt$37545756.X(168, __mt$37545756.Nw(167, "w", 2));
-  return __mt$37545756.Rx(__mt$f, 170, eval(__mt$37545756.E(169, "v + w", 1)));
+  return __mt$37545756.Rx(__mt$f, 170, eval(__mt$37545756.E(169, "v + w", 1, eval)));
 } finally { __mt$37545756.Fx(172, __mt$f); } }
 
 async function main() {const H = __mt$37545756, __mt$f = H.Fg(212, main, this, new.target); var __mt$1, __mt$2; try { 
