@@ -193,9 +193,10 @@ func Run(opts Options) (int, error) {
 	// The earlier run's files go first (links among them removed, not
 	// followed), session.json included, so that a run that cannot write
 	// its own leaves none that describes another run.
-	// (And the side files memtrace lifetime --out may have put beside
-	// the trace: they describe the old one.)
-	for _, name := range []string{"session.json", "mem-trace", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
+	// (And the shim's lock a killed run left, and the side files memtrace
+	// lifetime --out may have put beside the trace: they describe the old
+	// one.)
+	for _, name := range []string{"session.json", "mem-trace", "mem-trace.lock", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
 		lifetime.UnreachableTraceFile, lifetime.UpdIIDTraceFile, lifetime.SiteStatsFile} {
 		if err := od.Remove(name); err != nil {
 			return -1, err
