@@ -489,7 +489,7 @@ func TestMemInsightPrograms(t *testing.T) {
 				return // testMemTrace*: no engine golden
 			}
 			var rc bytes.Buffer
-			if err := lifetime.WriteRC(&rc, bytes.NewReader(res.trace), lifetime.Options{}, lifetime.RCOptions{Testing: true, Verbose: true}); err != nil {
+			if err := lifetime.WriteRC(&rc, bytes.NewReader(res.trace), lifetime.Options{MemInsightReturns: true, MemInsightPrototypes: true}, lifetime.RCOptions{Testing: true, Verbose: true}); err != nil {
 				t.Fatal(err)
 			}
 			if g, w := strings.TrimSpace(rc.String()), strings.TrimSpace(string(wantRC)); g != w {
