@@ -105,9 +105,9 @@ func TestES5Constructs(t *testing.T) {
 		{`new F`, `H.X(2, H.n0(1, F))`},
 		{`new F(a, b)`, `H.X(2, H.n2(1, F, a, b))`},
 		{`new a.B()`, `H.X(3, H.n0(2, H.G12(1, a).B))`},
-		{`eval(s)`, `H.X(2, eval(H.E(1, s)))`},
+		{`eval(s)`, `H.X(2, eval(H.E(1, s, 0, eval)))`},
 		// direct eval in strict code: the shim instruments its code as strict
-		{`function f() { "use strict"; eval(s, t) }`, `H.N(6, "f", H.F(5, 3, f)); function f() { "use strict";const __mt$f = H.Fe(3, f, this, new.target); try {  eval(H.E(1, s, 1), t), H.p[0] || H.X(2) } finally { H.Fr(4, __mt$f); } }`},
+		{`function f() { "use strict"; eval(s, t) }`, `H.N(6, "f", H.F(5, 3, f)); function f() { "use strict";const __mt$f = H.Fe(3, f, this, new.target); try {  eval(H.E(1, s, 1, eval), t), H.p[0] || H.X(2) } finally { H.Fr(4, __mt$f); } }`},
 		{`function f(eval) { eval(s) }`, `H.N(7, "f", H.F(6, 4, f)); function f(eval) {const __mt$f = H.Fe(4, f, this, new.target); try { H.N(3, "eval", eval);  H.c1(1, eval, s), H.p[0] || H.X(2) } finally { H.Fr(5, __mt$f); } }`},
 		// variables
 		{`var x = 1, y`, `H.N(3, "x", x); H.N(4, "y", y); var x = H.X(2, H.W(1, "x", 1, x)), y`},

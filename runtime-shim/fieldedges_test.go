@@ -110,11 +110,12 @@ console.log(typeof o._s, o.g, o.ro, fz.x, typeof o.n, o.n2);
 // for an object that takes no new property.
 func TestNewPropertyWrites(t *testing.T) {
 	puts := putfields(t, newPropsProgram, "np.js", "object 1 1 undefined object 5\n")
-	// proto's accessors and its read-only property (defineProperty); the
-	// setter's own write; then o.n and o.n2. MemInsight's rule, which
-	// looks for an accessor on the chain, also logged o.ro = {} and
-	// fz.x = {}: edges the failed writes did not make.
-	want := "~set~s=obj ~get~g=obj ro=0 _s=obj n=obj n2=0"
+	// proto's accessors and its read-only property (defineProperty); o's
+	// prototype (Object.create: docs/natives.md); the setter's own write;
+	// then o.n and o.n2. MemInsight's rule, which looks for an accessor on
+	// the chain, also logged o.ro = {} and fz.x = {}: edges the failed
+	// writes did not make.
+	want := "~set~s=obj ~get~g=obj ro=0 __proto__=obj _s=obj n=obj n2=0"
 	if strings.Join(puts, " ") != want {
 		t.Errorf("PUTFIELDs:\n got %s\nwant %s", strings.Join(puts, " "), want)
 	}

@@ -75,8 +75,10 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // return or drop references were modelled: Object.*, Reflect, JSON.parse,
 // structuredClone, iterators, bind, proxies, views, Promise combinators,
 // EventEmitter, timers, AsyncLocalStorage (docs/natives.md): ground truth
-// natives2.js and natives3.js.)
-const sizeBudget = 112 << 10
+// natives2.js and natives3.js; 116 KiB with the trace file's claim (a
+// lock, no foreign file truncated), a broken instrumenter said, and the
+// engine's eval told apart from a script's function eval: issue 54.)
+const sizeBudget = 116 << 10
 
 func TestBundleIsFresh(t *testing.T) {
 	js, version, err := bundle.Bundle("src")
@@ -164,14 +166,34 @@ func TestBundleParsesAndFitsBudget(t *testing.T) {
 func srcModules(t *testing.T, names ...string) string {
 	t.Helper()
 	dir := t.TempDir()
+	// The modules they import come too (consts.js, ...), with their
+	// imports renamed to .mjs.
+	all, err := filepath.Glob(filepath.Join("src", "*.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
 	for _, name := range names {
-		src, err := os.ReadFile(filepath.Join("src", name+".js"))
+		want[name] = true
+	}
+	for _, p := range all {
+		name := strings.TrimSuffix(filepath.Base(p), ".js")
+		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, name+".mjs"), src, 0o644); err != nil {
+		text := string(src)
+		for _, q := range all {
+			m := strings.TrimSuffix(filepath.Base(q), ".js")
+			text = strings.ReplaceAll(text, "from './"+m+".js'", "from './"+m+".mjs'")
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+".mjs"), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		delete(want, name)
+	}
+	for name := range want {
+		t.Fatalf("no src/%s.js", name)
 	}
 	return dir
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "f3f7a150ed4cd921"
+const Version = "ead15f35e4e710a3"

@@ -207,6 +207,11 @@ function install() {
   // standard error. The holder keeps path.lock (O_EXCL, its pid) until
   // its trace ends; a lock whose process is gone is taken over.
   function claimOut(path) {
+    // A device or a pipe (/dev/null for an untraced process, /dev/full in
+    // tests) is written as it is: no file of anyone's to keep, no lock.
+    let st0;
+    try { st0 = fs.lstatSync(path); } catch { st0 = undefined; }
+    if (st0 !== undefined && !st0.isFile() && !st0.isSymbolicLink() && !st0.isDirectory()) return path;
     const mine = String(proc !== undefined ? proc.pid : 0);
     const taken = (why) => {
       const alt = path + '.' + mine;
@@ -4752,9 +4757,12 @@ function install() {
   function isEngineEval(f) {
     return typeof f === 'function' && (nativeKind(f) === K_EVAL || nativeEvalText(f));
   }
+  // nativeEvalText: f's text is a native function's (an engine's eval, or
+  // a proxy of it), not a script's own function's.
   function nativeEvalText(f) {
     try {
-      return typeof f === 'function' && apply(fnToString, f, []) === 'function eval() { [native code] }';
+      const t = typeof f === 'function' ? apply(fnToString, f, []) : '';
+      return t === 'function eval() { [native code] }' || t === 'function () { [native code] }';
     } catch {
       return false;
     }
