@@ -113,17 +113,7 @@ func (r *rewriter) expr(e js.Expr) {
 	case *js.Update:
 		r.update(e)
 	case *js.Binary:
-		switch {
-		case e.Op == "instanceof":
-			r.used(e.X, e.Span)
-			r.used(e.Y, e.Span)
-		case e.Op == "in":
-			r.expr(e.X)
-			r.used(e.Y, e.Span)
-		default:
-			r.expr(e.X)
-			r.expr(e.Y)
-		}
+		r.binary(e) // binary.go
 	case *js.Assign:
 		r.assign(e)
 	case *js.Cond:

@@ -59,10 +59,18 @@ func (r *rewriter) pureExpr(e js.Expr) bool {
 		id, ok := unparen(e.X).(*js.Ident)
 		return ok && r.primitiveRef(id)
 	case *js.Binary:
-		if e.Op == "in" || e.Op == "instanceof" {
-			return false
+		// The left operands of a chain in a loop (a chain is as deep as
+		// it is long).
+		for {
+			if e.Op == "in" || e.Op == "instanceof" || !r.pureExpr(e.Y) {
+				return false
+			}
+			x, ok := e.X.(*js.Binary)
+			if !ok {
+				return r.pureExpr(e.X)
+			}
+			e = x
 		}
-		return r.pureExpr(e.X) && r.pureExpr(e.Y)
 	case *js.Assign:
 		id, ok := e.Target.(*js.Ident)
 		return ok && r.primitiveRef(id) && r.pureExpr(e.Value)

@@ -336,6 +336,28 @@ func (s *superseder) useAfter(b *scope.Binding, k int) {
 	}
 }
 
+// binary walks a chain of binary operators, a + b + c + ..., without
+// recursing down its left operands (a chain is as deep as it is long):
+// the innermost left operand, then each right one, in source order.
+func (s *superseder) binary(e *js.Binary) {
+	var buf [8]*js.Binary
+	chain := buf[:0] // outermost first
+	var x js.Expr = e
+	for b, ok := e, true; ok; b, ok = x.(*js.Binary) {
+		chain = append(chain, b)
+		x = b.X
+	}
+	s.expr(x)
+	for i := len(chain) - 1; i >= 0; i-- {
+		switch b := chain[i]; b.Op {
+		case "&&", "||", "??":
+			s.cond(b.Y)
+		default:
+			s.expr(b.Y)
+		}
+	}
+}
+
 // expr adds the events of e in evaluation order. It mirrors the hooks the
 // rewriter gives each form (expr.go); a form it does not model is a
 // barrier.
@@ -381,13 +403,7 @@ func (s *superseder) expr(e js.Expr) {
 		}
 		s.barrier()
 	case *js.Binary:
-		s.expr(e.X)
-		switch e.Op {
-		case "&&", "||", "??":
-			s.cond(e.Y)
-		default:
-			s.expr(e.Y)
-		}
+		s.binary(e)
 	case *js.Cond:
 		s.expr(e.Test)
 		s.cond(e.Yes)

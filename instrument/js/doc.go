@@ -18,8 +18,12 @@
 // parser stops there: no cascades) with its file, line and column; render
 // it with a code frame through err.(*diag.List).Log.Render. The parser never
 // panics on any input, runs in linear time, and rejects nesting deeper than
-// Options.MaxDepth (DefaultMaxDepth, 1000) so that untrusted pages cannot
-// exhaust the stack. Early errors are reported as the spec requires:
+// Options.MaxDepth (DefaultMaxDepth, 50,000 levels: more than V8 accepts in
+// any form with four times its default stack) so that untrusted pages
+// cannot exhaust the stack; each statement, expression, binding pattern
+// and link of a member or call chain is a level. Chains of binary
+// operators (a + b + c ...) are built in a loop and have no limit, as in
+// V8; Walk, and memtrace's walkers, take them in a loop too. Early errors are reported as the spec requires:
 // redeclarations, invalid assignment targets, strict-mode restrictions,
 // labels, break/continue targets, super/new.target/arguments misuse,
 // duplicate and undefined exports, undeclared private names, accessor

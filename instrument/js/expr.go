@@ -212,7 +212,10 @@ func (p *parser) parseBinaryRest(x Expr, minPrec int, noIn bool) Expr {
 			case *Unary, *Await:
 				p.failAt(x.Pos(), x.EndPos(), "unary expressions cannot be the left operand of \"**\"; add parentheses")
 			}
+			// Right-associative: a ** b ** c nests to the right.
+			p.enter()
 			y = p.parseBinary(noIn, prec-1, nil)
+			p.leave()
 		} else {
 			y = p.parseBinary(noIn, prec, nil)
 		}
@@ -344,8 +347,22 @@ func (p *parser) parseSubscripts(base Expr, noCalls bool) Expr {
 	x := base
 	start := base.Pos()
 	chain := false
+	// Each link nests the chain so far one level deeper in the tree (the
+	// walkers recurse into a member's object and a call's callee), so
+	// each counts as a level while the rest of the chain is parsed.
+	links := 0
 	for {
 		t := p.tok()
+		switch t.kind {
+		case tDot, tQDot, tLBrack, tTemplate, tTemplateHead:
+			p.enter()
+			links++
+		case tLParen:
+			if !noCalls {
+				p.enter()
+				links++
+			}
+		}
 		switch t.kind {
 		case tDot:
 			p.next()
@@ -402,6 +419,7 @@ func (p *parser) parseSubscripts(base Expr, noCalls bool) Expr {
 		}
 	}
 done:
+	p.depth -= links
 	if chain {
 		x = &Chain{Span{start, p.prevEnd}, x}
 	}

@@ -83,8 +83,7 @@ func Walk(v Visitor, n Node) {
 	case *Update:
 		Walk(v, n.X)
 	case *Binary:
-		Walk(v, n.X)
-		Walk(v, n.Y)
+		walkBinary(v, n)
 	case *Assign:
 		Walk(v, n.Target)
 		Walk(v, n.Value)
@@ -265,6 +264,38 @@ func Walk(v Visitor, n Node) {
 		panic(fmt.Sprintf("js.Walk: unexpected node type %T", n))
 	}
 	v.Visit(nil)
+}
+
+// walkBinary walks the operands of n, whose visitor is v, without
+// recursing down its left operands: a chain a + b + c + ... is a tree as
+// deep as it is long (the parser builds it in a loop and V8 accepts any
+// length), each left operand a Binary that Walk visits as it would.
+func walkBinary(v Visitor, n *Binary) {
+	type level struct {
+		b *Binary
+		v Visitor
+	}
+	var buf [8]level
+	chain := append(buf[:0], level{n, v})
+	for {
+		top := chain[len(chain)-1]
+		x, ok := top.b.X.(*Binary)
+		if !ok {
+			Walk(top.v, top.b.X)
+			break
+		}
+		w := top.v.Visit(x)
+		if w == nil {
+			break
+		}
+		chain = append(chain, level{x, w})
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		Walk(chain[i].v, chain[i].b.Y)
+		if i > 0 {
+			chain[i].v.Visit(nil) // n's is Walk's
+		}
+	}
 }
 
 func walkStmts(v Visitor, list []Stmt) {

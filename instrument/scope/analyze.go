@@ -44,6 +44,7 @@ type analyzer struct {
 	strict   bool
 	inWith   int
 	stores   []store // what each write stores (primitives.go)
+	refIndex map[*js.Ident]int
 }
 
 func (a *analyzer) push(kind Kind, n js.Node) *Scope {
@@ -632,6 +633,23 @@ func (a *analyzer) exprs(list []js.Expr) {
 	}
 }
 
+// binary analyzes a chain of binary operators, a + b + c + ..., without
+// recursing down its left operands: V8 accepts a chain of any length,
+// whose tree is as deep as it is long.
+func (a *analyzer) binary(e *js.Binary) {
+	var buf [8]js.Expr
+	ys := buf[:0] // the right operands, outermost first
+	var x js.Expr = e
+	for b, ok := e, true; ok; b, ok = x.(*js.Binary) {
+		ys = append(ys, b.Y)
+		x = b.X
+	}
+	a.expr(x)
+	for i := len(ys) - 1; i >= 0; i-- {
+		a.expr(ys[i])
+	}
+}
+
 func (a *analyzer) expr(e js.Expr) {
 	switch e := e.(type) {
 	case *js.Ident:
@@ -688,8 +706,7 @@ func (a *analyzer) expr(e js.Expr) {
 		a.target(e.X.(js.Pattern), true)
 		a.targetStores(e.X.(js.Pattern), from, true, nil)
 	case *js.Binary:
-		a.expr(e.X)
-		a.expr(e.Y)
+		a.binary(e)
 	case *js.Assign:
 		from := len(a.in.Refs)
 		a.target(e.Target, e.Op != "=")

@@ -179,7 +179,7 @@ func (a *analyzer) primitives() {
 			}
 		}
 	}
-	a.stores = nil
+	a.stores, a.refIndex = nil, nil
 }
 
 // primExpr reports that e's value is primitive by its form; st gives the
@@ -194,16 +194,39 @@ func (a *analyzer) primExpr(e js.Expr, st *store) bool {
 	case *js.Unary, *js.Update:
 		return true
 	case *js.Binary:
-		switch e.Op {
-		case "&&", "||", "??":
-			return a.primExpr(e.X, st) && a.primExpr(e.Y, st)
+		// a && b && c && ...: the left operands in a loop (a chain is as
+		// deep as it is long).
+		for {
+			switch e.Op {
+			case "&&", "||", "??":
+			default:
+				return true
+			}
+			if !a.primExpr(e.Y, st) {
+				return false
+			}
+			x, ok := e.X.(*js.Binary)
+			if !ok {
+				return a.primExpr(e.X, st)
+			}
+			e = x
 		}
-		return true
 	case *js.Cond:
 		return a.primExpr(e.Yes, st) && a.primExpr(e.No, st)
 	case *js.Seq:
 		return len(e.List) > 0 && a.primExpr(e.List[len(e.List)-1], st)
 	case *js.Assign:
+		if e.Op == "=" || e.Op == "||=" || e.Op == "&&=" || e.Op == "??=" {
+			// A store to a binding still Primitive stores a primitive
+			// (its own store is checked too; the fixed point undoes this
+			// if it is not): so a = b = c = ... is not walked again for
+			// every store of the chain (quadratic, cubic with ||=).
+			if id, ok := e.Target.(*js.Ident); ok {
+				if r := a.refOf(id, st); r != nil && !r.Dynamic && r.Binding != nil && r.Binding.Primitive && r.Binding.PrimFrom == 0 {
+					return true
+				}
+			}
+		}
 		switch e.Op {
 		case "=":
 			return a.primExpr(e.Value, st)
@@ -228,27 +251,53 @@ func (a *analyzer) primTarget(p js.Pattern, st *store) bool {
 // primIdent: a read of a Primitive binding, or of the read-only globals
 // undefined, NaN and Infinity.
 func (a *analyzer) primIdent(id *js.Ident, st *store) bool {
-	if st == nil {
+	r := a.refOf(id, st)
+	if r == nil || r.Dynamic {
 		return false
 	}
-	for k := st.from; k < st.to && k < len(a.in.Refs); k++ {
-		r := &a.in.Refs[k]
-		if r.Ident != id {
-			continue
+	if r.Binding == nil {
+		switch id.Name {
+		case "undefined", "NaN", "Infinity":
+			return true
 		}
-		if r.Dynamic {
-			return false
-		}
-		if r.Binding == nil {
-			switch id.Name {
-			case "undefined", "NaN", "Infinity":
-				return true
-			}
-			return false
-		}
-		return r.Binding.PrimitiveAt(id.Start)
+		return false
 	}
-	return false
+	return r.Binding.PrimitiveAt(id.Start)
+}
+
+// refOf returns the first reference of id among the store's (nil: none,
+// or no store). A store whose value holds many names finds them in
+// refIndex, made once, rather than by a search each: an expression a && a
+// && ... of n names took n²/2 steps.
+func (a *analyzer) refOf(id *js.Ident, st *store) *Ref {
+	if st == nil {
+		return nil
+	}
+	to := min(st.to, len(a.in.Refs))
+	if to-st.from > 32 {
+		if a.refIndex == nil {
+			a.refIndex = make(map[*js.Ident]int, len(a.in.Refs))
+			for k := range a.in.Refs {
+				if _, ok := a.refIndex[a.in.Refs[k].Ident]; !ok {
+					a.refIndex[a.in.Refs[k].Ident] = k
+				}
+			}
+		}
+		k, ok := a.refIndex[id]
+		switch {
+		case !ok || k >= to:
+			return nil
+		case k >= st.from:
+			return &a.in.Refs[k]
+		}
+		// a reference before the store's, and maybe another in it
+	}
+	for k := st.from; k < to; k++ {
+		if r := &a.in.Refs[k]; r.Ident == id {
+			return r
+		}
+	}
+	return nil
 }
 
 // coercedParams sets PrimFrom for the parameters of function scope s
