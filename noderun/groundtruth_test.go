@@ -177,28 +177,12 @@ func TestGroundTruth(t *testing.T) {
 	for _, p := range progs {
 		name := strings.TrimSuffix(filepath.Base(p), ".js")
 		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(p)
-			require.NoError(t, err)
-			sites := map[string]gtSite{}
-			gtSites(t, sites, name+".js", src)
 			dir := t.TempDir()
-			require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-			require.NoError(t, os.WriteFile(filepath.Join(dir, name+".js"), src, 0o644))
-			files := map[string]bool{name + ".js": true}
-			// The modules a program requires: the files of the directory
-			// named like it.
-			mods, err := filepath.Glob(filepath.Join(filepath.Dir(p), name, "*.js"))
-			require.NoError(t, err)
-			if len(mods) > 0 {
-				require.NoError(t, os.Mkdir(filepath.Join(dir, name), 0o755))
-			}
-			for _, m := range mods {
-				msrc, err := os.ReadFile(m)
-				require.NoError(t, err)
-				rel := name + "/" + filepath.Base(m)
-				gtSites(t, sites, rel, msrc)
+			sites := map[string]gtSite{}
+			files := map[string]bool{}
+			for rel, src := range gtWriteProgram(t, p, dir) {
+				gtSites(t, sites, rel, src)
 				files[rel] = true
-				require.NoError(t, os.WriteFile(filepath.Join(dir, name, filepath.Base(m)), msrc, 0o644))
 			}
 
 			// V8's answer, without instrumentation.
@@ -311,6 +295,35 @@ func TestGroundTruth(t *testing.T) {
 // gtCount is what a program prints per site: the objects V8 keeps at the
 // end and those the program made there.
 type gtCount struct{ live, total int }
+
+// gtWriteProgram writes the ground-truth program p into dir, with a
+// package.json, the modules it requires (the files of the directory named
+// like it) and the harness (harness/gt.js, whose allocations are no
+// sites). It returns the program's files, by their path relative to dir,
+// with their sources.
+func gtWriteProgram(t *testing.T, p, dir string) map[string][]byte {
+	t.Helper()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
+	name := strings.TrimSuffix(filepath.Base(p), ".js")
+	files := map[string][]byte{}
+	write := func(from, rel string, site bool) {
+		src, err := os.ReadFile(from)
+		require.NoError(t, err)
+		require.NoError(t, os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, rel), src, 0o644))
+		if site {
+			files[rel] = src
+		}
+	}
+	write(p, name+".js", true)
+	mods, err := filepath.Glob(filepath.Join(filepath.Dir(p), name, "*.js"))
+	require.NoError(t, err)
+	for _, m := range mods {
+		write(m, name+"/"+filepath.Base(m), true)
+	}
+	write(filepath.Join(filepath.Dir(p), "harness", "gt.js"), "harness/gt.js", false)
+	return files
+}
 
 func gtParse(t *testing.T, out []byte) map[string]gtCount {
 	t.Helper()

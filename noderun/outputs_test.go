@@ -183,7 +183,7 @@ func TestLifetimeOutputs(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(p), ".js")
 		t.Run("groundtruth/"+name, func(t *testing.T) {
 			dir := t.TempDir()
-			copyProgram(t, p, dir)
+			gtWriteProgram(t, p, dir)
 			// The ground-truth programs force collections (gc()).
 			var stdout, stderr bytes.Buffer
 			code, err := noderun.Run(noderun.Options{
@@ -213,28 +213,6 @@ func TestLifetimeOutputs(t *testing.T) {
 			require.NoError(t, err, "%s", b)
 			checkLifetimeOutputs(t, bin, filepath.Join(out, "mem-trace"))
 		})
-	}
-}
-
-// copyProgram copies the program p, and the modules of the directory named
-// like it beside it, into dir, with a package.json that makes it CommonJS.
-func copyProgram(t *testing.T, p, dir string) {
-	t.Helper()
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-	src, err := os.ReadFile(p)
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(p)), src, 0o644))
-	name := strings.TrimSuffix(filepath.Base(p), ".js")
-	mods, err := filepath.Glob(filepath.Join(filepath.Dir(p), name, "*.js"))
-	require.NoError(t, err)
-	if len(mods) == 0 {
-		return
-	}
-	require.NoError(t, os.Mkdir(filepath.Join(dir, name), 0o755))
-	for _, m := range mods {
-		msrc, err := os.ReadFile(m)
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(dir, name, filepath.Base(m)), msrc, 0o644))
 	}
 }
 

@@ -1,20 +1,9 @@
 'use strict';
-// Ground-truth program (see README.md). track(SITE, x) keeps a WeakRef to x
-// (and to its prototype object, if x is a function that has one) under SITE
-// and returns x; each track call is on its own line and its
-// argument is the only allocation on that line. The modules in modules/
+// Ground-truth program (see README.md; track, kept and report: harness/gt.js).
+// Each track call is on its own line and its argument is the only
+// allocation on that line. The modules in modules/
 // track through the same function (global.track).
-const refs = Object.create(null);
-// What the program keeps until the end (a global binding in both models).
-const kept = {};
-function track(site, o) {
-  const rs = refs[site] || (refs[site] = []);
-  rs.push(new WeakRef(o));
-  // A function's own prototype object is made with it, at the same site.
-  const p = typeof o === 'function' && Object.hasOwn(o, 'prototype') ? o.prototype : undefined;
-  if (p !== null && typeof p === 'object') rs.push(new WeakRef(p));
-  return o;
-}
+const { track, kept, report } = require('./harness/gt.js');
 global.track = track;
 
 // Two modules whose top-level bindings have the same names: each module's
@@ -34,15 +23,4 @@ require('./modules/d.js');
 let cache = track('main-cache', { main: 1 });
 kept.main = () => cache;
 
-// After the main job: collect twice, in later macrotasks (WeakRef targets are
-// kept until the end of the job that created or dereferenced them), then
-// count the survivors per site.
-setImmediate(() => {
-  gc();
-  setImmediate(() => {
-    gc();
-    const out = {};
-    for (const site of Object.keys(refs)) out[site] = [refs[site].filter((r) => r.deref() !== undefined).length, refs[site].length];
-    console.log(JSON.stringify(out));
-  });
-});
+report();
