@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/internal/gctune"
+	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/noderun"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
@@ -138,7 +139,10 @@ func nodeRun(opts *nodeOptions) error {
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut, Session: &sess,
 	})
 	var serr *noderun.SessionError
+	var werr *safefs.InTheWayError
 	switch {
+	case errors.As(err, &werr):
+		return fmt.Errorf("%s holds %s, which memtrace did not write: give --out a new or empty directory (memtrace node writes over nothing it did not write)", werr.Dir, werr.File)
 	case errors.As(err, &serr):
 		// The program ran; its exit status stands.
 		fmt.Fprintf(opts.IO.ErrOut, "memtrace: %v\n", err)

@@ -56,6 +56,11 @@ func TestNodeEndLine(t *testing.T) {
 	require.Equal(t, ExitCode(0), code, stderr)
 	assert.Empty(t, stderr)
 
+	// A directory of the user's (here the script's own) is refused.
+	code, _, stderr = runCmd(t, "", "node", "--out", dir, script)
+	assert.Equal(t, ExitFailure, code)
+	assert.Contains(t, stderr, "holds my out, which memtrace did not write: give --out a new or empty directory")
+
 	code, _, stderr = runCmd(t, "", "node", "--out", out, filepath.Join(dir, "nosuch.js"))
 	assert.Equal(t, ExitCode(1), code)
 	assert.Contains(t, stderr, "Cannot find module")
