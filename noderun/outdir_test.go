@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -23,15 +23,23 @@ import (
 	"github.com/memtrace/memtrace/trace"
 )
 
-// runIn runs script (written to dir) under noderun.Run with the trace
-// directory out.
-func runIn(t *testing.T, dir, out, script string) (int, string, error) {
+// runIn runs p.js (written to dir by writeProg) under noderun.Run with
+// the trace directory out and the options changed by mods; it returns the
+// exit code, standard output and error, and Run's error.
+func runIn(t *testing.T, dir, out string, mods ...func(*noderun.Options)) (int, string, string, error) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code, err := noderun.Run(noderun.Options{Script: "p.js", OutDir: out, Memtrace: memtracebin.Path(t),
-		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
-	return code, stderr.String(), err
+	opts := noderun.Options{Script: "p.js", OutDir: out, Memtrace: memtracebin.Path(t),
+		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr}
+	for _, m := range mods {
+		m(&opts)
+	}
+	code, err := noderun.Run(opts)
+	return code, stdout.String(), stderr.String(), err
 }
+
+// brokenInstrumenter runs with an instrumenter that fails.
+func brokenInstrumenter(o *noderun.Options) { o.Memtrace = "/bin/false" }
 
 func writeProg(t *testing.T, dir, src string) {
 	t.Helper()
@@ -55,7 +63,7 @@ func TestOutDirOfTheUsers(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "mem-trace"), []byte("my own file"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "session.json"), []byte(`{"mine":true}`), 0o644))
 
-	code, _, err := runIn(t, dir, dir, "")
+	code, _, _, err := runIn(t, dir, dir)
 	var w *safefs.InTheWayError
 	require.ErrorAs(t, err, &w)
 	assert.Equal(t, -1, code)
@@ -71,13 +79,13 @@ func TestOutDirOfTheUsers(t *testing.T) {
 	// New, then the same again (marked), then an empty one.
 	out := filepath.Join(t.TempDir(), "a", "out")
 	for i := 0; i < 2; i++ {
-		code, stderr, err := runIn(t, dir, out, "")
+		code, _, stderr, err := runIn(t, dir, out)
 		require.NoError(t, err)
 		require.Equal(t, 0, code, stderr)
 		assert.Equal(t, "complete", readSession(t, out).Status)
 	}
 	empty := t.TempDir()
-	code, stderr, err := runIn(t, dir, empty, "")
+	code, _, stderr, err := runIn(t, dir, empty)
 	require.NoError(t, err)
 	require.Equal(t, 0, code, stderr)
 
@@ -89,7 +97,7 @@ func TestOutDirOfTheUsers(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(older, f), b, 0o644))
 	}
 	require.NoError(t, os.Mkdir(filepath.Join(older, "children"), 0o755))
-	code, stderr, err = runIn(t, dir, older, "")
+	code, _, stderr, err = runIn(t, dir, older)
 	require.NoError(t, err)
 	require.Equal(t, 0, code, stderr)
 	_, err = os.Stat(filepath.Join(older, noderun.MarkFile))
@@ -104,7 +112,7 @@ func TestOutDirLinksPlanted(t *testing.T) {
 	dir := t.TempDir()
 	writeProg(t, dir, "require('child_process').execFileSync(process.execPath, ['-e', '1']);\n")
 	out := filepath.Join(t.TempDir(), "out")
-	code, stderr, err := runIn(t, dir, out, "")
+	code, _, stderr, err := runIn(t, dir, out)
 	require.NoError(t, err)
 	require.Equal(t, 0, code, stderr)
 
@@ -122,7 +130,7 @@ func TestOutDirLinksPlanted(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(victim, "kids", "keep"), []byte("victim"), 0o644))
 	require.NoError(t, os.Symlink(filepath.Join(victim, "kids"), filepath.Join(out, "children")))
 
-	code, stderr, err = runIn(t, dir, out, "")
+	code, _, stderr, err = runIn(t, dir, out)
 	require.NoError(t, err)
 	require.Equal(t, 0, code, stderr)
 	for _, f := range []string{"session.json", "mem-trace", "lastuse-trace", "kids/keep"} {
@@ -151,7 +159,7 @@ func TestOutDirLocked(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
 	first := make(chan error, 1)
 	go func() {
-		code, stderr, err := runIn(t, dir, out, "")
+		code, _, stderr, err := runIn(t, dir, out)
 		if err == nil && code != 0 {
 			err = errors.New(stderr)
 		}
@@ -165,7 +173,7 @@ func TestOutDirLocked(t *testing.T) {
 		require.True(t, time.Now().Before(deadline), "the first run did not start")
 		time.Sleep(20 * time.Millisecond)
 	}
-	_, _, err := runIn(t, dir, out, "")
+	_, _, _, err := runIn(t, dir, out)
 	var le *safefs.LockedError
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, os.Getpid(), le.PID)
@@ -193,7 +201,7 @@ func TestNoScriptRan(t *testing.T) {
 				writeProg(t, dir, src)
 			}
 			out := filepath.Join(dir, "out")
-			code, _, err := runIn(t, dir, out, "")
+			code, _, _, err := runIn(t, dir, out)
 			require.NoError(t, err)
 			assert.Equal(t, 1, code)
 			s := readSession(t, out)
@@ -228,7 +236,8 @@ func TestKilledMemtraceNode(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	for pid == 0 {
 		if b, err := os.ReadFile(pidFile); err == nil && len(b) > 0 {
-			_, err := fmtSscan(string(b), &pid)
+			var err error
+			pid, err = strconv.Atoi(strings.TrimSpace(string(b)))
 			require.NoError(t, err)
 			break
 		}
@@ -263,9 +272,17 @@ func TestKilledMemtraceNode(t *testing.T) {
 	again, err := exec.Command(bin, "trace", "repair", out).CombinedOutput()
 	require.NoError(t, err)
 	assert.True(t, strings.Contains(string(again), "nothing to repair"), string(again))
-}
 
-func fmtSscan(s string, pid *int) (int, error) { return fmt.Sscan(strings.TrimSpace(s), pid) }
+	// A directory that is not memtrace node's is refused, and nothing in
+	// it is written.
+	other := t.TempDir()
+	msg, err = exec.Command(bin, "trace", "repair", other).CombinedOutput()
+	require.Error(t, err)
+	assert.Contains(t, string(msg), "is not a trace directory of memtrace node")
+	ents, err := os.ReadDir(other)
+	require.NoError(t, err)
+	assert.Empty(t, ents)
+}
 
 // Issue 54, case 10: on a full disk (a file size limit of 512 bytes:
 // neither the trace nor session.json fits), memtrace node says that it
@@ -349,13 +366,11 @@ func TestUninstrumentedModulesRecorded(t *testing.T) {
 	dir := t.TempDir()
 	writeProg(t, dir, "console.log(require('./m.js'));\n")
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "m.js"), []byte("module.exports = 42;\n"), 0o644))
-	var stdout, stderr bytes.Buffer
 	out := filepath.Join(dir, "out")
-	code, err := noderun.Run(noderun.Options{Script: "p.js", OutDir: out, Memtrace: "/bin/false",
-		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	code, stdout, stderr, err := runIn(t, dir, out, brokenInstrumenter)
 	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	assert.Equal(t, "42\n", stdout.String())
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "42\n", stdout)
 	s := readSession(t, out)
 	assert.Equal(t, "incomplete", s.Status)
 	assert.Contains(t, s.Reason, "modules ran uninstrumented")
@@ -382,15 +397,13 @@ func TestBrokenRunTimeInstrumenter(t *testing.T) {
 	inst.Dir = dir
 	msg, err := inst.CombinedOutput()
 	require.NoError(t, err, string(msg))
-	var stdout, stderr bytes.Buffer
 	out := filepath.Join(dir, "out")
-	code, err := noderun.Run(noderun.Options{Script: "p.inst.js", OutDir: out, Memtrace: "/bin/false",
-		Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	code, stdout, stderr, err := runIn(t, dir, out, brokenInstrumenter, func(o *noderun.Options) { o.Script = "p.inst.js" })
 	require.NoError(t, err)
-	require.Equal(t, 0, code, stderr.String())
-	assert.Equal(t, "1 2\n", stdout.String())
-	assert.Contains(t, stderr.String(), "the instrumenter /bin/false failed")
-	assert.Equal(t, 1, strings.Count(stderr.String(), "the instrumenter /bin/false failed"), "said once")
+	require.Equal(t, 0, code, stderr)
+	assert.Equal(t, "1 2\n", stdout)
+	assert.Contains(t, stderr, "the instrumenter /bin/false failed")
+	assert.Equal(t, 1, strings.Count(stderr, "the instrumenter /bin/false failed"), "said once")
 	s := readSession(t, out)
 	assert.Equal(t, "incomplete", s.Status)
 	require.Len(t, s.Uninstrumented, 1)
