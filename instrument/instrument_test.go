@@ -133,8 +133,8 @@ func TestES5Constructs(t *testing.T) {
 		{`t ? a : b`, `H.X(1, t ? a : b)`},
 		{`x = t() ? a : b`, `H.X(4, x = H.W(3, "x", ((H.c0(1, t)) ? H.p[0] || H.X(2, 1) : !H.p[0] && H.X(2, 0)) ? a : b, (typeof x === "undefined" ? void 0 : x)))`},
 		{`switch (f()) { case g(): break }`, `switch (H.X(2, H.c0(1, f))) { case H.X(4, H.c0(3, g)): break }`},
-		{`throw e`, `throw e`},
-		{`throw new Error(m)`, `throw H.X(2, H.n1(1, Error, m))`},
+		{`throw e`, `throw H.Tw(e)`},
+		{`throw new Error(m)`, `throw H.Tw(H.X(2, H.n1(1, Error, m)))`},
 		// for-in
 		{`for (k in o) f(k)`, `var T_1; for (T_1 in o) { k = H.X(2, H.W(1, "k", T_1, (typeof k === "undefined" ? void 0 : k))); H.X(4, H.c1(3, f, k)) }`},
 		{`for (var k in o) f(k)`, `var T_1; H.N(5, "k", k); for (T_1 in o) { var k = H.X(2, H.W(1, "k", T_1, k)); H.X(4, H.c1(3, f, k)) }`},

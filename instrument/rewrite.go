@@ -1874,7 +1874,12 @@ func (r *rewriter) stmtFlow(st js.Stmt, guard bool, full bool) bool {
 		r.ret(s)
 		return true
 	case *js.Throw:
+		// Tw notes the value thrown and where: Node prints the line an
+		// uncaught exception was thrown at, and the shim gives it the
+		// original's (runtime-shim, fatal.js).
+		r.ins(s.Arg.Pos(), r.h, ".Tw(")
 		r.flushed(s.Arg, s.Span, false)
+		r.ins(s.Arg.EndPos(), ")")
 		return true
 	case *js.If:
 		t := r.testFlow(s.Test, s.Span, full)

@@ -242,8 +242,8 @@ func failingRuns(t *testing.T, dir, script string) (plainErr, tracedErr string) 
 // (a call hook's "o.f is not a function", the most common uncaught error)
 // is located in the shim's one line of code, which Node printed whole
 // above the stack (about 80 KB); the line carries Node's
-// node-do-not-add-exception-line mark, so Node prints the message and the
-// program's frames only (plain node prints the program's source line).
+// node-do-not-add-exception-line mark, and the shim prints the program's
+// own line there (fatal.js): what plain node prints, byte for byte.
 func TestUncaughtShimThrown(t *testing.T) {
 	needNode(t)
 	dir := t.TempDir()
@@ -254,18 +254,8 @@ func TestUncaughtShimThrown(t *testing.T) {
 	for _, name := range []string{"notfn.js", "inner.js"} {
 		want, got := failingRuns(t, dir, name)
 		assert.NotContains(t, got, "shim.js", name)
-		assert.Less(t, len(got), 2*len(want), name)
-		assert.Equal(t, belowSourceLine(t, want), got, name)
+		assert.Equal(t, want, got, name)
 	}
-}
-
-// belowSourceLine returns what plain node printed below the source line
-// it prints above an uncaught error: the message and the program's frames.
-func belowSourceLine(t *testing.T, plain string) string {
-	t.Helper()
-	_, below, ok := strings.Cut(plain, "\n\n")
-	require.True(t, ok, plain)
-	return below
 }
 
 // TestUncaughtFirstLine: above an uncaught error Node prints the source
@@ -273,9 +263,9 @@ func belowSourceLine(t *testing.T, plain string) string {
 // (a one-line script, a minified bundle) was thrown on the prologue's,
 // and Node printed the site table and the hooks (the instrumented line,
 // longer than the program's whole output). The prologue carries Node's
-// node-do-not-add-exception-line mark: the message and the program's
-// frames, as plain node prints them below its source line. (Other lines
-// still show their instrumented text: docs/instrumentation.md.)
+// node-do-not-add-exception-line mark, and the shim prints the original
+// line (fatal.js; TestUncaughtLine for other lines): plain node's output.
+// A JSON.parse error's line is the text parsed, as in plain node.
 func TestUncaughtFirstLine(t *testing.T) {
 	needNode(t)
 	dir := t.TempDir()
@@ -289,12 +279,7 @@ func TestUncaughtFirstLine(t *testing.T) {
 	for _, name := range []string{"one.js", "async.js", "bundle.js", "json.js"} {
 		want, got := failingRuns(t, dir, name)
 		assert.NotContains(t, got, "__mt", name)
-		if !strings.HasPrefix(want, filepath.Join(dir, name)+":1\n") {
-			// A source line of another script's (JSON.parse's text): as plain.
-			assert.Equal(t, want, got, name)
-			continue
-		}
-		assert.Equal(t, belowSourceLine(t, want), got, name)
+		assert.Equal(t, want, got, name)
 	}
 }
 

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "ead15f35e4e710a3"
+const Version = "5e9f51860e291000"

@@ -125,6 +125,7 @@
     R: function (f, v) { return v; },
     Rx: function (f, i, v) { iid(i); return v; },
     X: function (i, v) { iid(i); return v; },
+    Tw: function (v) { return v; },
     // p: the pending-flush slot (H.p[0] || H.X(i)), empty, so that every
     // X is called and its iid checked.
     p: [0],

@@ -15,6 +15,7 @@ import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, 
 import { startBridge, bridgeNatives } from './bridge.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
 import { calleeName } from './callee.js';
+import { noteThrow, fatalLine, markPrinted } from './fatal.js';
 import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, K_EVENT_TARGET, K_ABORT_CONTROLLER, STORE_SLOTS } from './consts.js';
 import { sortIds } from './sortids.js';
 import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
@@ -4695,6 +4696,12 @@ function install() {
       log2(FUNCTION_EXIT, this.base + i);
     }
 
+    // Tw: the value a throw statement throws (fatal.js).
+    Tw(v) {
+      noteThrow(v, $MainError, mainCapture, this.Tw);
+      return v;
+    }
+
     // X: end of a statement-level expression: fills the pending-flush slot.
     X(i, v) {
       if (pend[0] === 0) {
@@ -5374,6 +5381,12 @@ function install() {
   // Only a shim of the realm the vm module belongs to patches it (a shim
   // loaded into a context by a program that runs one per context, as the
   // test262 runner does, leaves it alone).
+  // Node's own runInNewContext, before any patch (fatal.js, markPrinted).
+  var nRunNew;
+  try {
+    const vm = vmMod !== undefined ? vmMod : builtinMod !== undefined ? apply(builtinMod, proc, ['vm']) : undefined;
+    if (vm !== undefined && vm !== null && typeof vm.runInNewContext === 'function') nRunNew = vm.runInNewContext;
+  } catch { nRunNew = undefined; }
   if (vmMod !== undefined && vmMod !== null && typeof vmMod.runInContext === 'function' &&
     getPrototypeOf(vmMod.runInContext) === FunctionPrototype) patchVm(vmMod);
 
@@ -5389,6 +5402,35 @@ function install() {
   }
   function relName(f) {
     return cwd !== '' && f.length > cwd.length + 1 && apply(strSlice, f, [0, cwd.length + 1]) === cwd + '/' ? apply(strSlice, f, [cwd.length + 1]) : f;
+  }
+
+  // originalTextOf returns the original text of the instrumented script
+  // that stack frames name file (fatal.js): the text a loader compiled
+  // under the name, code given to vm, or the file's.
+  function originalTextOf(file) {
+    let path = file;
+    if (apply(strSlice, file, [0, 7]) === 'file://') {
+      try { path = decodeURIComponent(apply(strSlice, file, [7])); } catch { return undefined; }
+    }
+    let text;
+    if (textSource !== undefined) text = textSource(path);
+    if (typeof text === 'string') return text;
+    const v = vmCode.size !== 0 ? vmCode.get(relName(file)) : undefined;
+    if (v !== undefined) return v[2] ? undefined : v[1];
+    if (fs === undefined) return undefined;
+    text = fs.readFileSync(path, 'utf8');
+    return text[0] === '\uFEFF' ? apply(strSlice, text, [1]) : text;
+  }
+
+  // isMainThread reports whether the shim runs in Node's main thread (a
+  // worker hands its uncaught errors to its parent).
+  function isMainThread() {
+    try {
+      const wt = builtinMod !== undefined ? apply(builtinMod, proc, ['worker_threads']) : undefined;
+      return wt !== undefined && wt !== null && wt.isMainThread === true;
+    } catch {
+      return false;
+    }
   }
 
   // ---------------------------------------------------------------- stack columns
@@ -5897,12 +5939,50 @@ function install() {
     // warning at its eleventh 'exit' listener) or remove
     // (removeAllListeners). The trace ends before the program's 'exit'
     // listeners run, as with a listener added first.
+    //
+    // An exception no 'uncaughtException' listener handles is fatal: Node
+    // emits 'exit' unless the process is exiting already, then prints the
+    // error. The line above it is the original's (fatal.js), written after
+    // the program's 'exit' listeners.
     const emitEvent = proc.emit;
+    let fatal; // [line, error] to print before Node prints the error
+    const printFatal = () => {
+      const f = fatal;
+      fatal = undefined;
+      if (f !== undefined && fsWriteSync !== undefined && markPrinted(f[1], nRunNew)) {
+        try { apply(fsWriteSync, fs, [2, f[0] + '\n']); } catch { /* stderr closed */ }
+      }
+    };
     try {
       defineProperty(proc, 'emit', {
         value: function emit(type) {
-          if (type === 'exit') end();
-          else if (type === 'uncaughtExceptionMonitor') closeScripts();
+          if (type === 'exit') {
+            end();
+            // (Node's exit code for an uncaught exception; an event the
+            // program emitted itself prints nothing.)
+            if (fatal === undefined || arguments[1] !== 1) {
+              fatal = undefined;
+              return apply(emitEvent, this, arguments);
+            }
+            try {
+              return apply(emitEvent, this, arguments);
+            } finally {
+              printFatal();
+            }
+          }
+          if (type === 'uncaughtExceptionMonitor') closeScripts();
+          else if (type === 'uncaughtException' && nRunNew !== undefined && this === proc) {
+            const err = arguments[1], origin = arguments[2];
+            const handled = apply(emitEvent, this, arguments);
+            if (handled === false && isMainThread()) {
+              const line = fatalLine(err, origin, originalTextOf);
+              if (line !== undefined) {
+                fatal = [line, err];
+                if (proc._exiting === true) printFatal();
+              }
+            }
+            return handled;
+          }
           return apply(emitEvent, this, arguments);
         },
         writable: true, enumerable: false, configurable: true,

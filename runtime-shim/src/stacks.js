@@ -425,7 +425,9 @@ function guard(E, initial, enumerable) {
     let w = wrapperOf.get(f);
     if (w === undefined) {
       w = function (error, trace) {
-        return apply(f, this, [error, strip(E, trace)]);
+        const s = strip(E, trace);
+        noteMade(error, s);
+        return apply(f, this, [error, s]);
       };
       try {
         defineProperty(w, 'name', { value: f.name, configurable: true });
@@ -438,6 +440,7 @@ function guard(E, initial, enumerable) {
   }
   defineProperty(E, PST, {
     get() {
+      if (rawPrepare !== undefined) return rawPrepare;
       return typeof current === 'function' ? wrap(current) : current;
     },
     set(v) {
@@ -468,4 +471,85 @@ function namedAs(c, name, method, t) {
     if (typeof method === 'string' && method !== '' && name !== method && apply(strSlice, name, [name.length - method.length - 1]) !== '.' + method) head += ' [as ' + method + ']';
   }
   return head + apply(strSlice, t, [loc]);
+}
+
+// Where an uncaught exception was thrown (fatal.js). Node prints the line
+// V8 says an exception was thrown at: a throw statement's, or for an error
+// V8 threw, or one that rejected a promise, where the error was made, the
+// first frame of its stack in a file.
+
+// madeAt holds, for each error whose stack was formatted, its first frame
+// in a file as [file, line, column], the original's position.
+const madeAt = new SafeWeakMap();
+function noteMade(error, frames) {
+  if (error === null || typeof error !== 'object' && typeof error !== 'function' || !isArray(frames)) return;
+  try {
+    for (let k = 0; k < frames.length; k++) {
+      const f = frames[k];
+      const file = f.getFileName();
+      if (typeof file === 'string' && file !== '') {
+        madeAt.set(error, [file, f.getLineNumber(), f.getColumnNumber()]);
+        return;
+      }
+      if (f.isEval()) return; // code from a string: V8 points into it
+    }
+  } catch { /* a frame that throws: not noted */ }
+}
+
+// madeAtOf returns error e's first frame in a file, or undefined.
+export function madeAtOf(e) {
+  return madeAt.get(e);
+}
+
+// rawPrepare, while set, is the formatter every guarded Error constructor
+// gives the engine: the frames as they are, read by the shim (throwSite).
+let rawPrepare;
+const siteOfTop = (_, s) => {
+  const c = s[0];
+  return c === undefined ? undefined : [c.getFileName(), c.getLineNumber(), c.getColumnNumber()];
+};
+
+// throwSite returns the frame that called fn (a throw statement's Tw) as
+// [file, line, column] in the instrumented text, or undefined: one frame
+// captured with E's capture function and read at once, so that nothing of
+// the frame's (its receiver, its function) is kept, and no formatter of
+// the program's runs.
+export function throwSite(E, capture, fn) {
+  if (isShim === undefined || capture === undefined) return undefined;
+  const lim = E.stackTraceLimit;
+  let set = false, site;
+  holdLimit(1);
+  try {
+    try {
+      E.stackTraceLimit = 1;
+      set = true;
+    } catch { /* read-only: the program's limit */ }
+    const o = {};
+    rawPrepare = siteOfTop;
+    apply(capture, E, [o, fn]);
+    site = o.stack;
+  } catch {
+    site = undefined;
+  } finally {
+    rawPrepare = undefined;
+    if (set) E.stackTraceLimit = lim;
+    holdLimit(-1);
+  }
+  return isArray(site) ? site : undefined;
+}
+
+// originalAt maps an instrumented frame's [file, line, column] to the
+// original's, or returns undefined when the file is not instrumented code
+// with a map.
+export function originalAt(site) {
+  if (frameMap === undefined || !isArray(site) || typeof site[0] !== 'string') return undefined;
+  const m = frameMap(site[0]);
+  if (m === undefined || typeof site[1] !== 'number' || typeof site[2] !== 'number') return undefined;
+  const [l, c] = m(site[1], site[2]);
+  return [site[0], l, c];
+}
+
+// instrumentedFile reports whether file is instrumented code with a map.
+export function instrumentedFile(file) {
+  return frameMap !== undefined && typeof file === 'string' && frameMap(file) !== undefined;
 }
