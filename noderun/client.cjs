@@ -174,4 +174,21 @@ function noteUninstrumented(file, filename, why) {
   } catch { /* the warning on standard error stands */ }
 }
 
-module.exports = { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented };
+// deeperThan (preload.cjs, loader.mjs: a text V8 may find too deep to
+// compile instrumented) reports whether brackets nest more than n deep in text
+// (strings and comments counted too: a text it flags is only compiled
+// once more).
+function deeperThan(text, n) {
+  let d = 0;
+  for (let k = 0; k < text.length; k++) {
+    const c = text.charCodeAt(k);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++d > n) return true;
+    } else if (c === 41 || c === 93 || c === 125) {
+      if (d > 0) d--;
+    }
+  }
+  return false;
+}
+
+module.exports = { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented, deeperThan };

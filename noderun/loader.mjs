@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented, deeperThan } = require('./client.cjs');
 
 function scriptName(filename) {
   const rel = path.relative(process.cwd(), filename);
@@ -89,5 +89,35 @@ export async function load(url, context, nextLoad) {
     noteUninstrumented(uninstrumentedFile, filename, r.error);
     return result;
   }
+  if (loader === 'js' && deeperThan(r.code, riskyDepth) && !(await compiles(r.code)) && await compiles(source)) {
+    const why = 'V8 cannot compile its instrumented text (nested too deep for its stack)';
+    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${why}\n`);
+    noteUninstrumented(uninstrumentedFile, filename, why);
+    return result;
+  }
   return { ...result, source: r.code };
+}
+
+// V8 nests only as deep as its stack lets its parser recurse, and the
+// hooks of four forms (a = a = …, a ||= …, member chains, new new …) add a
+// call to every level: near V8's own limit such a module is too deep
+// instrumented where the original is not (docs/instrumentation.md,
+// "Nesting"). A text whose brackets nest past riskyDepth is compiled here
+// first; when V8 refuses it and not the original, the original runs,
+// recorded as uninstrumented. (CommonJS: preload.cjs, compiledOrOriginal.)
+const riskyDepth = 1000;
+
+
+// compiles reports whether V8 compiles text as a module in this thread:
+// it is imported from a data: URL with an import that cannot be linked
+// after it, so nothing of it runs; a compile error (a RangeError for a
+// stack too small) comes before the link error.
+async function compiles(text) {
+  const url = 'data:text/javascript;base64,' + Buffer.from(text + '\nimport "memtrace:never-linked";\n').toString('base64');
+  try {
+    await import(url);
+  } catch (e) {
+    return !(e instanceof RangeError) && !(e instanceof SyntaxError && !/memtrace:never-linked/.test(String(e && e.message)));
+  }
+  return true;
 }

@@ -409,3 +409,59 @@ func TestBrokenRunTimeInstrumenter(t *testing.T) {
 	require.Len(t, s.Uninstrumented, 1)
 	assert.Contains(t, s.Uninstrumented[0].Module, "run-time code")
 }
+
+// Issue 54, case 11: V8 nests only as deep as its stack lets it, and the
+// instrumented text of a member chain adds a hook call to every level.
+// Near V8's own limit (6,946 links under plain node) the instrumented
+// module does not compile where the original does: the module runs as it
+// is, with a warning, listed in session.json, and the program's output is
+// plain node's. The main module stays instrumented. A CommonJS module and
+// an ES module (whose compile fails in Node's loader, so memtrace's hooks
+// compile it first).
+func TestTooDeepInstrumentedRunsOriginal(t *testing.T) {
+	needNode(t)
+	for _, c := range []struct{ main, dep, export string }{
+		{"main.js", "dep.js", "module.exports = "},
+		{"main.mjs", "dep.mjs", "export default "},
+	} {
+		t.Run(c.dep, func(t *testing.T) {
+			dir := t.TempDir()
+			// (6,200 links: plain node's ES module loader runs 6,400 here,
+			// memtrace node's instrumented text fails from about 5,800.)
+			dep := "const a = {}; a.b = a;\n" + c.export + "typeof a" + strings.Repeat(".b", 6200) + ";\n"
+			main := "console.log('dep', require('./dep.js'), [1, 2].map((x) => x * 2));\n"
+			if c.main == "main.mjs" {
+				main = "import d from './dep.mjs';\nconsole.log('dep', d, [1, 2].map((x) => x * 2));\n"
+			}
+			writeFiles(t, dir, map[string]string{c.main: main, c.dep: dep})
+			plain := exec.Command("node", c.main)
+			plain.Dir = dir
+			want, err := plain.CombinedOutput()
+			require.NoError(t, err, "%.300s", want)
+			require.Equal(t, "dep object [ 2, 4 ]\n", string(want))
+
+			var stdout, stderr bytes.Buffer
+			out := filepath.Join(dir, "out")
+			code, err := noderun.Run(noderun.Options{Script: c.main, OutDir: out,
+				Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+			require.NoError(t, err)
+			require.Equal(t, 0, code, "%.500s", stderr.String())
+			assert.Equal(t, string(want), stdout.String())
+			assert.Contains(t, stderr.String(), "memtrace: "+filepath.Join(dir, c.dep)+" runs uninstrumented: V8 cannot compile its instrumented text")
+			s := readSession(t, out)
+			assert.Equal(t, "incomplete", s.Status)
+			require.Len(t, s.Uninstrumented, 1)
+			assert.Equal(t, filepath.Join(dir, c.dep), s.Uninstrumented[0].Module)
+			assert.Contains(t, s.Uninstrumented[0].Reason, "nested too deep")
+			// The main module is in the trace (its name in UTF-16, as
+			// the trace writes strings).
+			data, err := os.ReadFile(filepath.Join(out, "mem-trace"))
+			require.NoError(t, err)
+			var name []byte
+			for _, r := range c.main {
+				name = append(name, byte(r), 0)
+			}
+			assert.Contains(t, string(data), string(name))
+		})
+	}
+}

@@ -30,7 +30,7 @@ const fs = require('node:fs');
 const Module = require('node:module');
 const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
-const { isInstrumented, instrumentArgs, noteUninstrumented } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, noteUninstrumented, deeperThan } = require('./client.cjs');
 
 const env = process.env;
 // What is read after the preload has run: memtrace's variables, which
@@ -626,12 +626,13 @@ const detectsModules = (() => {
 
 // compilesAsCommonJS: V8 compiles content as a CommonJS module's body (as
 // Node's loader does first). On a failure Node tries it as a module.
-function compilesAsCommonJS(content, filename) {
+// (strict: any error is a failure to compile, a RangeError too.)
+function compilesAsCommonJS(content, filename, strict) {
   try {
     vmCompileFunction(content, ['exports', 'require', 'module', '__filename', '__dirname'], { filename });
     return true;
   } catch (e) {
-    return !(e instanceof SyntaxError);
+    return !strict && !(e instanceof SyntaxError);
   }
 }
 
@@ -655,10 +656,33 @@ Module.prototype._compile = function (content, filename, format) {
         return origCompile.apply(this, args);
       }
     }
-    content = instrument(content, filename, goal, true);
+    const out = instrument(content, filename, goal, true);
+    if (out !== content) return compiledOrOriginal(this, out, content, filename, goal, arguments);
   }
   return origCompile.apply(this, [content, ...Array.prototype.slice.call(arguments, 1)]);
 };
+
+// compiledOrOriginal runs module m's instrumented text out, or its
+// original text when V8 cannot compile out but can compile the original:
+// V8 nests only as deep as its stack lets its parser recurse, and the hooks
+// of some forms (member chains, new new …) add a call to every level, so
+// near V8's own limit the instrumented text is too deep where the original
+// is not (docs/instrumentation.md, "Nesting"; ES modules: loader.mjs). A
+// text that nests deep is compiled alone first. (Not a try around the
+// compile: an exception the module throws would then be thrown again from
+// here, and Node would print this file's line above it.)
+function compiledOrOriginal(m, out, original, filename, goal, args) {
+  const rest = Array.prototype.slice.call(args, 1);
+  if (goal === 'commonjs' && deeperThan(out, 1000) && !compilesAsCommonJS(out, filename, true) &&
+    compilesAsCommonJS(original, filename, true)) {
+    const why = 'V8 cannot compile its instrumented text (nested too deep for its stack)';
+    process.stderr.write(`memtrace: ${filename} runs uninstrumented: ${why}\n`);
+    noteUninstrumented(menv.MEMTRACE_UNINSTRUMENTED, filename, why);
+    return origCompile.apply(m, [original, ...rest]);
+  }
+  return origCompile.apply(m, [out, ...rest]);
+}
+
 
 // require() finds .ts, .cts, .tsx and .jsx files without their extension
 // too; Node 20 compiles them with the .js handler, whose _compile is the
