@@ -35,6 +35,10 @@ import (
 // the user's: the next run refuses it unless it is empty.
 const ManifestFile = ".memtrace-manifest"
 
+// LockFile is locked by the run that writes OUT (flock: released when
+// its process ends, however it ends).
+const LockFile = ".memtrace-lock"
+
 type manifest struct {
 	Header string
 	Files  map[string]manifestEntry // by input path

@@ -249,6 +249,13 @@ func Run(opts Options) (*Summary, error) {
 		return nil, err
 	}
 	defer od.Close()
+	// One run at a time writes OUT: a second is refused while the first
+	// holds the lock (the file goes with its process, however it ends).
+	lock, err := od.TryLock(LockFile)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	r.od = od
 	defer func() {
 		for _, d := range r.outDirs {
@@ -747,7 +754,26 @@ func (r *runner) link(t *task, src string) error {
 	}
 	if old, err := r.od.Readlink(t.out); err != nil || old != target {
 		if st, err := r.od.Lstat(t.out); err == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
-			return fmt.Errorf("%s: a directory is in the way of the symbolic link %s", r.od.Path(t.out), t.rel)
+			// A directory the last run made, of outputs it wrote (a
+			// package installed, now linked: npm link, workspaces) gives
+			// way; one holding anything else stays, and the run stops.
+			foreign, n, err := r.foreignIn(t.out)
+			if err != nil {
+				return err
+			}
+			if !r.old.Dirs[t.out] || foreign != "" {
+				why := "memtrace did not make it"
+				if foreign != "" {
+					why = r.od.Path(foreign) + " in it is not memtrace's"
+				}
+				return fmt.Errorf("%s: a directory is in the way of the symbolic link %s, and %s (remove it)", r.od.Path(t.out), t.rel, why)
+			}
+			if err := r.od.RemoveAll(t.out); err != nil {
+				return err
+			}
+			r.mu.Lock()
+			r.sum.Removed += n
+			r.mu.Unlock()
 		}
 		if err := r.od.Symlink(target, t.out); err != nil {
 			return err
@@ -758,6 +784,54 @@ func (r *runner) link(t *task, src string) error {
 	r.next.Links[t.rel] = target
 	r.mu.Unlock()
 	return nil
+}
+
+// foreignIn returns the first entry under rel, a directory of OUT, that
+// the last run did not make (its manifest lists outputs, links and
+// directories), or "" when all of it is memtrace's; and how many files
+// and links it holds.
+func (r *runner) foreignIn(rel string) (string, int, error) {
+	d, err := r.od.Sub(rel, 0, false)
+	if err != nil {
+		return "", 0, err
+	}
+	defer d.Close()
+	names, err := d.Names()
+	if err != nil {
+		return "", 0, err
+	}
+	slices.Sort(names)
+	n := 0
+	for _, name := range names {
+		p := rel + "/" + name
+		st, err := d.Lstat(name)
+		if err != nil {
+			return "", 0, err
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			if !r.old.Dirs[p] {
+				return p, 0, nil
+			}
+			f, k, err := r.foreignIn(p)
+			if err != nil || f != "" {
+				return f, 0, err
+			}
+			n += k
+		case unix.S_IFLNK:
+			target, err := d.Readlink(name)
+			if want, ok := r.old.Links[p]; err != nil || !ok || want != target {
+				return p, 0, nil
+			}
+			n++
+		default:
+			if !r.oldOuts[p] {
+				return p, 0, nil
+			}
+			n++
+		}
+	}
+	return "", n, nil
 }
 
 // goalOf is the goal of an input file: from its extension, else from the

@@ -4,12 +4,15 @@ package project
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 )
 
@@ -207,7 +210,8 @@ func TestRunOutNotOurs(t *testing.T) {
 
 // TestManifestTempLink (case 6, part): the manifest is written through a
 // fresh temporary file, never through a link planted at a fixed name, and
-// concurrent runs into one OUT do not share one.
+// concurrent runs into one OUT do not share one (nor run at once:
+// TestRunLocked).
 func TestManifestTempLink(t *testing.T) {
 	base := t.TempDir()
 	in := filepath.Join(base, "app")
@@ -237,7 +241,9 @@ func TestManifestTempLink(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := Run(opts); err != nil {
+			// One run at a time: the others are refused, saying so.
+			var locked *safefs.LockedError
+			if _, err := Run(opts); err != nil && !errors.As(err, &locked) {
 				t.Error(err)
 			}
 		}()
@@ -381,5 +387,94 @@ func TestRunFewOpenDirs(t *testing.T) {
 		if got := read(t, filepath.Join(out, name)); !strings.Contains(got, strings.TrimSuffix(strings.TrimPrefix(text, "exports.d = "), ";\n")) {
 			t.Errorf("%s: %.100q", name, got)
 		}
+	}
+}
+
+// TestRunLocked (case 7, for OUT): while a run holds OUT's lock, another
+// run into it is refused with a message that says so and changes nothing;
+// once the lock is released, a run goes ahead.
+func TestRunLocked(t *testing.T) {
+	base := t.TempDir()
+	in := filepath.Join(base, "app")
+	write(t, in, map[string]string{"a.js": "exports.a = 1;\n"})
+	out := filepath.Join(base, "out")
+	opts := Options{In: in, Out: out, ToolID: "test"}
+	if _, err := Run(opts); err != nil {
+		t.Fatal(err)
+	}
+	before := read(t, filepath.Join(out, "a.js"))
+	d, err := safefs.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	lock, err := d.TryLock(LockFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, in, map[string]string{"a.js": "exports.a = 2;\n"})
+	_, err = Run(opts)
+	var locked *safefs.LockedError
+	if !errors.As(err, &locked) || !strings.Contains(err.Error(), out+" is being written by another memtrace (process "+strconv.Itoa(os.Getpid())+")") {
+		t.Fatalf("a locked OUT: %v", err)
+	}
+	if got := read(t, filepath.Join(out, "a.js")); got != before {
+		t.Errorf("a refused run wrote a.js")
+	}
+	lock.Unlock()
+	if s, err := Run(opts); err != nil || s.Instrumented != 1 {
+		t.Errorf("after the lock: %+v %v", s, err)
+	}
+}
+
+// TestDirGivesWayToLink (case 1, the realistic trigger): a package
+// installed as a directory, then linked (npm link, workspaces). The
+// directory the last run made of its outputs gives way to the link, its
+// outputs counted as removed; a directory holding a file of the user's
+// stays, and the run stops naming that file.
+func TestDirGivesWayToLink(t *testing.T) {
+	base := t.TempDir()
+	in := filepath.Join(base, "app")
+	write(t, in, map[string]string{"main.js": "require('./pkg/a.js');\n", "pkg/a.js": "exports.a = 1;\n", "pkg/sub/b.js": "exports.b = 2;\n"})
+	write(t, base, map[string]string{"ext/a.js": "exports.a = 3;\n"})
+	out := filepath.Join(base, "out")
+	opts := Options{In: in, Out: out, ToolID: "test"}
+	relink := func() {
+		if err := os.RemoveAll(filepath.Join(in, "pkg")); err != nil {
+			t.Fatal(err)
+		}
+		symlink(t, filepath.Join(base, "ext"), filepath.Join(in, "pkg"))
+	}
+	if _, err := Run(opts); err != nil {
+		t.Fatal(err)
+	}
+	relink()
+	s, err := Run(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Removed != 2 || s.Links != 1 {
+		t.Errorf("summary: %+v", s)
+	}
+	if target, err := os.Readlink(filepath.Join(out, "pkg")); err != nil || target != filepath.Join(base, "ext") {
+		t.Errorf("the link: %q %v", target, err)
+	}
+
+	// Installed again, then a file of the user's in the output.
+	if err := os.Remove(filepath.Join(in, "pkg")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, in, map[string]string{"pkg/a.js": "exports.a = 1;\n"})
+	if _, err := Run(opts); err != nil {
+		t.Fatal(err)
+	}
+	write(t, out, map[string]string{"pkg/notes.txt": "mine\n"})
+	relink()
+	_, err = Run(opts)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(out, "pkg", "notes.txt")+" in it is not memtrace's") {
+		t.Fatalf("a directory with a file of the user's: %v", err)
+	}
+	if got := read(t, filepath.Join(out, "pkg", "notes.txt")); got != "mine\n" {
+		t.Errorf("the user's file: %q", got)
 	}
 }
