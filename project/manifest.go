@@ -54,14 +54,14 @@ type manifestEntry struct {
 	Instrumented      bool
 	Goal              js.Goal
 	Tsconfig          string // hash of the tsconfig.json text, TypeScript only
-	Failure           string // the diagnostics of a file copied because it cannot be instrumented
+	Failed            bool   // a file copied because it cannot be instrumented
 }
 
 // manifestHeader: everything besides the file itself that an output
 // depends on.
 func manifestHeader(o Options, tool string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s|%s|%s|%v|%v|%v|%v|%s|%v|", cacheLayout, tool, runtimeshim.Version, o.NodeModules, o.Strict, o.AllUses, o.AllPutFields, o.DebugFun, o.Color)
+	fmt.Fprintf(&b, "%s|%s|%s|%v|%v|%v|%v|%s|", cacheLayout, tool, runtimeshim.Version, o.NodeModules, o.Strict, o.AllUses, o.AllPutFields, o.DebugFun)
 	b.WriteString(o.In)
 	for _, r := range o.Rules {
 		fmt.Fprintf(&b, "|%v:%s", r.Include, r.Pattern)
@@ -129,10 +129,10 @@ func tsconfigHash(s string) string {
 
 // record notes an output file in this run's manifest: size and mtime are
 // the output's.
-func (r *runner) record(t *task, size, mtime int64, goal js.Goal, tsconfig, failure string) {
+func (r *runner) record(t *task, size, mtime int64, goal js.Goal, tsconfig string, failed bool) {
 	e := manifestEntry{InSize: t.size, InMtime: t.mtime, InIno: t.ino, Out: t.out, OutSize: size, OutMtime: mtime,
-		Instrumented: t.instrument && failure == "", Goal: goal, Tsconfig: tsconfigHash(tsconfig), Failure: failure}
-	if failure != "" {
+		Instrumented: t.instrument && !failed, Goal: goal, Tsconfig: tsconfigHash(tsconfig), Failed: failed}
+	if failed {
 		e.Out = t.rel
 	}
 	r.mu.Lock()
@@ -151,7 +151,7 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 	if !ok || e.InSize != t.size || e.InMtime != t.mtime || e.InIno != t.ino {
 		return false
 	}
-	if e.Failure != "" || e.Instrumented {
+	if e.Failed || e.Instrumented {
 		// A file Node decides by its text was instrumented as what its
 		// text is, and the text has not changed.
 		goal, byText := r.goalOf(src)
@@ -163,7 +163,7 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 				return false
 			}
 		}
-		if e.Failure == "" && e.Out != t.out {
+		if !e.Failed && e.Out != t.out {
 			return false
 		}
 	} else if t.instrument || e.Out != t.out {
@@ -175,13 +175,24 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() != e.OutSize || fi.ModTime().UnixNano() != e.OutMtime {
 		return false
 	}
+	// A file that cannot be instrumented is read and tried again for its
+	// diagnostics (the manifest keeps no rendering of them: the caller
+	// renders them, in colour or not).
+	var failure *Failure
+	if e.Failed {
+		a, err := r.attempt(t, src)
+		if err != nil || a.failure == nil {
+			return false
+		}
+		failure = a.failure
+	}
 	r.mu.Lock()
 	r.next.Files[t.rel] = e
 	r.sum.UpToDate++
 	switch {
-	case e.Failure != "":
+	case failure != nil:
 		r.sum.Failed++
-		r.sum.Failures = append(r.sum.Failures, Failure{Path: t.rel, Message: e.Failure})
+		r.sum.Failures = append(r.sum.Failures, *failure)
 		r.sum.Copied++
 		r.sum.CopiedBytes += t.size
 	case e.Instrumented:

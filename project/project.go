@@ -26,7 +26,6 @@
 package project
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -86,8 +85,6 @@ type Options struct {
 	AllUses, AllPutFields bool
 	Jobs                  int    // workers (0: GOMAXPROCS)
 	ToolID                string // identifies this memtrace build in cache keys (ToolID())
-	// Color renders diagnostics with ANSI colours.
-	Color bool
 	// Progress, when set, is called about ten times a second while the
 	// run lasts, from one goroutine.
 	Progress func(Progress)
@@ -100,10 +97,23 @@ type Progress struct {
 	Start             time.Time
 }
 
-// Failure is a file that could not be instrumented.
+// Failure is a file that could not be instrumented: the instrumenter's
+// diagnostics (Log, its file names as the user can open them) or another
+// error (Message). The caller renders them (Render), in colour or not.
 type Failure struct {
-	Path    string // relative to In, slash-separated
-	Message string // FILE:LINE:COL: error: … with a code frame, or an I/O error
+	Path    string    // relative to In, slash-separated
+	Log     *diag.Log // FILE:LINE:COL: error: … with a code frame; nil for another error
+	Message string    // the other error, "FILE: …"
+}
+
+// Render writes the failure to w: the diagnostics with their code frames
+// (ANSI colours if color), or the error.
+func (f Failure) Render(w io.Writer, color bool) error {
+	if f.Log != nil {
+		return f.Log.Render(w, diag.RenderOptions{Color: color})
+	}
+	_, err := io.WriteString(w, f.Message+"\n")
+	return err
 }
 
 // Summary is what a run did.
@@ -721,7 +731,7 @@ func (r *runner) do(t *task) error {
 	}
 	n, mtime, err := r.copyOut(src, t.out, t.mode)
 	if err == nil {
-		r.record(t, n, mtime, js.Goal(0), "", "")
+		r.record(t, n, mtime, js.Goal(0), "", false)
 	}
 	r.mu.Lock()
 	r.sum.Copied++
@@ -948,9 +958,9 @@ func prelude(goal js.Goal, rel string, inline bool) string {
 }
 
 // instrumentText instruments a file's text with iopts, through the cache:
-// the output with its prelude, or the rendered syntax error (failure);
-// hit: the output came from the cache.
-func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) (out []byte, failure string, hit bool) {
+// the output with its prelude, or why it cannot be (failure); hit: the
+// output came from the cache.
+func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) (out []byte, failure *Failure, hit bool) {
 	pre := prelude(iopts.Goal, t.out, len(data) >= InlineShimMin)
 	var key string
 	if r.cache != nil {
@@ -972,8 +982,8 @@ func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) 
 		case err != nil:
 			// Named as the user can open it.
 			name := filepath.Join(r.opts.In, filepath.FromSlash(t.rel))
+			failure = &Failure{Path: t.rel}
 			var list *diag.List
-			var b bytes.Buffer
 			if errors.As(err, &list) {
 				list.Log.File = name
 				for i := range list.Log.Diags {
@@ -983,10 +993,9 @@ func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) 
 						d.Notes[j].File = name
 					}
 				}
-				_ = list.Log.Render(&b, diag.RenderOptions{Color: r.opts.Color})
-				failure = b.String()
+				failure.Log = list.Log
 			} else {
-				failure = name + ": " + err.Error() + "\n"
+				failure.Message = name + ": " + err.Error()
 			}
 			entry = []byte{'e'}
 		case res.Unchanged:
@@ -1010,39 +1019,60 @@ func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) 
 	return out, failure, hit
 }
 
-func (r *runner) instrument(t *task, src string) error {
+// attempt instruments input file src of task t as its goal and loader
+// say: the text read, the output or why there is none, and what it was
+// instrumented as.
+type attempt struct {
+	data, out []byte
+	failure   *Failure
+	hit       bool
+	goal      js.Goal
+	tsconfig  string
+}
+
+func (r *runner) attempt(t *task, src string) (*attempt, error) {
 	data, err := os.ReadFile(src)
+	if err != nil {
+		return nil, err
+	}
+	a := &attempt{data: data}
+	goal, byText := r.goalOf(src)
+	loader := instrument.LoaderOf(src)
+	if loader != instrument.JS {
+		a.tsconfig = r.tsconfigOf(filepath.Dir(src))
+	}
+	iopts := instrument.Options{Goal: goal, File: t.rel, Loader: loader, Tsconfig: a.tsconfig,
+		DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields}
+	a.out, a.failure, a.hit = r.instrumentText(t, data, iopts)
+	a.goal = goal
+	if a.failure != nil && byText && loader == instrument.JS {
+		// Node runs it as a module if it parses as one (js.FileGoal).
+		iopts.Goal = js.Module
+		if mout, mfailure, mhit := r.instrumentText(t, data, iopts); mfailure == nil {
+			a.out, a.failure, a.hit, a.goal = mout, nil, mhit, js.Module
+		}
+	}
+	return a, nil
+}
+
+func (r *runner) instrument(t *task, src string) error {
+	a, err := r.attempt(t, src)
 	if err != nil {
 		return err
 	}
-	goal, byText := r.goalOf(src)
-	loader := instrument.LoaderOf(src)
-	var tsconfig string
-	if loader != instrument.JS {
-		tsconfig = r.tsconfigOf(filepath.Dir(src))
-	}
-	iopts := instrument.Options{Goal: goal, File: t.rel, Loader: loader, Tsconfig: tsconfig,
-		DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields}
-	out, failure, hit := r.instrumentText(t, data, iopts)
-	if failure != "" && byText && loader == instrument.JS {
-		// Node runs it as a module if it parses as one (js.FileGoal).
-		iopts.Goal = js.Module
-		if mout, mfailure, mhit := r.instrumentText(t, data, iopts); mfailure == "" {
-			out, failure, hit, goal = mout, "", mhit, js.Module
-		}
-	}
-	if failure != "" {
+	data, out, failure, hit, goal, tsconfig := a.data, a.out, a.failure, a.hit, a.goal, a.tsconfig
+	if failure != nil {
 		var n int64
 		if !r.opts.Strict {
 			var mtime int64
 			if n, mtime, err = r.copyOut(src, t.rel, t.mode); err != nil {
 				return err
 			}
-			r.record(t, n, mtime, goal, tsconfig, failure)
+			r.record(t, n, mtime, goal, tsconfig, true)
 		}
 		r.mu.Lock()
 		r.sum.Failed++
-		r.sum.Failures = append(r.sum.Failures, Failure{Path: t.rel, Message: failure})
+		r.sum.Failures = append(r.sum.Failures, *failure)
 		r.sum.OutBytes += n
 		if !r.opts.Strict {
 			r.sum.Copied++
@@ -1058,7 +1088,7 @@ func (r *runner) instrument(t *task, src string) error {
 	if err != nil {
 		return err
 	}
-	r.record(t, n, mtime, goal, tsconfig, "")
+	r.record(t, n, mtime, goal, tsconfig, false)
 	r.mu.Lock()
 	r.sum.Instrumented++
 	r.sum.InstrumentedBytes += int64(len(data))

@@ -74,7 +74,11 @@ func TestRunTree(t *testing.T) {
 	}
 	failed := map[string]string{}
 	for _, f := range sum.Failures {
-		failed[f.Path] = f.Message
+		var b strings.Builder
+		if err := f.Render(&b, false); err != nil {
+			t.Fatal(err)
+		}
+		failed[f.Path] = b.String()
 	}
 	if len(failed) != 2 || !strings.Contains(failed["esm/broken.js"], filepath.Join(in, "esm", "broken.js")+":1:") ||
 		!strings.Contains(failed["typed/esm.js"], filepath.Join(in, "typed", "esm.js")+":1:1: error: export declarations may only appear in modules") {

@@ -286,3 +286,27 @@ func TestInstrumentKeepsLines(t *testing.T) {
 	require.NoError(t, err, "%s", got)
 	assert.Equal(t, string(plain), string(got))
 }
+
+// TestInstrumentDirColourAlternating (issue 55): runs of memtrace
+// instrument DIR -o OUT from a terminal and through a pipe, alternately,
+// find the files up to date: colour is decided here, at the CLI, and the
+// run's outputs and manifest do not depend on it. A file that cannot be
+// instrumented is reported each time, in colour on the terminal only.
+func TestInstrumentDirColourAlternating(t *testing.T) {
+	in := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(in, "a.js"), []byte("exports.a = [1];\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "bad.js"), []byte("let = = 1;\n"), 0o644))
+	out := filepath.Join(t.TempDir(), "out")
+	for i, tty := range []bool{true, false, true, false} {
+		ios, _, errOut := testIO("")
+		ios.errTTY = tty
+		code := run([]string{"instrument", in, "-o", out, "--no-cache"}, ios)
+		require.Equal(t, ExitOK, code, errOut.String())
+		got := errOut.String()
+		if i > 0 {
+			assert.Contains(t, got, "; 2 files up to date", "run %d (terminal %v): %s", i, tty, got)
+		}
+		assert.Contains(t, got, filepath.Join(in, "bad.js")+":1:", "run %d", i)
+		assert.Equal(t, tty, strings.Contains(got, "\x1b["), "run %d (terminal %v): colour %q", i, tty, got)
+	}
+}

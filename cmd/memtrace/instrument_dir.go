@@ -27,7 +27,6 @@ func instrumentDirRun(opts *instrumentOptions) error {
 		Cache: cache, Strict: opts.Strict, DebugFun: opts.DebugFun,
 		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Jobs: opts.Jobs,
 		ToolID: project.ToolID(buildInfo().String() + " " + filepath.Base(exe)),
-		Color:  ios.ColorErr(),
 	}
 	drawn := false
 	if ios.ErrIsTTY() && !opts.Quiet {
@@ -43,8 +42,12 @@ func instrumentDirRun(opts *instrumentOptions) error {
 	if err != nil {
 		return err
 	}
+	// Colour is the terminal's business, decided here: the run's outputs
+	// and manifest do not depend on it.
 	for _, f := range sum.Failures {
-		fmt.Fprint(ios.ErrOut, f.Message)
+		if err := f.Render(ios.ErrOut, ios.ColorErr()); err != nil {
+			return err
+		}
 		if opts.Strict {
 			fmt.Fprintf(ios.ErrOut, "%s %s: not written (--strict)\n", ios.paint(ansiRed, "error:"), f.Path)
 		} else {
