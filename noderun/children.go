@@ -13,50 +13,16 @@ import (
 
 	"github.com/memtrace/memtrace/internal/directio"
 	"github.com/memtrace/memtrace/trace"
+	"github.com/memtrace/memtrace/tracedir"
 )
 
-// Child is a node process of the session other than the main one: one
-// entry of session.json's children. Each has its own trace (a trace is one
-// heap), in DIR/children/<n>-<pid>/mem-trace, n counting the session's
-// node processes in the order they started.
-type Child struct {
-	Pid int `json:"pid"`
-	// ThreadID is, for a worker thread of the program (a trace of its own
-	// in DIR/children/<n>-<pid>-t<threadId>), its threadId; Pid is then its
-	// process's, and ParentPid too.
-	ThreadID  int       `json:"threadId,omitempty"`
-	ParentPid int       `json:"parentPid"` // the traced process that started it
-	Argv      []string  `json:"argv"`      // process.argv
-	ExecArgv  []string  `json:"execArgv,omitempty"`
-	Cwd       string    `json:"cwd,omitempty"`
-	Start     time.Time `json:"start"`
-	End       time.Time `json:"end,omitzero"`
-	Trace     string    `json:"trace"` // relative to the trace directory
-	// ExitCode is the process's exit status; Signal, when a signal ended
-	// it (then ExitCode is 128 + its number where known, else -1).
-	ExitCode int    `json:"exitCode"`
-	Signal   string `json:"signal,omitempty"`
-	Status   string `json:"status"` // complete or incomplete
-	Reason   string `json:"reason,omitempty"`
-	Bytes    int64  `json:"bytes"`
-	Entries  int64  `json:"entries"`
-	// Running: no exit was recorded and the process was still alive when
-	// the main process ended (its trace is then unfinished).
-	Running bool `json:"running,omitempty"`
-	// Uninstrumented lists the modules that ran uninstrumented.
-	Uninstrumented []Uninstrumented `json:"uninstrumented,omitempty"`
-}
+// Child, Uninstrumented and UninstrumentedFile: package tracedir.
+type (
+	Child          = tracedir.Child
+	Uninstrumented = tracedir.Uninstrumented
+)
 
-// Uninstrumented is a module that ran uninstrumented, and why: its
-// objects are not in the trace.
-type Uninstrumented struct {
-	Module string `json:"module"`
-	Reason string `json:"reason"`
-}
-
-// UninstrumentedFile is where a process's preload and loader hooks record
-// the modules that ran uninstrumented, one JSON line each.
-const UninstrumentedFile = "uninstrumented.jsonl"
+const UninstrumentedFile = tracedir.UninstrumentedFile
 
 // readUninstrumented reads such a file (none: nothing ran uninstrumented),
 // each module once.
@@ -102,7 +68,7 @@ const reasonNoExit = "no exit was recorded (still running, or killed)"
 // saw it end (children/.exits/<pid>.json, for children started with the
 // asynchronous child_process functions), and checks each trace.
 func collectChildren(dir string) []Child {
-	base := filepath.Join(dir, "children")
+	base := filepath.Join(dir, tracedir.ChildrenDir)
 	ents, err := os.ReadDir(base)
 	if err != nil {
 		return nil
@@ -120,7 +86,7 @@ func collectChildren(dir string) []Child {
 		}
 		cdir := filepath.Join(base, e.Name())
 		var c Child
-		c.Trace = filepath.ToSlash(filepath.Join("children", e.Name(), "mem-trace"))
+		c.Trace = filepath.ToSlash(filepath.Join(tracedir.ChildrenDir, e.Name(), tracedir.TraceFile))
 		c.ExitCode = -1
 		if data, err := os.ReadFile(filepath.Join(cdir, "process.json")); err == nil {
 			var p struct {
@@ -179,7 +145,7 @@ func collectChildren(dir string) []Child {
 			// last written.
 			killed = "termination"
 		}
-		ts := traceState(filepath.Join(cdir, "mem-trace"), killed)
+		ts := traceState(filepath.Join(cdir, tracedir.TraceFile), killed)
 		c.Status, c.Reason, c.Bytes, c.Entries = ts.status, ts.reason, ts.bytes, ts.entries
 		if st, err := os.ReadFile(filepath.Join(cdir, "status.json")); err == nil && c.Status == "complete" {
 			var v struct {
@@ -192,7 +158,7 @@ func collectChildren(dir string) []Child {
 		if !exited && c.ThreadID > 0 {
 			// A worker without its own exit nor its thread's record: ended
 			// with its process.
-			ts := traceState(filepath.Join(cdir, "mem-trace"), "the end of its process")
+			ts := traceState(filepath.Join(cdir, tracedir.TraceFile), "the end of its process")
 			c.Status, c.Reason, c.Bytes, c.Entries = ts.status, ts.reason, ts.bytes, ts.entries
 		}
 		if !exited {

@@ -24,7 +24,6 @@
 package noderun
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -45,6 +44,7 @@ import (
 	"github.com/memtrace/memtrace/internal/glob"
 	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/lifetime"
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 //go:embed preload.cjs
@@ -98,35 +98,8 @@ type Options struct {
 	Session *Session
 }
 
-// Session is session.json.
-type Session struct {
-	Tool        string    `json:"tool"`
-	Version     string    `json:"memtraceVersion"`
-	ShimVersion string    `json:"shimVersion"`
-	Kind        string    `json:"kind"` // "node"
-	Script      string    `json:"script"`
-	Args        []string  `json:"args"`
-	NodeArgs    []string  `json:"nodeArgs,omitempty"` // node's own options
-	Start       time.Time `json:"start"`
-	End         time.Time `json:"end"`
-	ExitCode    int       `json:"exitCode"`
-	Status      string    `json:"status"`           // complete or incomplete
-	Reason      string    `json:"reason,omitempty"` // why incomplete
-	Bytes       int64     `json:"bytes"`
-	Entries     int64     `json:"entries"`
-	// The options the trace was recorded with.
-	DebugFun     string   `json:"debugFun,omitempty"`
-	AllUses      bool     `json:"allUses"`
-	AllPutFields bool     `json:"allPutFields"`
-	Compact      bool     `json:"compact"`
-	Exclude      []string `json:"exclude,omitempty"`
-	// Children are the node processes the program started (and their
-	// children), each with a trace of its own, in the order they started.
-	Children []Child `json:"children,omitempty"`
-	// Uninstrumented lists the modules of the main process that ran
-	// uninstrumented, and why (then the status is incomplete).
-	Uninstrumented []Uninstrumented `json:"uninstrumented,omitempty"`
-}
+// Session is session.json (package tracedir).
+type Session = tracedir.Session
 
 // Run runs the program and returns its exit code (or -1 with an error when
 // it could not be started). The trace directory is written in every case.
@@ -196,21 +169,21 @@ func Run(opts Options) (int, error) {
 	// (And the shim's lock a killed run left, and the side files memtrace
 	// lifetime --out may have put beside the trace: they describe the old
 	// one.)
-	for _, name := range []string{"session.json", "mem-trace", "mem-trace.lock", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
+	for _, name := range []string{tracedir.SessionFile, tracedir.TraceFile, tracedir.TraceFile + ".lock", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
 		lifetime.UnreachableTraceFile, lifetime.UpdIIDTraceFile, lifetime.SiteStatsFile} {
 		if err := od.Remove(name); err != nil {
 			return -1, err
 		}
 	}
-	if err := od.RemoveAll("children"); err != nil {
+	if err := od.RemoveAll(tracedir.ChildrenDir); err != nil {
 		return -1, err
 	}
-	out := filepath.Join(opts.OutDir, "mem-trace")
+	out := filepath.Join(opts.OutDir, tracedir.TraceFile)
 	absOut, err := filepath.Abs(out)
 	if err != nil {
 		return -1, err
 	}
-	childrenDir := filepath.Join(filepath.Dir(absOut), "children")
+	childrenDir := filepath.Join(filepath.Dir(absOut), tracedir.ChildrenDir)
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, NodeArgs: opts.NodeArgs, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude}
@@ -296,7 +269,7 @@ func Run(opts Options) (int, error) {
 		}
 		sess.Status, sess.Reason = "incomplete", "node could not be started: "+runErr.Error()
 		sess.ExitCode = -1
-		writeSession(od, &sess)
+		tracedir.WriteSession(od, &sess)
 		return -1, runErr
 	}
 	sess.ExitCode = code
@@ -336,7 +309,7 @@ func Run(opts Options) (int, error) {
 	if opts.Session != nil {
 		*opts.Session = sess
 	}
-	if err := writeSession(od, &sess); err != nil {
+	if err := tracedir.WriteSession(od, &sess); err != nil {
 		return code, &SessionError{Dir: opts.OutDir, Err: err}
 	}
 	return code, nil
@@ -355,61 +328,14 @@ func (e *SessionError) Error() string {
 
 func (e *SessionError) Unwrap() error { return e.Err }
 
-// The files that make a trace directory memtrace node's.
+// The files that make a trace directory memtrace node's (tracedir).
 const (
-	// MarkFile marks a trace directory that memtrace node made (or found
-	// empty): a later run may write it again.
-	MarkFile = ".memtrace-trace"
-	// LockFile is locked by the run writing the directory.
-	LockFile = ".memtrace-lock"
+	MarkFile = tracedir.MarkFile
+	LockFile = tracedir.LockFile
 )
 
-// ClaimOutDir opens the trace directory dir for a run: a directory that
-// does not exist or is empty becomes memtrace node's (MarkFile), one
-// marked so is taken again, and any other is refused, naming a file in
-// the way (an *safefs.InTheWayError): memtrace never removes or
-// overwrites files it did not write. A directory that an older memtrace
-// node wrote (mem-trace, session.json of a memtrace session, children/,
-// nothing else) is taken and marked.
-func ClaimOutDir(dir string) (*safefs.Dir, error) {
-	d, err := safefs.Claim(dir, MarkFile, "memtrace node trace directory\n")
-	var w *safefs.InTheWayError
-	if !errors.As(err, &w) || !olderTraceDir(dir) {
-		return d, err
-	}
-	if d, err = safefs.Open(dir); err != nil {
-		return nil, err
-	}
-	if err := d.WriteFile(MarkFile, []byte("memtrace node trace directory\n"), 0o644); err != nil {
-		d.Close()
-		return nil, err
-	}
-	return d, nil
-}
-
-// olderTraceDir: dir holds only what an older memtrace node wrote.
-func olderTraceDir(dir string) bool {
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return false
-	}
-	sess := false
-	for _, e := range ents {
-		switch e.Name() {
-		case "mem-trace", "children", LockFile:
-		case "session.json":
-			b, err := os.ReadFile(filepath.Join(dir, "session.json"))
-			var s Session
-			sess = err == nil && e.Type().IsRegular() && json.Unmarshal(b, &s) == nil && s.Tool == "memtrace" && s.Kind == "node"
-			if !sess {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return sess
-}
+// ClaimOutDir opens the trace directory dir for a run (tracedir.Claim).
+func ClaimOutDir(dir string) (*safefs.Dir, error) { return tracedir.Claim(dir) }
 
 // nodeOptions adds `--require PRELOAD` to the NODE_OPTIONS value v, the
 // path quoted as Node's NODE_OPTIONS parser reads it.
@@ -457,17 +383,6 @@ func flag01(b bool) string {
 	return "0"
 }
 
-// writeSession writes session.json under d whole or not at all (a fresh
-// temporary file renamed into place: a link there is replaced).
-func writeSession(d *safefs.Dir, s *Session) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(s); err != nil {
-		return err
-	}
-	return d.WriteFile("session.json", buf.Bytes(), 0o644)
-}
 
 // nodeStackKB is V8's default stack size in KiB (node --v8-options), and
 // stackFactor about what instrumented code needs for the same depth of

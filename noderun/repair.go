@@ -1,15 +1,14 @@
 package noderun
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/memtrace/memtrace/internal/safefs"
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 // RepairResult says what Repair found and did.
@@ -33,7 +32,7 @@ func Repair(dir string) (RepairResult, error) {
 		return RepairResult{}, err
 	}
 	defer d.Close()
-	if !d.Exists(MarkFile) && !olderTraceDir(dir) {
+	if !d.Exists(MarkFile) && !tracedir.IsOlder(dir) {
 		return RepairResult{}, fmt.Errorf("%s is not a trace directory of memtrace node (no %s)", dir, MarkFile)
 	}
 	lock, err := d.TryLock(LockFile)
@@ -41,17 +40,12 @@ func Repair(dir string) (RepairResult, error) {
 		return RepairResult{}, err
 	}
 	defer lock.Unlock()
-	if b, err := os.ReadFile(filepath.Join(dir, "session.json")); err == nil {
-		var r RepairResult
-		r.Finished = true
-		if err := json.Unmarshal(b, &r.Session); err != nil {
-			return r, fmt.Errorf("%s: session.json: %w", dir, err)
-		}
-		return r, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if s, err := tracedir.ReadSession(dir); err == nil {
+		return RepairResult{Finished: true, Session: *s}, nil
+	} else if !errors.Is(err, tracedir.ErrNoSession) {
 		return RepairResult{}, err
 	}
-	out := filepath.Join(dir, "mem-trace")
+	out := filepath.Join(dir, tracedir.TraceFile)
 	sess := Session{Tool: "memtrace", Kind: "node", ExitCode: -1}
 	if fi, err := os.Lstat(out); err == nil {
 		sess.End = fi.ModTime().UTC()
@@ -62,7 +56,7 @@ func Repair(dir string) (RepairResult, error) {
 	sess.Bytes, sess.Entries = ts.bytes, ts.entries
 	sess.Status, sess.Reason = "incomplete", ts.reason+"; session.json written by memtrace trace repair"
 	sess.Children = collectChildren(dir)
-	if err := writeSession(d, &sess); err != nil {
+	if err := tracedir.WriteSession(d, &sess); err != nil {
 		return RepairResult{}, err
 	}
 	return RepairResult{Session: sess}, nil
