@@ -1,4 +1,4 @@
-package noderun
+package ondemand
 
 import (
 	"bufio"
@@ -20,7 +20,7 @@ import (
 )
 
 func request(id int64, name, goal, src string) string {
-	h, _ := json.Marshal(serverRequest{ID: id, Name: name, Goal: goal, Len: len(src)})
+	h, _ := json.Marshal(Request{ID: id, Name: name, Goal: goal, Len: len(src)})
 	return string(h) + "\n" + src
 }
 
@@ -37,7 +37,7 @@ func readAnswers(t *testing.T, out []byte) map[int64]answer {
 			break
 		}
 		require.NoError(t, err)
-		var r serverResponse
+		var r Response
 		require.NoError(t, json.Unmarshal(line, &r))
 		buf := make([]byte, r.Len)
 		_, err = io.ReadFull(br, buf)
@@ -66,7 +66,7 @@ func TestServe(t *testing.T) {
 	in.WriteString(request(103, "again.js", "commonjs", string(done.Code)))
 
 	var out bytes.Buffer
-	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{Exclude: []string{"vendor"}}))
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, Options{Exclude: []string{"vendor"}}))
 	got := readAnswers(t, out.Bytes())
 	require.Len(t, got, 44)
 	code := func(id int64) (string, string) { return got[id].err, got[id].code }
@@ -99,11 +99,11 @@ func TestServeSitesApart(t *testing.T) {
 	src := "var o = { v: [1] }; o.v"
 	var in strings.Builder
 	for i, apart := range []bool{true, false} {
-		h, _ := json.Marshal(serverRequest{ID: int64(i + 1), Name: "eval", Goal: "script", Eval: true, SitesApart: apart, Len: len(src)})
+		h, _ := json.Marshal(Request{ID: int64(i + 1), Name: "eval", Goal: "script", Eval: true, SitesApart: apart, Len: len(src)})
 		in.WriteString(string(h) + "\n" + src)
 	}
 	var out bytes.Buffer
-	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{}))
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, Options{}))
 	got := readAnswers(t, out.Bytes())
 	want, err := instrument.Instrument([]byte(src), instrument.Options{Goal: js.Script, File: "eval", Eval: true, SitesApart: true})
 	require.NoError(t, err)
@@ -117,9 +117,9 @@ func TestServeSitesApart(t *testing.T) {
 // TestServeBadRequest: a malformed header ends the server with an error.
 func TestServeBadRequest(t *testing.T) {
 	var out bytes.Buffer
-	assert.Error(t, Serve(strings.NewReader("not json\n"), &out, ServerOptions{}))
-	assert.Error(t, Serve(strings.NewReader(`{"id":1,"len":10}`+"\nshort"), &out, ServerOptions{}))
-	assert.NoError(t, Serve(strings.NewReader(""), &out, ServerOptions{}))
+	assert.Error(t, Serve(strings.NewReader("not json\n"), &out, Options{}))
+	assert.Error(t, Serve(strings.NewReader(`{"id":1,"len":10}`+"\nshort"), &out, Options{}))
+	assert.NoError(t, Serve(strings.NewReader(""), &out, Options{}))
 }
 
 // TestServeVMAndPosMap: code given to vm comes as eval requests named by
@@ -129,7 +129,7 @@ func TestServeBadRequest(t *testing.T) {
 // excluded name: "[]"), TypeScript's composed with esbuild's source map,
 // and a syntax error as for the code.
 func TestServeVMAndPosMap(t *testing.T) {
-	req := func(r serverRequest, src string) string {
+	req := func(r Request, src string) string {
 		r.Len = len(src)
 		h, err := json.Marshal(r)
 		require.NoError(t, err)
@@ -139,16 +139,16 @@ func TestServeVMAndPosMap(t *testing.T) {
 	body := "const o = { f() { return new Error('x'); } };\nreturn o.f();\n"
 	ts := "function add(a: number, b: number): number { return a + b; }\nexport const s: number = add(1, 2);\n"
 	var in strings.Builder
-	in.WriteString(req(serverRequest{ID: 1, Name: "app/v.js", Goal: "script", Eval: true, Global: true, File: true}, script))
-	in.WriteString(req(serverRequest{ID: 2, Name: "vendor/v.js", Goal: "script", Eval: true, Global: true, File: true}, script))
-	in.WriteString(req(serverRequest{ID: 3, Name: "app/b.js", Goal: "commonjs"}, body))
-	in.WriteString(req(serverRequest{ID: 4, Name: "app/b.js", Goal: "commonjs", PosMap: true}, body))
-	in.WriteString(req(serverRequest{ID: 5, Name: "vendor/b.js", Goal: "commonjs", PosMap: true}, body))
-	in.WriteString(req(serverRequest{ID: 6, Name: "app/v.js", Goal: "script", Eval: true, Global: true, File: true, PosMap: true}, script))
-	in.WriteString(req(serverRequest{ID: 7, Name: "app/t.ts", Goal: "module", Loader: "ts", PosMap: true}, ts))
-	in.WriteString(req(serverRequest{ID: 8, Name: "app/bad.js", Goal: "commonjs", PosMap: true}, "var = ;"))
+	in.WriteString(req(Request{ID: 1, Name: "app/v.js", Goal: "script", Eval: true, Global: true, File: true}, script))
+	in.WriteString(req(Request{ID: 2, Name: "vendor/v.js", Goal: "script", Eval: true, Global: true, File: true}, script))
+	in.WriteString(req(Request{ID: 3, Name: "app/b.js", Goal: "commonjs"}, body))
+	in.WriteString(req(Request{ID: 4, Name: "app/b.js", Goal: "commonjs", PosMap: true}, body))
+	in.WriteString(req(Request{ID: 5, Name: "vendor/b.js", Goal: "commonjs", PosMap: true}, body))
+	in.WriteString(req(Request{ID: 6, Name: "app/v.js", Goal: "script", Eval: true, Global: true, File: true, PosMap: true}, script))
+	in.WriteString(req(Request{ID: 7, Name: "app/t.ts", Goal: "module", Loader: "ts", PosMap: true}, ts))
+	in.WriteString(req(Request{ID: 8, Name: "app/bad.js", Goal: "commonjs", PosMap: true}, "var = ;"))
 	var out bytes.Buffer
-	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{Exclude: []string{"vendor"}}))
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, Options{Exclude: []string{"vendor"}}))
 	got := readAnswers(t, out.Bytes())
 	require.Len(t, got, 8)
 
@@ -203,7 +203,7 @@ func (s *syncBuffer) String() string {
 func TestServeSlowNotice(t *testing.T) {
 	const after = 150 * time.Millisecond
 	var stderr syncBuffer
-	serveDelay = func(req *serverRequest) {
+	serveDelay = func(req *Request) {
 		if !strings.HasPrefix(req.Name, "slow") {
 			return
 		}
@@ -217,12 +217,12 @@ func TestServeSlowNotice(t *testing.T) {
 	var in strings.Builder
 	in.WriteString(request(1, "slow/big.js", "commonjs", big))
 	in.WriteString(request(2, "quick.js", "commonjs", "module.exports = [1];\n"))
-	h, _ := json.Marshal(serverRequest{ID: 3, Name: "slow/big.js", Goal: "commonjs", PosMap: true, Len: len(big)})
+	h, _ := json.Marshal(Request{ID: 3, Name: "slow/big.js", Goal: "commonjs", PosMap: true, Len: len(big)})
 	in.WriteString(string(h) + "\n" + big)
-	h, _ = json.Marshal(serverRequest{ID: 4, Name: "slow/map.js", Goal: "commonjs", PosMap: true, Len: 12})
+	h, _ = json.Marshal(Request{ID: 4, Name: "slow/map.js", Goal: "commonjs", PosMap: true, Len: 12})
 	in.WriteString(string(h) + "\n" + "var o = {};\n")
 	var out bytes.Buffer
-	require.NoError(t, Serve(strings.NewReader(in.String()), &out, ServerOptions{SlowAfter: after, Stderr: &stderr}))
+	require.NoError(t, Serve(strings.NewReader(in.String()), &out, Options{SlowAfter: after, Stderr: &stderr}))
 	got := readAnswers(t, out.Bytes())
 	require.Len(t, got, 4)
 	for id, a := range got {

@@ -1,4 +1,16 @@
-package noderun
+// Package ondemand is the instrument-on-demand service: code that a
+// program makes or loads while it runs (modules memtrace node's preload
+// and loader hooks meet, eval and new Function code, code given to Node's
+// vm module) is instrumented by one long-lived server instead of a
+// memtrace process per text. The protocol (docs/instrument-service.md):
+// each request is a JSON header line (Request) followed by Len bytes of
+// source; each answer a JSON header line (Response) with the request's id
+// followed by Len bytes of instrumented code, or an error (the code then
+// runs as it is). Served over a byte stream (standard input and output:
+// Serve), over two FIFOs for the shim's synchronous bridge (ServeFIFO),
+// and over HTTP, one request per POST (Handler: the proxy mounts it for a
+// page's run-time code).
+package ondemand
 
 import (
 	"bufio"
@@ -16,9 +28,9 @@ import (
 	"github.com/memtrace/memtrace/internal/glob"
 )
 
-// ServerOptions configure the instrumenting server: the modes and the
+// Options configure the instrumenting server: the modes and the
 // exclusion globs of the run, common to every request.
-type ServerOptions struct {
+type Options struct {
 	AllUses, AllPutFields bool
 	Exclude               []string
 	// SlowAfter is how long a request may take before the server names
@@ -44,7 +56,7 @@ type slowNotes struct {
 }
 
 // watch starts the clock of a request; the function it returns stops it.
-func (s *slowNotes) watch(req *serverRequest) (stop func() bool) {
+func (s *slowNotes) watch(req *Request) (stop func() bool) {
 	name, size := req.Name, req.Len
 	t := time.AfterFunc(s.after, func() {
 		s.mu.Lock()
@@ -73,8 +85,8 @@ func sizeText(n int) string {
 	return strconv.Itoa(n) + " bytes"
 }
 
-// serverRequest is a request's header line; Len bytes of source follow it.
-type serverRequest struct {
+// Request is a request's header line; Len bytes of source follow it.
+type Request struct {
 	ID     int64  `json:"id"`
 	Name   string `json:"name"`   // the script name recorded in the trace
 	Goal   string `json:"goal"`   // script, module or commonjs
@@ -100,9 +112,9 @@ type serverRequest struct {
 	Len    int  `json:"len"`
 }
 
-// serverResponse is a response's header line; Len bytes of instrumented
+// Response is a response's header line; Len bytes of instrumented
 // code follow it. With Error set, Len is 0 and the module runs as it is.
-type serverResponse struct {
+type Response struct {
 	ID    int64  `json:"id"`
 	Len   int    `json:"len"`
 	Error string `json:"error,omitempty"`
@@ -118,18 +130,12 @@ type serverResponse struct {
 // with the same id followed by the instrumented code. Requests are
 // instrumented in parallel (up to GOMAXPROCS at once) and answered as they
 // finish, so answers may come out of order.
-func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
+func Serve(r io.Reader, w io.Writer, opts Options) error {
 	excl, err := glob.Excludes(opts.Exclude)
 	if err != nil {
 		return err
 	}
-	slow := &slowNotes{after: opts.SlowAfter, w: opts.Stderr, named: map[string]bool{}}
-	if slow.after <= 0 {
-		slow.after = SlowNotice
-	}
-	if slow.w == nil {
-		slow.w = os.Stderr
-	}
+	slow := newSlowNotes(opts)
 	br := bufio.NewReaderSize(r, 1<<16)
 	bw := bufio.NewWriterSize(w, 1<<16)
 	var mu sync.Mutex // bw
@@ -145,7 +151,7 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 		if err != nil {
 			return err
 		}
-		var req serverRequest
+		var req Request
 		if err := json.Unmarshal(line, &req); err != nil {
 			return fmt.Errorf("bad request header: %v", err)
 		}
@@ -160,16 +166,8 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			stop := slow.watch(&req)
-			out, sites, ierr := serveOne(req, src, excl, opts)
-			stop()
+			head, out := answerOne(req, src, excl, opts, slow)
 			<-sem
-			resp := serverResponse{ID: req.ID, Len: len(out), Sites: string(sites)}
-			if ierr != nil {
-				resp = serverResponse{ID: req.ID, Error: ierr.Error()}
-				out = nil
-			}
-			head, _ := json.Marshal(resp)
 			mu.Lock()
 			defer mu.Unlock()
 			if werr != nil {
@@ -183,12 +181,39 @@ func Serve(r io.Reader, w io.Writer, opts ServerOptions) error {
 	}
 }
 
+// answerOne instruments one request: the answer's header line (without its
+// line feed) and code.
+func answerOne(req Request, src []byte, excl *glob.List, opts Options, slow *slowNotes) (head, out []byte) {
+	stop := slow.watch(&req)
+	out, sites, ierr := serveOne(req, src, excl, opts)
+	stop()
+	resp := Response{ID: req.ID, Len: len(out), Sites: string(sites)}
+	if ierr != nil {
+		resp = Response{ID: req.ID, Error: ierr.Error()}
+		out = nil
+	}
+	head, _ = json.Marshal(resp)
+	return head, out
+}
+
+// newSlowNotes is the notices of opts (SlowAfter, Stderr).
+func newSlowNotes(opts Options) *slowNotes {
+	slow := &slowNotes{after: opts.SlowAfter, w: opts.Stderr, named: map[string]bool{}}
+	if slow.after <= 0 {
+		slow.after = SlowNotice
+	}
+	if slow.w == nil {
+		slow.w = os.Stderr
+	}
+	return slow
+}
+
 // serveDelay, if not nil, runs before each request (the tests' slow
 // modules).
-var serveDelay func(*serverRequest)
+var serveDelay func(*Request)
 
 // serveOne instruments one module as `memtrace instrument --no-shim` would.
-func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (out, sites []byte, err error) {
+func serveOne(req Request, src []byte, excl *glob.List, opts Options) (out, sites []byte, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, sites, err = nil, nil, fmt.Errorf("internal error: %v", p)
@@ -221,7 +246,7 @@ func serveOne(req serverRequest, src []byte, excl *glob.List, opts ServerOptions
 
 // serveCode instruments one request; a Result without Code: the source
 // is given back as it is.
-func serveCode(req serverRequest, src []byte, excl *glob.List, opts ServerOptions) (*instrument.Result, []byte, error) {
+func serveCode(req Request, src []byte, excl *glob.List, opts Options) (*instrument.Result, []byte, error) {
 	if req.Eval {
 		if req.File && len(opts.Exclude) > 0 && !excl.Match(req.Name) {
 			return &instrument.Result{}, nil, nil

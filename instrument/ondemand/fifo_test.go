@@ -1,6 +1,6 @@
 //go:build unix
 
-package noderun
+package ondemand
 
 import (
 	"bufio"
@@ -68,7 +68,7 @@ func TestServeFIFO(t *testing.T) {
 			require.NoError(t, syscall.Mkfifo(filepath.Join(dir, n), 0o600))
 		}
 		done := make(chan error, 1)
-		go func() { done <- ServeFIFO(dir, idle, ServerOptions{}) }()
+		go func() { done <- ServeFIFO(dir, idle, Options{}) }()
 		w, err := os.OpenFile(filepath.Join(dir, fifoRequests), os.O_WRONLY, 0)
 		require.NoError(t, err)
 		r, err := os.OpenFile(filepath.Join(dir, fifoAnswers), os.O_RDONLY, 0)
@@ -79,7 +79,7 @@ func TestServeFIFO(t *testing.T) {
 			require.NoError(t, err)
 			line, err := br.ReadBytes('\n')
 			require.NoError(t, err)
-			var resp serverResponse
+			var resp Response
 			require.NoError(t, json.Unmarshal(line, &resp))
 			assert.Equal(t, int64(7), resp.ID)
 			assert.Empty(t, resp.Error)

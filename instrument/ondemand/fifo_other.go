@@ -1,6 +1,6 @@
 //go:build !unix
 
-package noderun
+package ondemand
 
 import (
 	"errors"
@@ -14,4 +14,4 @@ var errNoFIFO = errors.New("FIFOs are not available on this system")
 func LaunchFIFO(self, dir string, idle time.Duration, args []string) error { return errNoFIFO }
 
 // ServeFIFO is unavailable here.
-func ServeFIFO(dir string, idle time.Duration, opts ServerOptions) error { return errNoFIFO }
+func ServeFIFO(dir string, idle time.Duration, opts Options) error { return errNoFIFO }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package noderun
+package ondemand
 
 import (
 	"errors"
@@ -78,7 +78,7 @@ func LaunchFIFO(self, dir string, idle time.Duration, args []string) error {
 // serves until the shim closes its end or, with idle > 0, no byte of a
 // request has come for idle since the first. Whatever is left of dir is removed (the
 // shim unlinks the FIFOs once both ends are open).
-func ServeFIFO(dir string, idle time.Duration, opts ServerOptions) error {
+func ServeFIFO(dir string, idle time.Duration, opts Options) error {
 	defer removeFIFOs(dir)
 	r, err := openFIFO(filepath.Join(dir, fifoRequests), os.O_RDONLY)
 	if err != nil {
