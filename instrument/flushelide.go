@@ -19,8 +19,9 @@ import js "github.com/memtrace/memtrace/instrument/js"
 // statements between the heap accesses that end with an X.
 
 // elideFlushes reports that statement ends may be left without X here:
-// not with Options.KeepFlushes, not in generators and async functions
-// (their suspensions are rewritten), not in with bodies.
+// not with the test switch KeepFlushes (testswitch.Switches), not in
+// generators and async functions (their suspensions are rewritten), not
+// in with bodies.
 func (r *rewriter) elideFlushes() bool {
 	return !r.opts.KeepFlushes && (r.fn == nil || !r.fn.susp) && r.inWith == 0
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // TestFlushesElided: which statement ends keep their X (flushelide.go).
@@ -48,7 +49,7 @@ func TestFlushesElided(t *testing.T) {
 			if n := strings.Count(got, ".X("); n != c.x {
 				t.Errorf("%d X calls; want %d:\n%s", n, c.x, got)
 			}
-			all, err := stripWith(c.src, Options{Goal: goal, File: "t.js", KeepFlushes: true})
+			all, err := stripSwitched(c.src, Options{Goal: goal, File: "t.js"}, testswitch.Switches{KeepFlushes: true})
 			if err != nil {
 				t.Fatal(err)
 			}

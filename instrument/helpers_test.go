@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // strip instruments src as file "t.js" and returns the code without the
@@ -16,7 +17,12 @@ func strip(src string, goal js.Goal) (string, error) {
 
 // stripWith is strip with the options given.
 func stripWith(src string, opts Options) (string, error) {
-	res, err := Instrument([]byte(src), opts)
+	return stripSwitched(src, opts, testswitch.Switches{})
+}
+
+// stripSwitched is stripWith with the tests' switches sw.
+func stripSwitched(src string, opts Options, sw testswitch.Switches) (string, error) {
+	res, err := InstrumentWith([]byte(src), opts, sw)
 	if err != nil {
 		return "", err
 	}

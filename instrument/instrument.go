@@ -33,6 +33,7 @@ import (
 	"github.com/memtrace/memtrace/instrument/diag"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // Options select how a source is instrumented.
@@ -78,27 +79,16 @@ type Options struct {
 	// PosMap: Result.PosMap gets the position map of the output
 	// (posmap.go), for stack traces.
 	PosMap bool
-	// KeepPrimitiveHooks keeps W at writes of names that can only hold
-	// primitives, and G at property reads of them (where neither logs
-	// anything): for differential tests of that rule.
-	KeepPrimitiveHooks bool
-	// KeepUses keeps G at property reads that a later use of the same
-	// object supersedes (supersede.go): for differential tests of that
-	// rule.
-	KeepUses bool
-	// KeepFlushes keeps X at statement ends reached with the pending-flush
-	// slot certainly full, where a statement can write no entry
-	// (flushelide.go): for differential tests of that rule.
-	KeepFlushes bool
-	// CallX calls X at the end of every statement-level expression, also
-	// where the pending-flush slot is tested inline first (H.p[0] ||
-	// H.X(k), docs/instrumentation.md §4): for differential tests of that
-	// form.
-	CallX bool
-	// NoCopies calls G, P and M instead of their copies (G0…G31, P0…P31,
-	// M0…M31): for differential tests of the copies, which must change
-	// nothing in the trace.
-	NoCopies bool
+	// The switches that only tests set are not here but in
+	// internal/testswitch (InstrumentWith).
+}
+
+// config is what the rewriter reads: the user's Options and the tests'
+// switches (zero but in InstrumentWith), whose fields it reads promoted
+// (r.opts.Goal, r.opts.CallX).
+type config struct {
+	Options
+	testswitch.Switches
 }
 
 // Site is the source range of one local iid: 1-based lines, 1-based
@@ -186,15 +176,23 @@ const ModuleInit = Prefix + "h"
 
 // Instrument rewrites src. See the package documentation.
 func Instrument(src []byte, opts Options) (*Result, error) {
+	return InstrumentWith(src, opts, testswitch.Switches{})
+}
+
+// InstrumentWith is Instrument with the tests' switches sw, each of which
+// turns off one optimization of the instrumented code (package
+// testswitch): for differential tests.
+func InstrumentWith(src []byte, opts Options, sw testswitch.Switches) (*Result, error) {
+	cfg := config{Options: opts, Switches: sw}
 	if opts.Loader != JS {
-		return instrumentTransformed(src, opts)
+		return instrumentTransformed(src, cfg)
 	}
-	return instrumentJS(src, opts, nil)
+	return instrumentJS(src, cfg, nil)
 }
 
 // instrumentJS instruments JavaScript; remap, if not nil, rewrites the
 // site table (positions in src) before it is used.
-func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Result, err error) {
+func instrumentJS(src []byte, opts config, remap func([]Site) []Site) (res *Result, err error) {
 	sb := takeScratch()
 	defer keepScratch(sb)
 	prog, err := js.Parse(src, js.Options{Goal: opts.Goal, File: opts.File, Strict: opts.Strict, Arena: sb.arena})
@@ -205,7 +203,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 		return &Result{Code: src, Unchanged: true}, nil
 	}
 	info := scope.Analyze(prog)
-	if err := checkReserved(src, opts, info); err != nil {
+	if err := checkReserved(src, opts.Options, info); err != nil {
 		return nil, err
 	}
 	r := newRewriter(src, prog, info, opts, sb)
@@ -216,7 +214,7 @@ func instrumentJS(src []byte, opts Options, remap func([]Site) []Site) (res *Res
 			if !ok {
 				panic(x)
 			}
-			log := diag.NewLog(fileName(opts), src)
+			log := diag.NewLog(fileName(opts.Options), src)
 			log.Errorf(diag.Range{}, "internal instrumenter error: %s", string(ie))
 			res, err = nil, log.Err()
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // expectInstrumented checks the instrumented form of a classic script,
@@ -263,7 +264,7 @@ func TestHookCopyByName(t *testing.T) {
 	src := `function f(c, d) { c[0] = d.x + c[1]; return c[2] + this.pos.x + d.pos.y + g().a + g().b + (c || d).z }
 function h(c) { return c[3] + c[4] + c?.[5] + c?.pos.x + d?.x.y + g()?.c }`
 	// Every read keeps its G (KeepUses): c[3] is superseded by c[4].
-	got, err := stripWith(src, Options{Goal: js.Script, File: "t.js", KeepUses: true})
+	got, err := stripSwitched(src, Options{Goal: js.Script, File: "t.js"}, testswitch.Switches{KeepUses: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -412,18 +413,19 @@ func TestInlineXGoals(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		opts Options
+		sw   testswitch.Switches
 		want int // statements with the inline test: the function's, and the top level's where allowed
 	}{
-		{"script", Options{Goal: js.Script}, 1},
-		{"module", Options{Goal: js.Module}, 2},
-		{"commonjs", Options{Goal: js.CommonJS}, 2},
-		{"eval", Options{Goal: js.Script, Eval: true}, 1},
-		{"global eval", Options{Goal: js.Script, Eval: true, GlobalCode: true}, 1},
-		{"eval as CommonJS", Options{Goal: js.CommonJS, Eval: true}, 1},
-		{"CallX", Options{Goal: js.Module, CallX: true}, 0},
+		{name: "script", opts: Options{Goal: js.Script}, want: 1},
+		{name: "module", opts: Options{Goal: js.Module}, want: 2},
+		{name: "commonjs", opts: Options{Goal: js.CommonJS}, want: 2},
+		{name: "eval", opts: Options{Goal: js.Script, Eval: true}, want: 1},
+		{name: "global eval", opts: Options{Goal: js.Script, Eval: true, GlobalCode: true}, want: 1},
+		{name: "eval as CommonJS", opts: Options{Goal: js.CommonJS, Eval: true}, want: 1},
+		{name: "CallX", opts: Options{Goal: js.Module}, sw: testswitch.Switches{CallX: true}, want: 0},
 	} {
 		c.opts.File = "t.js"
-		res, err := Instrument([]byte(src), c.opts)
+		res, err := InstrumentWith([]byte(src), c.opts, c.sw)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -432,12 +434,12 @@ func TestInlineXGoals(t *testing.T) {
 		}
 		// A test has no completion value: inline at every top level (not
 		// with CallX).
-		res, err = Instrument([]byte("if (o.x) o.y = 2;"), c.opts)
+		res, err = InstrumentWith([]byte("if (o.x) o.y = 2;"), c.opts, c.sw)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		want := 1
-		if c.opts.CallX {
+		if c.sw.CallX {
 			want = 0
 		}
 		if n := len(inlineTestRE.FindAllIndex(res.Code, -1)); n != want {

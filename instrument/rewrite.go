@@ -95,7 +95,7 @@ type rewriter struct {
 	src   []byte
 	prog  *js.Program
 	info  *scope.Info
-	opts  Options
+	opts  config
 	h     string // the script handle
 	uniq  string // a name unique to this script, for its global temporaries
 	// alias: in a classic script, a short name for the handle (no
@@ -172,7 +172,7 @@ func (r *rewriter) fixSelfRefs() {
 	}
 }
 
-func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts Options, sb *scratchBufs) *rewriter {
+func newRewriter(src []byte, prog *js.Program, info *scope.Info, opts config, sb *scratchBufs) *rewriter {
 	uniq := handleName(src, opts.Goal)
 	h := uniq
 	if opts.Goal != js.Script || opts.Eval && !opts.GlobalCode {
@@ -695,7 +695,7 @@ func (r *rewriter) program(p *js.Program) {
 	if !classic {
 		b = append(b, "__mt.S("...)
 	}
-	b = append(b, quote(fileName(r.opts))...)
+	b = append(b, quote(fileName(r.opts.Options))...)
 	b = append(b, ", "...)
 	if r.sitesApart() {
 		b = append(b, '0')

@@ -10,6 +10,7 @@ import (
 
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 const meminsight = "../../shared/corpora/meminsight"
@@ -53,7 +54,7 @@ func TestSitesMatchJalangi(t *testing.T) {
 		// KeepUses and KeepFlushes: Jalangi maps every property read
 		// and statement end; superseded reads (supersede.go) and
 		// statement ends that need no X (flushelide.go) have no site here.
-		res, err := Instrument(src, Options{Goal: js.Script, File: base, KeepUses: true, KeepFlushes: true})
+		res, err := InstrumentWith(src, Options{Goal: js.Script, File: base}, testswitch.Switches{KeepUses: true, KeepFlushes: true})
 		if err != nil {
 			t.Errorf("%s: %v", base, err)
 			continue

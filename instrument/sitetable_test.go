@@ -331,7 +331,7 @@ func TestSitePositions(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		info := scope.Analyze(prog)
-		r := newRewriter(src, prog, info, Options{Goal: js.Script, File: name}, &scratchBufs{})
+		r := newRewriter(src, prog, info, config{Options: Options{Goal: js.Script, File: name}}, &scratchBufs{})
 		r.program(prog)
 		got := r.siteList()
 		lt := diag.NewLineTable(src)

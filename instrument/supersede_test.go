@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // TestSupersededReads: which property reads keep their G (supersede.go).
@@ -16,6 +17,7 @@ func TestSupersededReads(t *testing.T) {
 		name, src string
 		goal      js.Goal
 		opts      func(*Options)
+		sw        testswitch.Switches
 	}{
 		{name: "same expression", src: `function f(x) { return x.gone + x.kept }`},
 		{name: "later statement", src: `function f(x) { var a = x.gone; var b = x.gone2; return a + b + x.kept }`},
@@ -67,7 +69,7 @@ func TestSupersededReads(t *testing.T) {
 		{name: "destructuring", src: `function f(x) { var a = x.kept; var {p} = x; return x.kept2 }`},
 		{name: "primitive name", src: `function f() { var s = "ab"; return s.length + s.length }`},
 		{name: "all uses", src: `function f(x) { return x.kept + x.kept2 }`, opts: func(o *Options) { o.AllUses = true }},
-		{name: "keep uses", src: `function f(x) { return x.kept + x.kept2 }`, opts: func(o *Options) { o.KeepUses = true }},
+		{name: "keep uses", src: `function f(x) { return x.kept + x.kept2 }`, sw: testswitch.Switches{KeepUses: true}},
 	}
 	hooked := regexp.MustCompile(`\.G[0-9]*\(\d+, (?:[a-z]+|this)\)\.(\w+)|\.Gt\(\d+, __mt\$f, this\)\.(\w+)`)
 	bare := regexp.MustCompile(`\b(?:[a-z]|this)\.(\w+)`)
@@ -81,7 +83,7 @@ func TestSupersededReads(t *testing.T) {
 			if c.opts != nil {
 				c.opts(&opts)
 			}
-			got, err := stripWith(c.src, opts)
+			got, err := stripSwitched(c.src, opts, c.sw)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -92,8 +92,8 @@ func FindTsconfig(path string) (file, text string) {
 // source map, the
 // JavaScript is instrumented, and every site is mapped back to the
 // original text through the map (siteMapper).
-func instrumentTransformed(src []byte, opts Options) (*Result, error) {
-	name := fileName(opts)
+func instrumentTransformed(src []byte, opts config) (*Result, error) {
+	name := fileName(opts.Options)
 	loader := map[Loader]api.Loader{TS: api.LoaderTS, TSX: api.LoaderTSX, JSX: api.LoaderJSX}[opts.Loader]
 	// Imports and exports stay as written, except in CommonJS files (.cts,
 	// or .ts in a CommonJS package), where they become require and

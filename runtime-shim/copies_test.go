@@ -9,6 +9,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // TestHookCopies: the shim defines every copy of G, P and M the
@@ -81,7 +82,7 @@ console.log(s);
 
 // TestHookCopiesSameTrace: the copies (and the ids a method lookup leaves
 // for its callee's Fe) change nothing in the trace: the same program
-// instrumented with and without them (Options.NoCopies) writes the same
+// instrumented with and without them (testswitch NoCopies) writes the same
 // bytes.
 func TestHookCopiesSameTrace(t *testing.T) {
 	node := nodeOrSkip(t)
@@ -90,7 +91,7 @@ func TestHookCopiesSameTrace(t *testing.T) {
 	var traces [2][]byte
 	for k, no := range []bool{false, true} {
 		prog := filepath.Join(dir, strconv.Itoa(k)+"c.js")
-		code := instrumentFile(t, prog, copiesProgram, instrument.Options{Goal: js.CommonJS, File: "c.js", NoCopies: no})
+		code := instrumentSwitched(t, prog, copiesProgram, instrument.Options{Goal: js.CommonJS, File: "c.js"}, testswitch.Switches{NoCopies: no})
 		if n := strings.Count(string(code), ".M("); no && n < 10 || !no && n != 0 {
 			t.Fatalf("NoCopies=%v: %d calls of M", no, n)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // flushProgram has pure statements (numeric code over names that only
@@ -111,7 +112,7 @@ func TestFlushesElided(t *testing.T) {
 	var out string
 	for k, keep := range []bool{false, true} {
 		prog := filepath.Join(dir, fmt.Sprintf("flush%d.js", k))
-		code := instrumentFile(t, prog, flushProgram, instrument.Options{Goal: js.CommonJS, File: "flush.js", KeepFlushes: keep})
+		code := instrumentSwitched(t, prog, flushProgram, instrument.Options{Goal: js.CommonJS, File: "flush.js"}, testswitch.Switches{KeepFlushes: keep})
 		xs[k] = len(xHook.FindAllIndex(code, -1))
 		got := run(t, node, shim, prog, nil)
 		if got.exit != 0 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // inlineXProgram has statements that write entries and statements that do
@@ -75,7 +76,7 @@ func TestInlineX(t *testing.T) {
 			var out [2]string
 			for k, callX := range []bool{false, true} {
 				prog := filepath.Join(dir, fmt.Sprintf("%d%s", k, goal.file))
-				code := instrumentFile(t, prog, inlineXProgram, instrument.Options{Goal: goal.g, File: goal.file, CallX: callX})
+				code := instrumentSwitched(t, prog, inlineXProgram, instrument.Options{Goal: goal.g, File: goal.file}, testswitch.Switches{CallX: callX})
 				inline := strings.Count(string(code), ".p[0] || ")
 				if callX && inline != 0 || !callX && inline < 20 {
 					t.Fatalf("%s CallX=%v: %d inline tests", goal.file, callX, inline)

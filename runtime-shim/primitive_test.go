@@ -10,6 +10,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // primProgram stores primitives in locals of every kind the rule knows
@@ -53,7 +54,7 @@ func TestPrimitiveWritesElided(t *testing.T) {
 	var ws, gs [2]int
 	for k, keep := range []bool{false, true} {
 		prog := filepath.Join(dir, fmt.Sprintf("prim%d.js", k))
-		code := instrumentFile(t, prog, primProgram, instrument.Options{Goal: js.CommonJS, File: "prim.js", KeepPrimitiveHooks: keep, KeepUses: true})
+		code := instrumentSwitched(t, prog, primProgram, instrument.Options{Goal: js.CommonJS, File: "prim.js"}, testswitch.Switches{KeepPrimitiveHooks: keep, KeepUses: true})
 		ws[k] = strings.Count(string(code), ".W(")
 		gs[k] = len(gHook.FindAllIndex(code, -1))
 		got := run(t, node, shim, prog, nil)

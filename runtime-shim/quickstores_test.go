@@ -8,6 +8,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // elementWritesProgram writes elements every way the elision rule tells
@@ -56,7 +57,7 @@ console.log(out.join(' '));
 
 // TestProgramElementStoresSameTrace: element writes that the program
 // performs itself when the shim finds them elided (Pq, Pu, Pm) write the
-// same trace as those that go through P (Options.NoCopies, which keeps
+// same trace as those that go through P (testswitch NoCopies, which keeps
 // P for every write).
 func TestProgramElementStoresSameTrace(t *testing.T) {
 	node := nodeOrSkip(t)
@@ -66,7 +67,7 @@ func TestProgramElementStoresSameTrace(t *testing.T) {
 	var traces [2][]byte
 	for k, no := range []bool{false, true} {
 		prog := filepath.Join(dir, strconv.Itoa(k)+"e.js")
-		code := instrumentFile(t, prog, elementWritesProgram, instrument.Options{Goal: js.CommonJS, File: "e.js", NoCopies: no})
+		code := instrumentSwitched(t, prog, elementWritesProgram, instrument.Options{Goal: js.CommonJS, File: "e.js"}, testswitch.Switches{NoCopies: no})
 		if n := strings.Count(string(code), ".Pq"); no && n != 0 || !no && n < 15 {
 			t.Fatalf("NoCopies=%v: %d calls of Pq", no, n)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/internal/testswitch"
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/runtime-shim/internal/bundle"
 	"github.com/memtrace/memtrace/trace"
@@ -220,7 +221,14 @@ func shimFile(t testing.TB) string {
 // for run; it returns the instrumented code.
 func instrumentFile(t testing.TB, path, src string, opts instrument.Options) []byte {
 	t.Helper()
-	res, err := instrument.Instrument([]byte(src), opts)
+	return instrumentSwitched(t, path, src, opts, testswitch.Switches{})
+}
+
+// instrumentSwitched is instrumentFile with the instrumenter's test
+// switches sw (differential tests of its optimizations).
+func instrumentSwitched(t testing.TB, path, src string, opts instrument.Options, sw testswitch.Switches) []byte {
+	t.Helper()
+	res, err := instrument.InstrumentWith([]byte(src), opts, sw)
 	if err != nil {
 		t.Fatal(err)
 	}

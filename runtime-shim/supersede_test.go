@@ -8,6 +8,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/testswitch"
 )
 
 // supProgram reads the same objects several times in straight-line code
@@ -74,7 +75,7 @@ console.log(outs.length, outs.reduce((s, x) => s + x, 0));
 `
 
 // TestSupersededReadsTrace: without G at the reads a later use of the same
-// object supersedes (instrument.Options.KeepUses, instrument/supersede.go),
+// object supersedes (testswitch KeepUses, instrument/supersede.go),
 // a program writes the same trace as with every G, entry for entry, last
 // uses included, once iids are read as the source ranges they map to; and
 // it calls fewer hooks.
@@ -87,7 +88,7 @@ func TestSupersededReadsTrace(t *testing.T) {
 	var lastUses int
 	for k, keep := range []bool{false, true} {
 		prog := filepath.Join(dir, fmt.Sprintf("sup%d.js", k))
-		code := instrumentFile(t, prog, supProgram, instrument.Options{Goal: js.CommonJS, File: "sup.js", KeepUses: keep})
+		code := instrumentSwitched(t, prog, supProgram, instrument.Options{Goal: js.CommonJS, File: "sup.js"}, testswitch.Switches{KeepUses: keep})
 		gs[k] = len(gHook.FindAllIndex(code, -1)) + strings.Count(string(code), ".Gt(")
 		got := run(t, node, shim, prog, nil)
 		if got.exit != 0 || got.stdout != "4800 1907977\n" {
