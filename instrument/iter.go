@@ -5,6 +5,7 @@ import (
 
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
+	"github.com/memtrace/memtrace/trace"
 )
 
 // Per-iteration bindings (docs/instrumentation.md §7, "Per-iteration
@@ -18,8 +19,9 @@ import (
 // iteration's bindings) and exited however the iteration ends (H.Ix in a
 // finally: FUNCTION_EXIT). One iid, mapped to the loop body, is its
 // allocation site, its Fe iid and its exit site; its FREE_VARS start with
-// the reserved name IterationMarker, then the names outside the loop that
-// the closures created in it use.
+// the reserved name trace.IterationMarker (not an identifier, so no
+// program declares it), then the names outside the loop that the closures
+// created in it use.
 //
 //	{ const __mt$l = H.Il(j); for (…) { H.Ie(j, __mt$l); try { body } finally { H.Ix(j, __mt$l, __mt$f); } } }
 //
@@ -32,10 +34,6 @@ import (
 // give the iteration's iid before the names of its bindings.
 //
 //	{ for (…) { H.Iy(j, __mt$f); try { body } finally { H.Iz(j, __mt$f); } } }
-
-// IterationMarker is the first FREE_VARS name of a synthetic iteration
-// scope's Fe iid; it is not an identifier, so no program declares it.
-const IterationMarker = "~iteration~"
 
 // iterLoop is a loop being rewritten as a synthetic scope.
 type iterLoop struct {
@@ -199,7 +197,7 @@ func (r *rewriter) iterEnd(it *iterLoop, body js.Stmt) {
 // then the names that functions nested in the loop take from bindings
 // outside it, in order of first reference.
 func (r *rewriter) iterFree(it *iterLoop) []string {
-	names := []string{IterationMarker}
+	names := []string{trace.IterationMarker}
 	a, b := it.loop.Pos(), it.loop.EndPos()
 	seen := map[string]bool{}
 	refs := r.info.Refs

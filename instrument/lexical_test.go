@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	js "github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/trace"
 )
 
 var freeVarsRE = regexp.MustCompile(`__mt\.S\("t\.js", "[^"]*", (\{[^}]*\})`)
@@ -143,8 +144,8 @@ func TestLexicalBindings(t *testing.T) {
 		if strings.HasPrefix(c.src, "function* g") {
 			resume := false
 			for _, names := range fv {
-				if len(names) > 0 && names[0] == ResumeMarker {
-					resume = strings.Join(names, " ") == ResumeMarker+" "+NewTargetName+" "+ArgumentsName
+				if len(names) > 0 && names[0] == trace.ResumeMarker {
+					resume = strings.Join(names, " ") == trace.ResumeMarker+" "+NewTargetName+" "+ArgumentsName
 				}
 			}
 			if !resume {

@@ -10,6 +10,7 @@ import (
 
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
+	"github.com/memtrace/memtrace/trace"
 )
 
 // fnState is the rewriter's state for the function (or program, or class
@@ -1190,18 +1191,9 @@ type funcParts struct {
 	susp     bool      // a generator or an async function
 	// noProto: the function has no prototype object (an arrow, a method,
 	// an accessor, an async function): its FREE_VARS begin with
-	// NoPrototypeMarker.
+	// trace.NoPrototypeMarker.
 	noProto bool
 }
-
-// NoPrototypeMarker is the first FREE_VARS name of a function that has no
-// prototype object: an arrow, a method, a getter or setter, an async
-// (non-generator) function. Every CREATE_FUN announces id+1 as the
-// function's prototype and MemInsight's engine makes that object for
-// every function; memtrace's engine makes none for a function marked so
-// (a site counts the objects the program made). MemInsight's engine takes
-// the marker for a name that no scope binds, which keeps nothing.
-const NoPrototypeMarker = "~noproto~"
 
 // function instruments a function and returns its Fe iid.
 func (r *rewriter) function(fp funcParts) int {
@@ -1392,7 +1384,7 @@ func (r *rewriter) function(fp funcParts) int {
 		names = lexicalFree(sf, names)
 	}
 	if fp.noProto {
-		names = append([]string{NoPrototypeMarker}, names...)
+		names = append([]string{trace.NoPrototypeMarker}, names...)
 	}
 	r.free = append(r.free, freeEntry{fe: fe, names: names})
 	r.fn, r.strict = saveFn, saveStrict

@@ -5,6 +5,7 @@ import (
 
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/instrument/scope"
+	"github.com/memtrace/memtrace/trace"
 )
 
 // Generators and async functions (docs/instrumentation.md §7): every
@@ -157,15 +158,12 @@ func iterOf(b *scope.Binding, open []*iterLoop) int {
 // function itself (not of a loop iteration, which a resumption enters
 // again) stays in the function's first context: a resume function created
 // there (H.Fg's last argument is its iid, whose FREE_VARS are
-// ResumeMarker and those names, so that the context keeps them when the
-// first suspension seals it) is what each resumption enters, and its fresh
+// trace.ResumeMarker and those names, so that the context keeps them when
+// the first suspension seals it) is what each resumption enters, and its fresh
 // context's parent is that first context, where writes and closures find
 // the bindings. The ones declared after the first suspension may run in a
 // resumption's context: they are declared at entry (value undefined) and
 // their declarations write (H.Nw) instead of declaring.
-
-// ResumeMarker is the first FREE_VARS name of a resume function's iid.
-const ResumeMarker = "~resume~"
 
 // ownContextBindings returns, in scope order, the bindings of the
 // suspendable function f that stay in its first context: those a nested
@@ -283,7 +281,7 @@ func (r *rewriter) resumeFunction(fs *fnState, sc *scope.Scope, hoist []byte) (i
 	if fs.nsuspAll == 0 || len(fs.c0) == 0 && len(extra) == 0 {
 		return 0, hoist
 	}
-	names := []string{ResumeMarker}
+	names := []string{trace.ResumeMarker}
 	seen := map[string]bool{}
 	for _, b := range fs.c0 {
 		if seen[b.Name] || !fs.pdSet[b] && spanOf(b.Scope.Node).End <= fs.firstSusp {

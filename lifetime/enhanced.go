@@ -17,37 +17,10 @@ import (
 // its time. Its clients are the allocation-site statistics (SiteStats) and
 // the per-site summary (Summary).
 
-// enhancedClient receives the second pass's events.
-// IterationMarker is the first FREE_VARS name of a synthetic iteration
-// scope (docs/instrumentation.md §7, "Per-iteration bindings"): memtrace's
-// instrumenter makes a loop whose per-iteration bindings closures capture
-// a synthetic function, created at the loop (its CREATE_FUN's Fe iid),
-// entered and exited at each iteration (FUNCTION_ENTER and FUNCTION_EXIT
-// of that same iid). The engine models it as any function; the JSON
-// summary leaves those functions, entries and exits out.
-const IterationMarker = "~iteration~"
-
-// ResumeMarker is the first FREE_VARS name of a generator's or async
-// function's resume function (docs/instrumentation.md §7, "The function's
-// own context"): created once in the function's first context, entered at
-// each resumption. Its entries and exits are the frame's own; the JSON
-// summary leaves its function object out, as it does an iteration's.
-const ResumeMarker = "~resume~"
-
-// NoPrototypeMarker is the first FREE_VARS name of a function that has no
-// prototype object: an arrow, a method, a getter or a setter, an async
-// function (docs/instrumentation.md §4, F). Every CREATE_FUN announces
-// id+1 as the function's prototype, and MemInsight's engine makes that
-// object for every function; memtrace's engine makes none for a function
-// marked so (unless Options.MemInsightPrototypes), so that a site counts
-// the objects the program made. MemInsight's engine takes the marker for a
-// name that no scope binds, which keeps nothing.
-const NoPrototypeMarker = "~noproto~"
-
-// noPrototype returns names without the NoPrototypeMarker and whether it
-// was there.
+// noPrototype returns names without the trace.NoPrototypeMarker and
+// whether it was there.
 func noPrototype(names []string) ([]string, bool) {
-	if len(names) > 0 && names[0] == NoPrototypeMarker {
+	if len(names) > 0 && names[0] == trace.NoPrototypeMarker {
 		return names[1:], true
 	}
 	return names, false
@@ -60,6 +33,7 @@ type iterationSkipper interface {
 	skipsIterations()
 }
 
+// enhancedClient receives the second pass's events.
 type enhancedClient interface {
 	// begin is called before the first entry with the pass's source map.
 	begin(src *sourceMap)
@@ -283,13 +257,13 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, keepProtos bool, cs ...enhanc
 		case trace.CreateDOMNode:
 			e.create(en.Obj, loc, now)
 		case trace.FreeVars:
-			if len(en.Names) > 0 && en.Names[0] == IterationMarker {
+			if len(en.Names) > 0 && en.Names[0] == trace.IterationMarker {
 				if e.iter == nil {
 					e.iter = map[int32]bool{}
 				}
 				e.iter[en.IID] = true
 			}
-			if len(en.Names) > 0 && en.Names[0] == ResumeMarker {
+			if len(en.Names) > 0 && en.Names[0] == trace.ResumeMarker {
 				if e.resume == nil {
 					e.resume = map[int32]bool{}
 				}

@@ -266,15 +266,15 @@ func TestScenarioSummaryLeakUntilEventLoopEnds(t *testing.T) {
 	require.EqualValues(t, 0, s.Totals.LiveAtEnd)
 }
 
-// A synthetic iteration scope (IterationMarker): function f runs a loop
-// whose two iterations are entered and exited as a function of Fe iid 30;
+// A synthetic iteration scope (trace.IterationMarker): function f runs a
+// loop whose two iterations are entered and exited as a function of Fe iid 30;
 // each iteration creates an object at line 8 that f's local keep then
 // holds until f returns. The summary lists no object at the loop (line
 // 30) and counts the iterations as part of f's invocation, so the
 // objects, which die at f's exit, do not escape it.
 func TestScenarioSummarySkipsIterationScopes(t *testing.T) {
 	b := newTB().add(
-		`[21,30,["`+IterationMarker+`","keep"]]`,
+		`[21,30,["`+trace.IterationMarker+`","keep"]]`,
 		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // function f (ids 2, 3)
 		`[6,20,2]`, `[0,21,"keep",0]`, // f runs
 		`[2,30,30,4]`, // the loop's synthetic function (ids 4, 5)
@@ -312,13 +312,13 @@ func TestScenarioSummarySkipsIterationScopes(t *testing.T) {
 	require.False(t, sites["dir/t.js:8:1:8:10"].NonEscaping, sum.String())
 }
 
-// A resume function (ResumeMarker): async function f creates it in its
-// first context at its first suspension (iid 40, ids 6 and 7), suspends
+// A resume function (trace.ResumeMarker): async function f creates it in
+// its first context at its first suspension (iid 40, ids 6 and 7), suspends
 // (exit at the await, iid 24) and resumes by entering it. The summary
 // lists no object at line 40; f's entries and exits stay invocations.
 func TestScenarioSummarySkipsResumeFunctions(t *testing.T) {
 	b := newTB().add(
-		`[21,40,["`+ResumeMarker+`","keep"]]`,
+		`[21,40,["`+trace.ResumeMarker+`","keep"]]`,
 		`[2,1,20,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // function f (ids 2, 3)
 		`[6,20,2]`, `[1,8,10]`, `[0,21,"keep",10]`, // f runs, keep = new object
 		`[2,40,40,6]`, `[0,40,"~resume~",6]`, // its resume function
@@ -345,14 +345,14 @@ func summarySites(s Summary) map[string]SiteSummary {
 	return sites
 }
 
-// A function whose FREE_VARS begin with NoPrototypeMarker (an arrow, a
-// method, an accessor, an async function) has no prototype object: its
+// A function whose FREE_VARS begin with trace.NoPrototypeMarker (an arrow,
+// a method, an accessor, an async function) has no prototype object: its
 // CREATE_FUN's id+1 is made by neither pass, so its site counts one object
 // (the summary) and no row names id+1. MemInsightPrototypes makes it, as
 // MemInsight's engine does; a function without the marker has it.
 func TestScenarioNoPrototype(t *testing.T) {
 	b := newTB().add(
-		`[21,40,["`+NoPrototypeMarker+`","x"]]`, // an arrow that mentions x
+		`[21,40,["`+trace.NoPrototypeMarker+`","x"]]`, // an arrow that mentions x
 		`[21,41,[]]`,                             // a function with a prototype
 		`[2,1,40,2]`, `[4,2,"f",2]`, `[8,"1:2"]`, // f = () => x (ids 2, 3 reserved)
 		`[2,3,41,4]`, `[4,4,"g",4]`, `[8,"1:4"]`, // g = function () {} (ids 4, 5)

@@ -10,7 +10,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/trace"
 )
@@ -39,11 +38,9 @@ console.log(JSON.stringify([fs.map((f) => f()), total, g(), a, b]));
 
 // TestIterationScopes runs iterProgram under memtrace node: it prints what
 // plain node prints, its trace passes trace check, exactly the four
-// loops get a synthetic scope (IterationMarker), and the JSON summary
+// loops get a synthetic scope (trace.IterationMarker), and the JSON summary
 // lists no object at their sites.
 func TestIterationScopes(t *testing.T) {
-	require.Equal(t, instrument.IterationMarker, lifetime.IterationMarker)
-	require.Equal(t, instrument.NoPrototypeMarker, lifetime.NoPrototypeMarker)
 	data, _ := runDifferential(t, "iter.js", iterProgram)
 
 	// The marked Fe iids and their ranges.
@@ -59,7 +56,7 @@ func TestIterationScopes(t *testing.T) {
 		require.NoError(t, err)
 		switch en.Kind {
 		case trace.FreeVars:
-			if len(en.Names) > 0 && en.Names[0] == instrument.IterationMarker {
+			if len(en.Names) > 0 && en.Names[0] == trace.IterationMarker {
 				marked[en.IID] = true
 			}
 		case trace.SourceMapping:
