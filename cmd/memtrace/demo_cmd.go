@@ -79,7 +79,7 @@ func newCmdDemo(ios *IOStreams, runF func(*demoOptions) error) *cobra.Command {
 
 			Needs Node.js (node on PATH, or --node BIN); nothing to install.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace demo
 			$ memtrace demo --fixed
 			$ memtrace demo --json --rm | jq '.top[0]'

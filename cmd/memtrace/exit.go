@@ -18,13 +18,16 @@ const (
 )
 
 // FlagError is a command-line mistake; it prints the usage and exits 2.
-type FlagError struct{ err error }
+type FlagError struct {
+	err   error
+	usage *cobra.Command // whose usage to print; nil: the command that ran
+}
 
 func (e *FlagError) Error() string { return e.err.Error() }
 func (e *FlagError) Unwrap() error { return e.err }
 
 func flagErrorf(format string, args ...any) error {
-	return &FlagError{fmt.Errorf(format, args...)}
+	return &FlagError{err: fmt.Errorf(format, args...)}
 }
 
 // errSilent means "fail with exit 1; the command already said why".
@@ -47,6 +50,9 @@ func run(args []string, ios *IOStreams) ExitCode {
 	var fe *FlagError
 	if errors.As(err, &fe) || isCobraUsageError(err) {
 		fmt.Fprintf(ios.ErrOut, "%s %s\n", ios.paint(ansiRed, "error:"), err)
+		if fe != nil && fe.usage != nil {
+			cmd = fe.usage
+		}
 		if cmd != nil {
 			fmt.Fprintf(ios.ErrOut, "\n%s", cmd.UsageString())
 		}
@@ -74,7 +80,7 @@ func isCobraUsageError(err error) bool {
 func exactArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := cobra.ExactArgs(n)(cmd, args); err != nil {
-			return &FlagError{err}
+			return &FlagError{err: err}
 		}
 		return nil
 	}
@@ -83,7 +89,7 @@ func exactArgs(n int) cobra.PositionalArgs {
 func minArgs(n int) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := cobra.MinimumNArgs(n)(cmd, args); err != nil {
-			return &FlagError{err}
+			return &FlagError{err: err}
 		}
 		return nil
 	}
@@ -93,7 +99,7 @@ func minArgs(n int) cobra.PositionalArgs {
 // an unknown subcommand as a usage error and print its help when called bare.
 func groupArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return &FlagError{fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())}
+		return &FlagError{err: fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())}
 	}
 	return nil
 }

@@ -65,14 +65,16 @@ func (f ruleFlag) Set(v string) error {
 func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobra.Command {
 	opts := &instrumentOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "instrument [--goal G] [--loader L] [--name NAME] [-o OUT] FILE | instrument -o OUT DIR",
+		Use:   "instrument [--goal G] [--loader L] [--name NAME] [-o OUT] FILE|DIR",
 		Short: "Rewrite a JavaScript or TypeScript file, or a whole project, so that running it writes a memory trace",
 		Long: heredoc.Doc(`
 			Instrument one JavaScript file: hook calls are spliced into the original
 			text (comments, formatting and line numbers survive), and the runtime
-			shim is put in front of it (after any hashbang and directives), so the
-			result runs under plain node and writes its trace to the file
-			MEMTRACE_OUT names (default ./mem-trace). See docs/instrumentation.md.
+			shim (the JavaScript that writes the trace) is put in front of it (after
+			any hashbang and directives), so the result runs under plain node and
+			writes its trace to the file MEMTRACE_OUT names (default ./mem-trace).
+			See docs/instrumentation.md. To trace a program without a copy of its
+			code, use memtrace node.
 
 			The goal defaults from the file as for 'memtrace parse'. --name sets the
 			script name recorded in the trace (default: the path as given).
@@ -88,10 +90,10 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 			reported as FILE:LINE:COL with a code frame, exit status 1, and no
 			output is written.
 
-			With a directory DIR, the whole tree is written to OUT (-o, required;
-			never inside DIR, nor containing it): every .js, .mjs, .cjs, .ts, .mts,
-			.cts, .tsx and .jsx file is instrumented, in parallel on all cores,
-			everything else copied with its permissions (symbolic links are
+			With a directory DIR, the whole tree is written to OUT (-o OUT is
+			required; never inside DIR, nor containing it): every .js, .mjs, .cjs,
+			.ts, .mts, .cts, .tsx and .jsx file is instrumented, in parallel on all
+			cores, everything else copied with its permissions (symbolic links are
 			recreated: into the tree, relative; out of it, as they were). Goals
 			come from the extension and the nearest package.json's "type" (no
 			package.json: CommonJS, as Node runs it). TypeScript, TSX and JSX
@@ -110,7 +112,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 			under the user cache directory, bounded to 1 GB, safe to delete), so a
 			second run is nearly free. A summary goes to standard error.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace instrument app.js -o app.inst.js
 			$ memtrace instrument src/main.ts -o main.inst.js
 			$ memtrace instrument --loader tsx --name view.tsx - < view.tsx
@@ -167,7 +169,7 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().BoolVar(&opts.Strict, "strict", false, "DIR: a file that cannot be instrumented is not copied and the exit status is 1")
 	cmd.Flags().BoolVar(&opts.GlobalCode, "global-code", false, "with --eval: the code runs as a script of its own (a string timer), not in an eval's scope, so its script handle gets a name unique to it (the runtime shim passes it)")
 	cmd.Flags().BoolVar(&opts.StrictCode, "strict-code", false, "parse the code as strict code without a \"use strict\" directive (the code of a direct eval in strict code; the runtime shim passes it with --eval)")
-	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
+	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "mark each call to the function `NAME` in the trace: memtrace lifetime --format meminsight prints reference counts there (MemInsight's tests call jalangiRC)")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
 	cmd.Flags().Var(ruleFlag{&opts.Rules, false}, "exclude", "copy the file unchanged when its name (DIR: its path in DIR; FILE: --name, else the path) matches `GLOB` (repeatable; !GLOB re-includes; the last matching --include or --exclude wins; see docs/instrumentation.md)")
 	cmd.Flags().Var(ruleFlag{&opts.Rules, true}, "include", "instrument the files whose name matches `GLOB` (repeatable; !GLOB excludes; a first --include makes the others copied unchanged)")
@@ -181,8 +183,8 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 
 // addModeFlags adds MemInsight's all-uses and all-putfields modes.
 func addModeFlags(cmd *cobra.Command, allUses, allPutFields *bool) {
-	cmd.Flags().BoolVar(allUses, "all-uses", false, "write every use of an object as a LAST_USE at once, and log the uses normal mode leaves out (spread, for-in/of, in, instanceof)")
-	cmd.Flags().BoolVar(allPutFields, "all-putfields", false, "log every property write, also primitive over primitive (no PUTFIELD elision)")
+	cmd.Flags().BoolVar(allUses, "all-uses", false, "record every use of an object when it happens, also the uses left out by default (spread, for-in/of, in, instanceof); by default the trace gets each object's latest use, in batches")
+	cmd.Flags().BoolVar(allPutFields, "all-putfields", false, "record every property write, also a primitive value written over a primitive one, which by default is left out (it changes no reference between objects)")
 }
 
 func instrumentRun(opts *instrumentOptions) error {

@@ -34,12 +34,15 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 	opts := &lifetimeOptions{IO: ios}
 	cmd := &cobra.Command{
 		Use:   "lifetime [--format FORMAT] [--out DIR] TRACE",
-		Short: "Compute when every object became unreachable",
+		Short: "Read a trace: when each object became unreachable, and (--format json) which sites leak",
 		Long: heredoc.Docf(`
-			Run the lifetime engine over a trace: a simulated heap with reference
-			counting, closure contexts sealed at function exit, lazy cycle collection
-			with Merlin timestamps and DOM child sets. It decides, for every object,
-			the logical time and source location at which it became unreachable.
+			Run the lifetime engine over a trace: it replays the program's heap
+			(reference counts, closure contexts sealed at function exit, DOM child
+			sets, and garbage cycles, collected lazily but each dated to the moment
+			its last path from a live object was cut) and decides, for every object,
+			the logical time (the count of trace entries so far) and the source
+			location at which it became unreachable. To see which allocation sites
+			keep objects the program never uses again, use --format json.
 
 			Formats:
 			  meminsight            MemInsight's reference-counting output, as its engine
@@ -68,7 +71,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			A returned object is protected until its function has returned, so a
 			returned closure keeps its context, as in V8. --meminsight-returns
 			follows MemInsight's engine instead, which reclaims a fresh returned
-			object at its return statement's flush (a returned closure loses its
+			object at the end of its return statement (a returned closure loses its
 			context, a returned literal its children): its goldens encode that.
 			A function without a prototype object (an arrow, a method, an
 			accessor, an async function) has none in the model either;
@@ -79,8 +82,8 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			standard input. A malformed trace is reported with its entry index and
 			byte offset (exit status 1). On a terminal, large traces show progress.
 		`),
-		Example: heredoc.Doc(`
-			$ memtrace lifetime out/
+		Example: examples(`
+			$ memtrace lifetime --format json memtrace-out
 			$ memtrace lifetime --format meminsight traces/testRefCount1.mem-trace
 			$ memtrace lifetime --format json --out out/enhanced out/mem-trace
 		`),

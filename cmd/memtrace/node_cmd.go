@@ -68,13 +68,14 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--compact] [--exclude GLOB]... [--node-arg ARG]... SCRIPT [ARGS...]",
 		Short: "Run a Node.js program with every module instrumented, and record its trace",
 		Long: heredoc.Doc(`
-			Run SCRIPT with Node.js, the runtime shim loaded first and every module
-			the program loads (CommonJS and ES modules) instrumented on the fly,
-			except modules instrumented ahead of time (memtrace instrument), which
-			load as they are. The program's standard streams and exit status pass
-			through. The trace directory DIR (default ./memtrace-out) receives
-			mem-trace and session.json (what ran, when, its exit status, the trace's
-			size, and whether it is complete).
+			Run SCRIPT with Node.js, the runtime shim (the JavaScript that writes
+			the trace) loaded first and every module the program loads (CommonJS
+			and ES modules) instrumented on the fly, except modules instrumented
+			ahead of time (memtrace instrument), which load as they are. The
+			program's standard streams and exit status pass through. The trace
+			directory DIR (default ./memtrace-out) receives mem-trace and
+			session.json (what ran, when, its exit status, the trace's size, and
+			whether it is complete).
 
 			Every node process the program starts (child_process spawn, fork, exec,
 			execFile and their sync forms, also with an environment of its own) is
@@ -84,13 +85,18 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			DIR/children/<n>-<pid>-t<threadId>/mem-trace (a worker stopped by
 			terminate() is recorded as incomplete).
 
-			--compact leaves out the statement-end flushes that have nothing to do
-			(no object can have become unreachable since the frame's previous one)
-			and writes a function's declarations of primitives only when something
-			may resolve their names: the lifetime engine, memtrace's or MemInsight's, computes the same
-			lifetimes at the same sites and locations from fewer entries, and only
-			logical times differ from MemInsight's own writer ('memtrace trace
-			compact' does the same to a finished trace).
+			--compact writes a smaller trace, from which the lifetime engine
+			(memtrace's or MemInsight's) computes the same lifetimes at the same
+			sites and locations. By default the end of every statement is written,
+			a point where the engine reclaims what nothing refers to any more;
+			--compact leaves out the ones after which no object can have become
+			unreachable, and writes a function's variables that hold primitive
+			values only when something may look them up. Only logical times (the
+			count of entries so far) differ from MemInsight's own traces. 'memtrace
+			trace compact' does the same to a finished trace.
+
+			Read the trace with memtrace lifetime --format json DIR, as the last
+			line printed says.
 
 			Flags for memtrace come before SCRIPT; everything after SCRIPT goes to
 			the program. Node's own options go with --node-arg, one per flag
@@ -98,7 +104,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			apply to the main process (node processes the program starts take
 			the options they are given). NODE_OPTIONS passes through.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace node --out out app.js --port 8080
 			$ memtrace node --exclude 'node_modules' --exclude '!node_modules/mylib' app.js
 			$ memtrace node --node-arg=--expose-gc --node-arg=--max-old-space-size=8192 app.js
@@ -116,10 +122,10 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	cmd.Flags().SetInterspersed(false)
 	cmd.Flags().StringVar(&opts.Out, "out", "memtrace-out", "the trace `DIR` (new, empty, or an earlier memtrace node's)")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no line at the end about the trace")
-	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "calls to the function `NAME` emit DEBUG entries (MemInsight's tests use jalangiRC)")
+	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "mark each call to the function `NAME` in the trace: memtrace lifetime --format meminsight prints reference counts there (MemInsight's tests call jalangiRC)")
 	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
 	addModeFlags(cmd, &opts.AllUses, &opts.AllPutFields)
-	cmd.Flags().BoolVar(&opts.Compact, "compact", false, "a compact trace: the same lifetimes from fewer entries (flushes with nothing to do left out, declarations of primitives written only when needed), other logical times")
+	cmd.Flags().BoolVar(&opts.Compact, "compact", false, "write a smaller trace that gives the same lifetimes: statement ends after which nothing can have become unreachable, and declarations nothing looks up, left out")
 	cmd.Flags().StringArrayVar(&opts.Exclude, "exclude", nil, "load modules whose path (relative to the working directory) matches `GLOB` uninstrumented (repeatable; a later !GLOB re-includes)")
 	cmd.Flags().StringArrayVar(&opts.NodeArgs, "node-arg", nil, "pass `ARG` to node before the script (repeatable: --node-arg=--expose-gc)")
 	return cmd

@@ -51,7 +51,7 @@ func newCmdParse(ios *IOStreams, runF func(*parseOptions) error) *cobra.Command 
 			enclosing functions) and what it uses (this, arguments, super,
 			new.target, direct eval, with). --json prints either as JSON.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace parse app.js
 			$ memtrace parse --goal module --scopes src/index.js
 			$ echo 'let = 1' | memtrace parse -

@@ -22,7 +22,7 @@ import (
 func newCmdTrace(ios *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "trace <command>",
-		Short: "Inspect memory traces: dump, stats, check, encode",
+		Short: "Inspect, check, convert and repair traces",
 		Long: heredoc.Doc(`
 			Inspect memory traces in MemInsight's binary format.
 
@@ -32,12 +32,12 @@ func newCmdTrace(ios *IOStreams) *cobra.Command {
 		Args: groupArgs,
 		RunE: groupRun,
 	}
-	cmd.AddCommand(newCmdTraceDump(ios, nil))
-	cmd.AddCommand(newCmdTraceStats(ios, nil))
 	cmd.AddCommand(newCmdTraceCheck(ios, nil))
-	cmd.AddCommand(newCmdTraceEncode(ios, nil))
 	cmd.AddCommand(newCmdTraceCompact(ios))
+	cmd.AddCommand(newCmdTraceDump(ios, nil))
+	cmd.AddCommand(newCmdTraceEncode(ios, nil))
 	cmd.AddCommand(newCmdTraceRepair(ios))
+	cmd.AddCommand(newCmdTraceStats(ios, nil))
 	return cmd
 }
 
@@ -121,7 +121,7 @@ func newCmdTraceDump(ios *IOStreams, runF func(*dumpOptions) error) *cobra.Comma
 			the fault is reported with its entry index and byte offset, and the exit
 			status is 1.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace trace dump out/mem-trace
 			[23,0]
 			[1,-1,1]
@@ -234,7 +234,7 @@ func newCmdTraceStats(ios *IOStreams, runF func(*statsOptions) error) *cobra.Com
 			scripts, mapped source sites, last-use blocks, and the logical time of
 			the last counted entry (metadata entries do not advance time).
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace trace stats out/mem-trace
 			$ memtrace trace stats --json out | jq .objects
 		`),
@@ -398,7 +398,7 @@ func newCmdTraceCheck(ios *IOStreams, runF func(*checkOptions) error) *cobra.Com
 			  script-reuse    a script id is entered once
 			  last-use-block  LAST_USE blocks ascend, look back, end in END_LAST_USE
 			  balance         FUNCTION_EXIT closes an ENTER or CALL; RETURN precedes it
-			  site-string     flush and last-use locations are "sid:iid"
+			  site-string     statement-end and last-use locations are "sid:iid"
 			  dom-edge        REMOVE_DOM_CHILD removes an existing edge
 			  engine-only     no UNREACHABLE (25) entries
 
@@ -407,7 +407,7 @@ func newCmdTraceCheck(ios *IOStreams, runF func(*checkOptions) error) *cobra.Com
 			CREATE_FUN implied for a missing prototype); they fail the check only
 			with --strict. Exit status: 0 when every trace is sound, 1 otherwise.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace trace check out/mem-trace
 			out/mem-trace: ok: 5226 entries, 96541 bytes, logical time 3110
 			$ memtrace trace check --json traces/*.mem-trace
@@ -524,7 +524,7 @@ func newCmdTraceEncode(ios *IOStreams, runF func(*encodeOptions) error) *cobra.C
 			skipped. A malformed line is reported as FILE:LINE:COL and nothing is
 			written.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace trace encode htmlTest1/mem-trace.expected -o out/mem-trace
 			$ memtrace trace dump a | grep -v '^\[5,' | memtrace trace encode - -o b
 		`),
@@ -630,18 +630,20 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 		Use:   "compact TRACE -o OUT|-",
 		Short: "Leave out the entries that change nothing the engine computes (a compact trace)",
 		Long: heredoc.Doc(`
-			Copy a trace as a compact trace (docs/instrumentation.md §12): every
-			TOP_LEVEL_FLUSH that finds nothing to do is left out (no entry of its
-			frame since the frame's previous flush could have made an object a
-			candidate for reclamation), and a function's first declarations of
-			primitives are written only when something may resolve their names in
-			its context (or not at all). LAST_USE times are renumbered to match.
+			Copy a trace as a compact trace (docs/instrumentation.md §12). A trace
+			marks the end of every statement, a point where the engine reclaims what
+			nothing refers to any more; the compact trace leaves out each such mark
+			that finds nothing to do (no entry of its frame since the frame's
+			previous one could have made an object a candidate for reclamation),
+			and writes a function's first declarations of primitive values only
+			when something may look their names up in its context (or not at all).
+			The times of last uses are renumbered to match.
 			The lifetime engine (memtrace's or MemInsight's) computes the same
 			lifetimes from the result, at the same sites and locations; only
-			logical times differ. 'memtrace node --compact' writes such a trace
-			directly.
+			logical times (entry counts) differ. 'memtrace node --compact' writes
+			such a trace directly.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace trace compact out/mem-trace -o out/mem-trace.compact
 		`),
 		Args: exactArgs(1),
@@ -716,7 +718,7 @@ func newCmdTraceRepair(ios *IOStreams) *cobra.Command {
 			lifetime, trace check). A directory a run is still writing is refused;
 			one that has its session.json is left as it is.
 		`),
-		Example: heredoc.Doc(`
+		Example: examples(`
 			$ memtrace trace repair memtrace-out
 			$ memtrace lifetime --format json memtrace-out
 		`),
