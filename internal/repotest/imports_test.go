@@ -1,0 +1,127 @@
+package repotest
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/memtrace/memtrace/internal/testcorpus"
+)
+
+const module = "github.com/memtrace/memtrace/"
+
+// importRules are docs/architecture.md's rules: for each package of the
+// tree (by its path in the module), the packages of the module its
+// non-test files may import. A package the table does not name fails the
+// test until it is given its rule (and its paragraph in the document).
+var importRules = map[string][]string{
+	"trace":                        {},
+	"trace/tracegen":               {"trace"},
+	"tracedir":                     {"internal/safefs", "internal/directio"},
+	"lifetime":                     {"trace", "internal/safefs"},
+	"instrument/diag":              {},
+	"instrument/js":                {"instrument/diag"},
+	"instrument/scope":             {"instrument/js"},
+	"instrument":                   {"instrument/js", "instrument/scope", "instrument/diag", "trace", "internal/testswitch"},
+	"instrument/ondemand":          {"instrument", "instrument/js", "internal/glob"},
+	"instrument/semantics":         {},
+	"runtime-shim":                 {},
+	"runtime-shim/internal/bundle": {},
+	"runtime-shim/internal/gen":    {"runtime-shim/internal/bundle"},
+	"noderun": {"instrument", "instrument/js", "instrument/ondemand", "lifetime", "trace", "tracedir",
+		"internal/directio", "internal/glob", "internal/safefs"},
+	"project":              {"instrument", "instrument/diag", "instrument/js", "runtime-shim", "internal/glob", "internal/safefs"},
+	"internal/deepjs":      {},
+	"internal/directio":    {},
+	"internal/gctune":      {},
+	"internal/glob":        {},
+	"internal/memtracebin": {"internal/testcorpus"},
+	"internal/repotest":    {},
+	"internal/safefs":      {},
+	"internal/testcorpus":  {},
+	"internal/testswitch":  {},
+	// The CLI and the bench put the pieces together: anything but each other.
+	"cmd/memtrace": {"*"},
+	"bench":        {"*"},
+}
+
+// TestImportRules: no package imports across the rules docs/architecture.md
+// states (issue 55): lifetime reads traces and nothing else of the
+// pipeline, no package under instrument/ imports a host (noderun, project,
+// the CLI), the trace directory's package knows no engine, and so on.
+func TestImportRules(t *testing.T) {
+	root := testcorpus.Root()
+	require.NotEmpty(t, root)
+	imports := map[string]map[string]bool{} // package -> module imports
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules" || n == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
+		pkg := filepath.ToSlash(rel)
+		if imports[pkg] == nil {
+			imports[pkg] = map[string]bool{}
+		}
+		for _, is := range f.Imports {
+			path, _ := strconv.Unquote(is.Path.Value)
+			if strings.HasPrefix(path, module) {
+				imports[pkg][strings.TrimPrefix(path, module)] = true
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	var pkgs []string
+	for p := range imports {
+		pkgs = append(pkgs, p)
+	}
+	sort.Strings(pkgs)
+	for _, pkg := range pkgs {
+		allowed, ok := importRules[pkg]
+		if !ok {
+			t.Errorf("%s has no import rule: give it one here and in docs/architecture.md", pkg)
+			continue
+		}
+		if len(allowed) == 1 && allowed[0] == "*" {
+			continue
+		}
+		may := map[string]bool{}
+		for _, a := range allowed {
+			may[a] = true
+		}
+		for imp := range imports[pkg] {
+			if !may[imp] {
+				t.Errorf("%s imports %s, which its rule does not allow (docs/architecture.md)", pkg, imp)
+			}
+		}
+	}
+	for pkg := range importRules {
+		if _, ok := imports[pkg]; !ok {
+			t.Errorf("the rules name %s, which has no Go files any more", pkg)
+		}
+	}
+}
