@@ -14,21 +14,21 @@ import (
 // TestUnderConstructionSet checks the shim's set of objects under
 // construction (an open-addressing table with backward-shift deletion)
 // against a Set, through random adds and removals with many collisions and
-// growth, as index.js defines it.
+// growth, as core.js defines it.
 func TestUnderConstructionSet(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		testcorpus.Missing(t, "node")
 		return
 	}
-	src, err := os.ReadFile(filepath.Join("src", "index.js"))
+	src, err := os.ReadFile(filepath.Join("src", "core.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := bytes.Index(src, []byte("  var ucKeys ="))
 	j := bytes.Index(src, []byte("  var pendingStatic = []"))
 	if i < 0 || j < i {
-		t.Fatal("the set is not where this test looks (index.js)")
+		t.Fatal("the set is not where this test looks (core.js)")
 	}
 	prog := "const imul = Math.imul;\n" + string(src[i:j]) + `
 let seed = 7;

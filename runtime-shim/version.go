@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "5e9f51860e291000"
+const Version = "8b56eb77e9264460"

@@ -15,7 +15,7 @@ import (
 )
 
 // The shim's channel to an instrument-server for run-time code
-// (runtime-shim/src/bridge.js, docs/instrumentation.md §6): two FIFOs in a
+// (runtime-shim/src/node/bridge.js, docs/instrumentation.md §6): two FIFOs in a
 // private directory, which the program's main thread writes and reads
 // with blocking system calls, as Node compiles eval code synchronously.
 // LaunchFIFO makes them and starts the server, ServeFIFO is the server.

@@ -233,3 +233,12 @@ export function modelsOf(g) {
   return r;
 }
 export const MODELLED = modelsOf(G);
+
+// errorText is error e's message, or a stand-in (reading it runs no code
+// of the program's but a getter's, caught).
+export function errorText(e) {
+  try {
+    if (e !== null && typeof e === 'object' && typeof e.message === 'string') return e.message;
+  } catch { /* ignore */ }
+  return 'an error';
+}

@@ -553,3 +553,19 @@ export function originalAt(site) {
 export function instrumentedFile(file) {
   return frameMap !== undefined && typeof file === 'string' && frameMap(file) !== undefined;
 }
+
+// The throw statement that last threw each object (Tw), as [file, line,
+// column] in the instrumented text (node/fatal.js).
+const thrownAt = new SafeWeakMap();
+
+// noteThrow notes where the throw statement that called fn throws v.
+export function noteThrow(v, E, capture, fn) {
+  if (v === null || typeof v !== 'object' && typeof v !== 'function') return;
+  const site = throwSite(E, capture, fn);
+  if (site !== undefined) thrownAt.set(v, site);
+}
+
+// thrownAtOf returns where a throw statement last threw v, or undefined.
+export function thrownAtOf(v) {
+  return thrownAt.get(v);
+}

@@ -17,13 +17,20 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 )
 
-// Entry is the shim's entry point, relative to the source directory.
-const Entry = "index.js"
+// Entry is the Node bundle's entry point, relative to the source
+// directory: the core (core.js) with the Node host (node/).
+const Entry = "node.js"
 
-// Version returns the shim's version: a hash of the names and contents of
-// the .js files in srcDir.
+// Version returns the shim's version: a hash of the names (relative to
+// srcDir) and contents of the .js files under srcDir.
 func Version(srcDir string) (string, error) {
-	names, err := filepath.Glob(filepath.Join(srcDir, "*.js"))
+	var names []string
+	err := filepath.WalkDir(srcDir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".js") {
+			names = append(names, p)
+		}
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
@@ -34,7 +41,11 @@ func Version(srcDir string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(n), len(b))
+		rel, err := filepath.Rel(srcDir, n)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16], nil

@@ -9,28 +9,27 @@ import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet, arraySort, bufferProtos, typedBuffer,
-  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array, MODELLED, modelsOf,
+  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array, errorText, MODELLED, modelsOf,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
-import { startBridge, bridgeNatives } from './bridge.js';
-import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit } from './stacks.js';
+import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit, noteThrow } from './stacks.js';
 import { calleeName } from './callee.js';
-import { noteThrow, fatalLine, markPrinted } from './fatal.js';
 import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, K_EVENT_TARGET, K_ABORT_CONTROLLER, STORE_SLOTS } from './consts.js';
 import { sortIds } from './sortids.js';
 import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
 
 /* global __MT_VERSION__ */
-const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
+export const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'dev';
 const GLOBAL = G;
 
-if (GLOBAL.__mt === undefined) {
-  install();
-} else if (GLOBAL.__mt.version !== VERSION && GLOBAL.console) {
-  GLOBAL.console.warn('memtrace: shim ' + VERSION + ' not installed: shim ' + GLOBAL.__mt.version + ' is already running');
-}
-
-function install() {
+// install installs the shim (globalThis.__mt) with the host host: what the
+// core needs of the platform it runs on (node/host.js for Node): config,
+// the capabilities proc, fs and builtin (Node's, or undefined), openSink
+// (where the trace goes; none: the bytes wait for drain), stopped,
+// instrument and posMap (run-time code), attach and end. The core imports
+// no module of a host.
+export function install(host) {
+  var config = host.config;
   // The shim's state and helpers are declared with var at this level, never
   // let or const: the hooks are closures over this scope, and V8 (Node 20)
   // checks a let or const read from a closure for its temporal dead zone at
@@ -49,18 +48,15 @@ function install() {
   // compare the two). isPromise (util.types.isPromise, Node's) tells the
   // promises the combinators' model listens to.
   var isPromise = null;
-  {
-    const p = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
-    if (p !== undefined && typeof p.getBuiltinModule === 'function') {
-      try {
-        const isProxy = apply(p.getBuiltinModule, p, ['util']).types.isProxy;
-        if (typeof isProxy === 'function') setProxyTest(isProxy);
-        const ip = apply(p.getBuiltinModule, p, ['util']).types.isPromise;
-        if (typeof ip === 'function') isPromise = ip;
-      } catch { /* no test */ }
-      if (!(p.env && p.env.MEMTRACE_EAGER_PROTOS === '1')) enableLazyProtos();
-      if (p.env && p.env.MEMTRACE_TWO_PROBES === '1') twoProbes();
-    }
+  if (host.builtin !== undefined) {
+    try {
+      const isProxy = host.builtin('util').types.isProxy;
+      if (typeof isProxy === 'function') setProxyTest(isProxy);
+      const ip = host.builtin('util').types.isPromise;
+      if (typeof ip === 'function') isPromise = ip;
+    } catch { /* no test */ }
+    if (!config.eagerProtos) enableLazyProtos();
+    if (config.twoProbes) twoProbes();
   }
 
   var RegExpProto = RegExp.prototype;
@@ -137,9 +133,9 @@ function install() {
     }
   }
   {
-    const p = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
+    const p = host.proc;
     try {
-      const EP = p !== undefined && typeof p.getBuiltinModule === 'function' ? apply(p.getBuiltinModule, p, ['events']).prototype : undefined;
+      const EP = host.builtin !== undefined ? host.builtin('events').prototype : undefined;
       const ms = ['on', 'addListener', 'prependListener', 'once', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners', 'emit'];
       for (let k = 0; EP !== undefined && k < ms.length; k++) {
         const d = getOwnPropertyDescriptor(EP, ms[k]);
@@ -147,7 +143,7 @@ function install() {
       }
       if (EP !== undefined) removeAll = getOwnPropertyDescriptor(EP, 'removeAllListeners').value;
       if (p !== undefined && typeof p.nextTick === 'function') markNative(p.nextTick, K_NEXT_TICK);
-      const AP = p !== undefined && typeof p.getBuiltinModule === 'function' ? apply(p.getBuiltinModule, p, ['async_hooks']).AsyncLocalStorage.prototype : undefined;
+      const AP = host.builtin !== undefined ? host.builtin('async_hooks').AsyncLocalStorage.prototype : undefined;
       if (AP !== undefined) {
         markNative(getOwnPropertyDescriptor(AP, 'run').value, K_ALS_RUN);
         markNative(getOwnPropertyDescriptor(AP, 'enterWith').value, K_ALS_ENTER);
@@ -161,295 +157,27 @@ function install() {
   markNative(N_ASYNC_GENERATOR_FUNCTION, K_FUNCTION);
 
   // ---------------------------------------------------------------- config
-  var proc = typeof GLOBAL.process === 'object' && GLOBAL.process !== null ? GLOBAL.process : undefined;
-  // memtrace's variables, read once: memtrace node's preload takes them
-  // out of the program's process.env once the shim has loaded.
-  var env = {};
-  if (proc !== undefined && proc.env) {
-    const ks = objectKeys(proc.env);
-    for (let k = 0; k < ks.length; k++) if (apply(strSlice, ks[k], [0, 9]) === 'MEMTRACE_') env[ks[k]] = proc.env[ks[k]];
-  }
-  var debugFun = typeof env.MEMTRACE_DEBUG_FUN === 'string' ? env.MEMTRACE_DEBUG_FUN : '';
-  var allPutfields = env.MEMTRACE_ALL_PUTFIELDS === '1';
-  var allUses = env.MEMTRACE_ALL_USES === '1';
-  var compact = env.MEMTRACE_COMPACT === '1';
-  if (+env.MEMTRACE_TIME_LIMIT > 0) timeLimit = +env.MEMTRACE_TIME_LIMIT; // tests
+  var proc = host.proc; // Node's process, or undefined
+  var debugFun = config.debugFun;
+  var allPutfields = config.allPutFields;
+  var allUses = config.allUses;
+  var compact = config.compact;
+  if (config.timeLimit > 0) timeLimit = config.timeLimit; // tests
 
   // ---------------------------------------------------------------- sink
-  var fs;
-  var fd = -1;
-  var chunks = []; // without a file system (browsers, later: a websocket)
-  var builtinMod = proc !== undefined && typeof proc.getBuiltinModule === 'function' ? proc.getBuiltinModule : undefined;
-  if (builtinMod !== undefined) {
-    try { fs = apply(builtinMod, proc, ['fs']); } catch { fs = undefined; }
-  }
-  // A trace file that cannot be opened (a directory that does not exist,
-  // no permission) leaves the program untraced, not failed: the reason
-  // goes where a write failure's does (see failed), once the shim's state
-  // is set up.
-  var openError;
-  var outPath = env.MEMTRACE_OUT || 'mem-trace';
-  var outLock = ''; // the lock file this process holds beside its trace
-  if (fs !== undefined) {
-    try {
-      outPath = claimOut(outPath);
-      fd = fs.openSync(outPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | (fs.constants.O_NOFOLLOW || 0), 0o644);
-    } catch (e) {
-      fd = -1;
-      openError = e;
-    }
-  }
-
-  // claimOut returns the file this process writes its trace to: path,
-  // unless another live process holds it (two processes of a program
-  // instrumented ahead of time, given one MEMTRACE_OUT, wrote one file
-  // and left a corrupt trace) or it is a file memtrace did not write (a
-  // user's file, a link: never truncated): then path.<pid>, said on
-  // standard error. The holder keeps path.lock (O_EXCL, its pid) until
-  // its trace ends; a lock whose process is gone is taken over.
-  function claimOut(path) {
-    // A device or a pipe (/dev/null for an untraced process, /dev/full in
-    // tests) is written as it is: no file of anyone's to keep, no lock.
-    let st0;
-    try { st0 = fs.lstatSync(path); } catch { st0 = undefined; }
-    if (st0 !== undefined && !st0.isFile() && !st0.isSymbolicLink() && !st0.isDirectory()) return path;
-    const mine = String(proc !== undefined ? proc.pid : 0);
-    const taken = (why) => {
-      const alt = path + '.' + mine;
-      sayOut(path + ' ' + why + ': this process (' + mine + ') writes its trace to ' + alt);
-      return alt;
-    };
-    const lock = path + '.lock';
-    for (let tries = 0; ; tries++) {
-      try {
-        const lfd = fs.openSync(lock, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | (fs.constants.O_NOFOLLOW || 0), 0o644);
-        try { fs.writeSync(lfd, mine + '\n'); } finally { fs.closeSync(lfd); }
-        outLock = lock;
-        break;
-      } catch (e) {
-        if (e === null || typeof e !== 'object' || e.code !== 'EEXIST' || tries > 2) {
-          // No lock can be made here (a read-only directory): the open
-          // says why, or the trace goes on without a lock.
-          break;
-        }
-        let holder = 0;
-        // (At install: the program has patched nothing yet.)
-        try { holder = parseInt(fs.readFileSync(lock, 'utf8'), 10) || 0; } catch { holder = 0; }
-        if (holder > 0 && holder !== +mine && alive(holder)) return taken('is being written by process ' + holder);
-        if (holder === +mine) { outLock = lock; break; }
-        try { fs.unlinkSync(lock); } catch { /* raced: try again */ }
-      }
-    }
-    let st;
-    try { st = fs.lstatSync(path); } catch { return path; } // not there: ours to make
-    if (st.isSymbolicLink()) return dropLock(taken('is a symbolic link (memtrace writes through none)'));
-    if (!st.isFile()) return dropLock(taken('is not a regular file'));
-    if (st.size > 0 && !ourTrace(path)) return dropLock(taken('is a file memtrace did not write (not a trace)'));
-    return path;
-  }
-  // dropLock gives up the lock of the name this process does not write.
-  function dropLock(alt) {
-    if (outLock !== '') {
-      try { fs.unlinkSync(outLock); } catch { /* ignore */ }
-      outLock = '';
-    }
-    return alt;
-  }
-  // alive reports whether process pid exists (EPERM: another user's).
-  function alive(pid) {
-    try {
-      proc.kill(pid, 0);
-      return true;
-    } catch (e) {
-      return e !== null && typeof e === 'object' && e.code === 'EPERM';
-    }
-  }
-  // ourTrace reports whether the file at path begins as every trace the
-  // shim writes does: UPDATE_CURRENT_SCRIPT of script 0, then the global
-  // object's CREATE_OBJ.
-  function ourTrace(path) {
-    let f = -1;
-    try {
-      f = fs.openSync(path, 'r');
-      const b = new Uint8Array(10);
-      const n = fs.readSync(f, b, 0, 10, 0);
-      return n === 10 && b[0] === UPDATE_CURRENT_SCRIPT && b[1] === 0 && b[2] === 0 && b[3] === 0 && b[4] === 0 && b[5] === CREATE_OBJ &&
-        b[6] === 0xff && b[7] === 0xff && b[8] === 0xff && b[9] === 0xff;
-    } catch {
-      return false;
-    } finally {
-      if (f >= 0) try { fs.closeSync(f); } catch { /* ignore */ }
-    }
-  }
-  function sayOut(msg) {
-    if (GLOBAL.console) {
-      try { GLOBAL.console.error('memtrace: ' + msg); } catch { /* ignore */ }
-    }
-  }
-  var fsWriteSync = fs !== undefined ? fs.writeSync : undefined;
-  // A trace of a regular file goes to the disk by direct I/O (O_DIRECT, a
-  // second descriptor) where the file system takes it: through the page
-  // cache, every 4 KB of a trace of tens of GB cost the kernel a fresh
-  // page and a copy (2.6 s of CPU per GiB on a virtual machine whose host
-  // takes back the pages a deleted file gave up, 0.2 s per GiB at best,
-  // against 0.08 direct), and the trace evicted everything else cached.
-  // Direct writes are whole blocks from an aligned address to aligned
-  // offsets: the writer's own buffer is the staging area (no byte copied
-  // on the way), whose aligned start (sa) is found by probing; the whole
-  // blocks are written, and the rest (sr bytes, under a block) waits at sa
-  // for the next hand-over (sink); syncTail
-  // writes it through the ordinary descriptor (every second the program
-  // idles, and at the end), so that the file then holds every byte. Writes
-  // are positioned (foff) once direct I/O is on: the two descriptors
-  // share no offset. MEMTRACE_DIRECT=0 turns it off.
-  var BLOCK = 4096;
-  var dfd = -1;
-  var positioned = false;
-  var stage = null;
-  var sa = 0;
-  var sr = 0;
-  var foff = 0;
-  if (fd >= 0 && env.MEMTRACE_DIRECT !== '0') openDirect(outPath);
-  function openDirect(path) {
-    const O = fs.constants;
-    if (O === null || typeof O !== 'object' || typeof O.O_DIRECT !== 'number') return;
-    try {
-      if (!fs.fstatSync(fd).isFile()) return;
-      dfd = fs.openSync(path, O.O_WRONLY | O.O_DIRECT);
-    } catch {
-      dfd = -1;
-      return;
-    }
-    stage = writerBuffer();
-    let at = -1;
-    for (let o = 0; o < BLOCK && at < 0; o += 8) {
-      try {
-        fsWriteSync(dfd, stage, o, BLOCK, 0);
-        at = o;
-      } catch (e) {
-        if (e === null || typeof e !== 'object' || e.code !== 'EINVAL') break;
-      }
-    }
-    try {
-      fs.ftruncateSync(fd, 0); // the probe's block
-    } catch {
-      at = -1;
-    }
-    positioned = true;
-    if (at < 0) {
-      closeDirect();
-      return;
-    }
-    sa = at;
-  }
-  function closeDirect() {
-    if (dfd >= 0) {
-      try { fs.closeSync(dfd); } catch { /* ignore */ }
-      dfd = -1;
-    }
-  }
-  // pwrite writes n bytes of b from at to file offset pos.
-  function pwrite(f, b, at, n, pos) {
-    let done = 0;
-    while (done < n) done += fsWriteSync(f, b, at + done, n - done, pos + done);
-  }
-  function writeAll(f, b, at, n) {
-    if (positioned) {
-      pwrite(f, b, at, n, foff);
-      foff += n;
-      return;
-    }
-    let done = 0;
-    while (done < n) done += fsWriteSync(f, b, at + done, n - done);
-    fpos += n;
-  }
-  // A file that refuses the trace's bytes (a full disk, the process's
-  // file size limit, an I/O error) ends the trace, not the program: the
-  // file is cut back to whole hand-overs (good: the end of the last one it
-  // holds whole; hand-overs are whole entries), the reason goes where the
-  // time limit's does (stopTrace), and nothing more is written.
-  var fpos = 0; // the ordinary descriptor's offset, before direct I/O
-  var good = 0;
-  var failed = false;
-  function writeFailed(e) {
-    failed = true;
-    closeDirect();
-    try { fs.ftruncateSync(fd, good); } catch { /* not a regular file */ }
-    stopTrace('writing the trace failed (' + errorText(e) + '); it ends after its first ' + good + ' bytes, and the rest of the run was not traced');
-  }
-  // errorText is e's message, or a stand-in.
-  function errorText(e) {
-    try {
-      if (e !== null && typeof e === 'object' && typeof e.message === 'string') return e.message;
-    } catch { /* ignore */ }
-    return 'an error';
-  }
-  // sink hands over buf[from, to) (writer.js) and returns where the next
-  // bytes go: 0, but for direct I/O, whose staging area is the writer's
-  // buffer from the aligned start sa: whole blocks are written from there
-  // and the rest (sr bytes, under a block) moves back to sa, to be written
-  // with the next hand-over.
-  function sink(buf, from, to) {
-    if (failed) return 0;
-    if (fd < 0) {
-      chunks[chunks.length] = apply(typedArraySlice, buf, [from, to]);
-      return 0;
-    }
-    try {
-      return sinkFile(buf, from, to);
-    } catch (e) {
-      writeFailed(e);
-      return 0;
-    }
-  }
-  function sinkFile(buf, from, to) {
-    if (dfd < 0) {
-      writeAll(fd, buf, from, to - from);
-      good = positioned ? foff : fpos;
-      return 0;
-    }
-    if (from !== sa + sr) {
-      // the first hand-over, encoded from 0 before sa was known
-      buf.copyWithin(sa + sr, from, to);
-      to += sa + sr - from;
-    }
-    const t = to - sa;
-    const w = t - (t & (BLOCK - 1));
-    const at = foff;
-    try {
-      writeAll(dfd, buf, sa, w);
-    } catch {
-      // The file system refused a direct write after all (or the file
-      // takes no more bytes): the staged bytes, and everything after
-      // them, through the page cache, first the previous hand-over's
-      // tail, so that a file that takes no more keeps that hand-over.
-      closeDirect();
-      const tail = sr;
-      sr = 0;
-      writeAll(fd, buf, sa, tail);
-      good = foff;
-      writeAll(fd, buf, sa + tail, t - tail);
-      good = foff;
-      return 0;
-    }
-    // The file now holds this hand-over whole, or the one before it (its
-    // tail, sr bytes, came first in the staging area).
-    if (w === t) good = at + t;
-    else if (w >= sr && at + sr > good) good = at + sr;
-    sr = t - w;
-    if (sr > 0) buf.copyWithin(sa, sa + w, sa + t);
-    return sa + sr;
-  }
-  setSink(sink);
-  // syncTail writes the staged tail through the ordinary descriptor (see
-  // sink; the next whole block covers it again).
-  function syncTail() {
-    if (dfd < 0 || sr === 0) return;
-    try {
-      pwrite(fd, stage, sa, sr, foff);
-      good = foff + sr;
-    } catch { /* ignore */ }
-  }
+  // The host's sink takes the trace's bytes (writer.js hands them over);
+  // without one (a host with nowhere to write), they wait for drain. A
+  // trace file that cannot be opened (a directory that does not exist, no
+  // permission) leaves the program untraced, not failed: the reason goes
+  // where a write failure's does (stopTrace), once the shim's state is set
+  // up.
+  var fs = host.fs;
+  var chunks = [];
+  var sink = host.openSink !== undefined ? host.openSink(stopTrace) : undefined;
+  setSink(sink !== undefined ? sink.write : (buf, from, to) => {
+    chunks[chunks.length] = apply(typedArraySlice, buf, [from, to]);
+    return 0;
+  });
 
   // ---------------------------------------------------------------- state
   var time = -1; // time of the previous counted entry
@@ -466,9 +194,8 @@ function install() {
   var pendIid = 0;
   var stopped = false;
   var ended = false;
-  if (openError !== undefined) {
-    failed = true;
-    stopTrace('the trace file could not be opened (' + errorText(openError) + '); the program runs untraced');
+  if (sink !== undefined && sink.error !== undefined) {
+    stopTrace('the trace file could not be opened (' + errorText(sink.error) + '); the program runs untraced');
   }
 
   // Compact traces (docs/instrumentation.md §12; trace.Compactor mirrors
@@ -916,7 +643,7 @@ function install() {
   function stopAtLimit() {
     stopped = true;
     flush();
-    syncTail();
+    if (sink !== undefined) sink.idle();
     stopTrace('the trace reached the format\'s logical-time limit (' + time + ' entries); the rest of the run was not traced');
   }
 
@@ -925,9 +652,7 @@ function install() {
   // error.
   function stopTrace(reason) {
     stopped = true;
-    if (fs !== undefined && env.MEMTRACE_STATUS) {
-      try { fs.writeFileSync(env.MEMTRACE_STATUS, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
-    }
+    if (host.stopped !== undefined) host.stopped(reason);
     if (GLOBAL.console) {
       try { GLOBAL.console.error('memtrace: ' + reason); } catch { /* ignore */ }
     }
@@ -5054,19 +4779,7 @@ function install() {
   // fresh copies of a library, as Octane's CodeLoad does, would otherwise
   // fill the cache with results it never uses again, each about five
   // times its source).
-  var builtinModule = env.MEMTRACE_BIN && proc !== undefined && typeof proc.getBuiltinModule === 'function'
-    ? proc.getBuiltinModule : undefined;
-  var getBuiltin = builtinModule !== undefined ? (id) => apply(builtinModule, proc, [id]) : undefined;
-  var execFileSync = getBuiltin !== undefined ? getBuiltin('child_process').execFileSync : undefined;
-  var bridgeNat = getBuiltin !== undefined && env.MEMTRACE_INSTRUMENTER !== 'spawn' ? bridgeNatives(getBuiltin) : undefined;
-  var bridge; // the server's FIFOs (bridge.js): undefined until needed, null when it cannot start
-  // helperIdleMs: how long the server waits for another string before it
-  // leaves (MEMTRACE_HELPER_IDLE_MS, default 2 s; 0: it stays).
-  function helperIdleMs(e) {
-    const v = e.MEMTRACE_HELPER_IDLE_MS;
-    const n = v === undefined || v === '' ? 2000 : +v;
-    return n >= 0 && n < 1e9 ? n : 2000;
-  }
+  var hostInstrument = host.instrument; // the host's instrumenter, or undefined
   var instrumenter; // f(code, name, strict) -> instrumented code or undefined
   var CODE_CACHE_ENTRIES = 256, CODE_CACHE_CHARS = 4 << 20, CODE_CACHE_SRC = CODE_CACHE_CHARS >> 6;
   var codeCache = new SafeMap();
@@ -5088,20 +4801,8 @@ function install() {
   // module), whose table stays in the code (the code may run long after it
   // is instrumented, or never, so the next S may not be its) and whose
   // original text S finds by its name (vmCode).
-  // brokenInstrumenter says once on standard error that MEMTRACE_BIN
-  // failed (e: how), so that run-time code runs uninstrumented.
-  var brokenSaid = false;
-  function brokenInstrumenter(e) {
-    if (brokenSaid) return;
-    brokenSaid = true;
-    const how = e !== null && typeof e === 'object' ? (e.code ? $String(e.code) : e.status !== undefined && e.status !== null ? 'exit status ' + e.status : e.signal ? $String(e.signal) : 'failed') : 'failed';
-    if (GLOBAL.console) {
-      try { GLOBAL.console.error('memtrace: the instrumenter MEMTRACE_BIN=' + env.MEMTRACE_BIN + ' failed (' + how + '): run-time code (eval, new Function, vm) runs uninstrumented'); } catch { /* ignore */ }
-    }
-  }
-
   function instrumentCode(s, name, file, from) {
-    if (execFileSync === undefined && instrumenter === undefined) return s;
+    if (hostInstrument === undefined && instrumenter === undefined) return s;
     // Strings over CODE_CACHE_SRC characters are not cached: no key is
     // made for them (each would be a copy of the string).
     const key = s.length > CODE_CACHE_SRC ? undefined : file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;
@@ -5117,34 +4818,7 @@ function install() {
         } else {
           const strict = name === 'eval strict', global = name === 'timer' || name === 'vm';
           const nm = file !== undefined ? file : strict ? 'eval' : global ? 'evalIndirect' : name;
-          if (bridge === undefined) {
-            bridge = startBridge(bridgeNat, env.MEMTRACE_BIN, helperIdleMs(env)) || null;
-          }
-          r = bridge !== null ? bridge.instrument(nm, strict, global, s, file !== undefined ? name : undefined) : undefined;
-          if (r === null) {
-            r = s;
-          } else if (r === undefined) {
-            // No server (no FIFOs here, or it failed): a process per string.
-            const args = name === 'vmfn' ? ['instrument', '--no-shim', '--goal', 'commonjs']
-              : name === 'vmmod' ? ['instrument', '--no-shim', '--goal', 'module'] : ['instrument', '--eval'];
-            if (strict) args[args.length] = '--strict-code';
-            if (global) args[args.length] = '--global-code';
-            args[args.length] = '--name';
-            args[args.length] = nm;
-            args[args.length] = '-';
-            try {
-              r = execFileSync(env.MEMTRACE_BIN, args, {
-                input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'],
-              });
-            } catch (e) {
-              // Code memtrace rejects (exit 1, a diagnostic) runs as it is
-              // and fails as it would; an instrumenter that does not run
-              // or ends otherwise is broken: said once, naming it.
-              const said = e !== null && typeof e === 'object' && e.stderr ? $String(e.stderr) : '';
-              if (!(e !== null && typeof e === 'object' && e.status === 1 && apply(strIndexOf, said, [': error: ']) >= 0)) brokenInstrumenter(e);
-              throw e;
-            }
-          }
+          r = hostInstrument(nm, strict, global, s, file !== undefined ? name : undefined);
         }
         // The instrumented code, or {code, sites} with the table apart.
         if (typeof r === 'string') {
@@ -5253,9 +4927,9 @@ function install() {
   // fullCollection returns a function that collects the whole heap and
   // returns the bytes in use after it, or null where there is none.
   function fullCollection() {
-    if (builtinMod === undefined) return null;
+    if (host.builtin === undefined) return null;
     try {
-      const v8 = apply(builtinMod, proc, ['v8']);
+      const v8 = host.builtin('v8');
       const stats = v8.getHeapStatistics, setFlags = v8.setFlagsFromString;
       const make = () => N_FUNCTION('%CollectGarbage(0)');
       let f;
@@ -5339,7 +5013,7 @@ function install() {
     const strs = [];
     for (let k = 0; k < args.length; k++) strs[k] = apply(strConcat, '', [args[k]]);
     const fn = construct(C, strs);
-    if (execFileSync === undefined && instrumenter === undefined) return fn;
+    if (hostInstrument === undefined && instrumenter === undefined) return fn;
     const text = apply(fnToString, fn, []);
     const at = apply(strIndexOf, text, ['anonymous(']);
     if (at < 0) return fn;
@@ -5376,17 +5050,11 @@ function install() {
   // shim's frames out and its Function.prototype.toString gives the
   // original text. The context's eval and function constructors are left
   // as they are: code they compile runs uninstrumented.
-  var vmMod = proc !== undefined && typeof proc.getBuiltinModule === 'function' && env.MEMTRACE_VM !== '0'
-    ? (() => { try { return apply(proc.getBuiltinModule, proc, ['vm']); } catch { return undefined; } })() : undefined;
+  var vmMod = host.builtin !== undefined && config.vm
+    ? (() => { try { return host.builtin('vm'); } catch { return undefined; } })() : undefined;
   // Only a shim of the realm the vm module belongs to patches it (a shim
   // loaded into a context by a program that runs one per context, as the
   // test262 runner does, leaves it alone).
-  // Node's own runInNewContext, before any patch (fatal.js, markPrinted).
-  var nRunNew;
-  try {
-    const vm = vmMod !== undefined ? vmMod : builtinMod !== undefined ? apply(builtinMod, proc, ['vm']) : undefined;
-    if (vm !== undefined && vm !== null && typeof vm.runInNewContext === 'function') nRunNew = vm.runInNewContext;
-  } catch { nRunNew = undefined; }
   if (vmMod !== undefined && vmMod !== null && typeof vmMod.runInContext === 'function' &&
     getPrototypeOf(vmMod.runInContext) === FunctionPrototype) patchVm(vmMod);
 
@@ -5420,17 +5088,6 @@ function install() {
     if (fs === undefined) return undefined;
     text = fs.readFileSync(path, 'utf8');
     return text[0] === '\uFEFF' ? apply(strSlice, text, [1]) : text;
-  }
-
-  // isMainThread reports whether the shim runs in Node's main thread (a
-  // worker hands its uncaught errors to its parent).
-  function isMainThread() {
-    try {
-      const wt = builtinMod !== undefined ? apply(builtinMod, proc, ['worker_threads']) : undefined;
-      return wt !== undefined && wt !== null && wt.isMainThread === true;
-    } catch {
-      return false;
-    }
   }
 
   // ---------------------------------------------------------------- stack columns
@@ -5529,7 +5186,7 @@ function install() {
     const hash = c.getScriptHash();
     if (typeof hash !== 'string' || hash === '') return undefined;
     if (sha256 === undefined) {
-      const crypto = getBuiltin !== undefined ? getBuiltin('crypto') : proc !== undefined && typeof proc.getBuiltinModule === 'function' ? apply(proc.getBuiltinModule, proc, ['crypto']) : undefined;
+      const crypto = host.builtin !== undefined ? host.builtin('crypto') : undefined;
       sha256 = crypto && typeof crypto.createHash === 'function' ? (t) => crypto.createHash('sha256').update(t).digest('hex') : null;
     }
     if (sha256 === null) return undefined;
@@ -5592,7 +5249,7 @@ function install() {
     let text;
     try {
       if (instrumenter !== undefined) text = instrumenter(src, name, strict, global, kind, true);
-      else if (bridge) text = bridge.instrument(name, strict, global, src, kind, true);
+      else if (host.posMap !== undefined) text = host.posMap(name, strict, global, src, kind);
     } catch {
       return undefined;
     }
@@ -5670,7 +5327,7 @@ function install() {
     // (Code instrumented already, an instrumented file a runner loads, is
     // left as it is without a round trip to the instrumenter.)
     const isInstr = (x) => typeof x === 'string' && apply(strIndexOf, x, ['__mt.S']) >= 0;
-    const code = (c, o, kind) => typeof c === 'string' && (execFileSync !== undefined || instrumenter !== undefined) && !isInstr(c)
+    const code = (c, o, kind) => typeof c === 'string' && (hostInstrument !== undefined || instrumenter !== undefined) && !isInstr(c)
       ? instrumentCode(c, kind, vmName(o)) : c;
     const realms = new SafeWeakSet(); // contexts got ready
     // realm gets the context ctx ready for instrumented code (once).
@@ -5801,7 +5458,7 @@ function install() {
         defineFn('SourceTextModule', SourceTextModule, OSTM.length);
         vm.SourceTextModule = SourceTextModule;
       }
-      const m = apply(proc.getBuiltinModule, proc, ['module']);
+      const m = host.builtin('module');
       if (m && typeof m.syncBuiltinESMExports === 'function') m.syncBuiltinESMExports();
     } catch { /* a frozen vm module: its code runs uninstrumented */ }
   }
@@ -5874,7 +5531,7 @@ function install() {
         if (typeof E === 'function') errorRealm.set(C, E);
       }
     }
-    if (env.MEMTRACE_SHIM_FRAMES !== '1') hideRealmFrames(E);
+    if (!config.shimFrames) hideRealmFrames(E);
     // The original text of its functions.
     try {
       const FP = proto(F);
@@ -5893,17 +5550,8 @@ function install() {
     flushLastUse();
     stopped = true;
     flush();
-    syncTail();
-    closeDirect();
-    if (fd >= 0) {
-      try { fs.closeSync(fd); } catch { /* ignore */ }
-      fd = -1;
-    }
-    if (outLock !== '') {
-      try { fs.unlinkSync(outLock); } catch { /* ignore */ }
-      outLock = '';
-    }
-    if (bridge) bridge.close();
+    if (sink !== undefined) sink.close();
+    if (host.end !== undefined) host.end();
   }
 
   // leaveScripts writes SCRIPT_EXIT for the scripts above the first n of
@@ -5930,64 +5578,11 @@ function install() {
     openScripts.length = 0;
   }
 
+  // The host ends the trace when the program ends (Node: process.exit and
+  // the end of the event loop, before the program's 'exit' listeners) and
+  // gives an uncaught exception its original line.
+  if (host.attach !== undefined) host.attach({ end, closeScripts, textOf: originalTextOf });
   if (proc !== undefined && typeof proc.emit === 'function') {
-    // process.exit and the end of the event loop: like MemInsight, no
-    // SCRIPT_EXIT for scripts still open (their frames may be open too).
-    // Node emits both events through process.emit; a wrapper (an own,
-    // non-enumerable emit) sees them without listeners, which the program
-    // would count (listenerCount, eventNames, a MaxListenersExceeded
-    // warning at its eleventh 'exit' listener) or remove
-    // (removeAllListeners). The trace ends before the program's 'exit'
-    // listeners run, as with a listener added first.
-    //
-    // An exception no 'uncaughtException' listener handles is fatal: Node
-    // emits 'exit' unless the process is exiting already, then prints the
-    // error. The line above it is the original's (fatal.js), written after
-    // the program's 'exit' listeners.
-    const emitEvent = proc.emit;
-    let fatal; // [line, error] to print before Node prints the error
-    const printFatal = () => {
-      const f = fatal;
-      fatal = undefined;
-      if (f !== undefined && fsWriteSync !== undefined && markPrinted(f[1], nRunNew)) {
-        try { apply(fsWriteSync, fs, [2, f[0] + '\n']); } catch { /* stderr closed */ }
-      }
-    };
-    try {
-      defineProperty(proc, 'emit', {
-        value: function emit(type) {
-          if (type === 'exit') {
-            end();
-            // (Node's exit code for an uncaught exception; an event the
-            // program emitted itself prints nothing.)
-            if (fatal === undefined || arguments[1] !== 1) {
-              fatal = undefined;
-              return apply(emitEvent, this, arguments);
-            }
-            try {
-              return apply(emitEvent, this, arguments);
-            } finally {
-              printFatal();
-            }
-          }
-          if (type === 'uncaughtExceptionMonitor') closeScripts();
-          else if (type === 'uncaughtException' && nRunNew !== undefined && this === proc) {
-            const err = arguments[1], origin = arguments[2];
-            const handled = apply(emitEvent, this, arguments);
-            if (handled === false && isMainThread()) {
-              const line = fatalLine(err, origin, originalTextOf);
-              if (line !== undefined) {
-                fatal = [line, err];
-                if (proc._exiting === true) printFatal();
-              }
-            }
-            return handled;
-          }
-          return apply(emitEvent, this, arguments);
-        },
-        writable: true, enumerable: false, configurable: true,
-      });
-    } catch { /* a frozen process: no end written */ }
     // No signal listeners: one would change what a signal does (a program
     // busy in JavaScript would run on until it yields, and
     // process.listenerCount would see it). A signal that kills the process
@@ -5996,12 +5591,12 @@ function install() {
     // the buffer are written every second the event loop gets to run (an
     // unref'd timer: it keeps nothing alive).
     const isNode = typeof proc.versions === 'object' && proc.versions !== null && typeof proc.versions.node === 'string';
-    if (fd >= 0 && isNode && typeof N_SET_INTERVAL === 'function') {
+    if (sink !== undefined && sink.file && isNode && typeof N_SET_INTERVAL === 'function') {
       try {
         const idle = apply(N_SET_INTERVAL, GLOBAL, [() => {
           if (unflushed() > 0 && !stopped) {
             flush();
-            syncTail();
+            sink.idle();
           }
         }, 1000]);
         if (idle && typeof idle.unref === 'function') idle.unref();
@@ -6126,7 +5721,7 @@ function install() {
   markEdges(1); // global variables (DECLARE, WRITE) are its edges
 
   // Last, so that the shim's code is the lines up to this one (stacks.js).
-  if (env.MEMTRACE_SHIM_FRAMES !== '1' && hideShimFrames(GLOBAL.Error)) {
+  if (!config.shimFrames && hideShimFrames(GLOBAL.Error)) {
     hideFile('memtrace-store');
     raiseLimit(GLOBAL.Error);
   }

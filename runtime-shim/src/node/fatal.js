@@ -4,7 +4,8 @@
 // shim prints the original line there instead:
 //
 // - where: for an exception a throw statement threw, that statement (the
-//   instrumenter gives the value thrown to Tw, which notes the frame);
+//   instrumenter gives the value thrown to Tw, which notes the frame:
+//   stacks.js, noteThrow);
 //   otherwise, as V8 does, the error's first stack frame in a file (an
 //   error V8 threw, a rejected promise's reason);
 // - what: the original text of that line, with a caret under the column;
@@ -20,19 +21,8 @@
 // exceptions thrown outside instrumented code or in code made from a
 // string, and those a worker thread leaves to its parent.
 
-import { apply, SafeWeakMap, strSlice } from './natives.js';
-import { instrumentedFile, madeAtOf, originalAt, throwSite } from './stacks.js';
-
-// The throw statement that last threw each object (Tw), as [file, line,
-// column] in the instrumented text.
-const thrownAt = new SafeWeakMap();
-
-// noteThrow notes where the throw statement that called fn throws v.
-export function noteThrow(v, E, capture, fn) {
-  if (v === null || typeof v !== 'object' && typeof v !== 'function') return;
-  const site = throwSite(E, capture, fn);
-  if (site !== undefined) thrownAt.set(v, site);
-}
+import { apply, strSlice } from '../natives.js';
+import { instrumentedFile, madeAtOf, originalAt, thrownAtOf } from '../stacks.js';
 
 // fatalLine returns what Node would print above uncaught error err (origin:
 // the 'uncaughtException' event's second argument) had the program run
@@ -49,7 +39,7 @@ export function fatalLine(err, origin, textOf) {
   } catch { /* a throwing getter: Node reports it */ }
   let at, thrown = false;
   if (origin === 'uncaughtException') {
-    at = originalAt(thrownAt.get(err));
+    at = originalAt(thrownAtOf(err));
     thrown = at !== undefined;
   }
   if (at === undefined) {

@@ -1,0 +1,190 @@
+// The Node host: what the core (core.js) needs of Node, and what it does
+// for Node that a browser's host will do its own way. The core calls
+// nothing of Node's but through this object and the capabilities it hands
+// over (proc, fs, builtin); the core imports no module of this directory.
+//
+//   config     the core's settings (config.js: the environment's variables)
+//   openSink   the trace file (filesink.js)
+//   stopped    a trace that ended early says why in MEMTRACE_STATUS
+//   instrument run-time code (eval, new Function, vm) through memtrace's
+//              instrument server (bridge.js: two FIFOs), or a process per
+//              string; posMap: a position map through the server
+//   attach     process.exit and the end of the event loop end the trace;
+//              an uncaught exception's line is the original's (fatal.js)
+//   end        the trace has ended: the server's FIFOs are closed
+
+import { apply, defineProperty, strIndexOf, $String } from '../natives.js';
+import { readEnv, coreConfig, helperIdleMs } from './config.js';
+import { openFileSink } from './filesink.js';
+import { startBridge, bridgeNatives } from './bridge.js';
+import { fatalLine, markPrinted } from './fatal.js';
+
+export function nodeHost(G) {
+  const proc = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
+  const env = readEnv(proc);
+  const builtinMod = proc !== undefined && typeof proc.getBuiltinModule === 'function' ? proc.getBuiltinModule : undefined;
+  const builtin = builtinMod !== undefined ? (id) => apply(builtinMod, proc, [id]) : undefined;
+  let fs;
+  if (builtin !== undefined) {
+    try { fs = builtin('fs'); } catch { fs = undefined; }
+  }
+  const fsWriteSync = fs !== undefined ? fs.writeSync : undefined;
+  // Node's own runInNewContext, before the core patches vm (fatal.js,
+  // markPrinted).
+  let nRunNew;
+  try {
+    const vm = builtin !== undefined ? builtin('vm') : undefined;
+    if (vm !== undefined && vm !== null && typeof vm.runInNewContext === 'function') nRunNew = vm.runInNewContext;
+  } catch { nRunNew = undefined; }
+  const say = (msg) => {
+    if (G.console) {
+      try { G.console.error('memtrace: ' + msg); } catch { /* ignore */ }
+    }
+  };
+
+  // Run-time code: the memtrace binary named by MEMTRACE_BIN instruments
+  // it synchronously, through its long-lived instrument-server reached by
+  // two FIFOs (about 0.5 ms a string, bridge.js), or where that is
+  // unavailable or MEMTRACE_INSTRUMENTER=spawn, a process per string
+  // (about 20 ms).
+  const bin = env.MEMTRACE_BIN;
+  const getBuiltin = bin ? builtin : undefined;
+  const execFileSync = getBuiltin !== undefined ? getBuiltin('child_process').execFileSync : undefined;
+  const bridgeNat = getBuiltin !== undefined && env.MEMTRACE_INSTRUMENTER !== 'spawn' ? bridgeNatives(getBuiltin) : undefined;
+  let bridge; // the server's FIFOs: undefined until needed, null when it cannot start
+  // brokenInstrumenter says once on standard error that MEMTRACE_BIN
+  // failed (e: how), so that run-time code runs uninstrumented.
+  let brokenSaid = false;
+  function brokenInstrumenter(e) {
+    if (brokenSaid) return;
+    brokenSaid = true;
+    const how = e !== null && typeof e === 'object' ? (e.code ? $String(e.code) : e.status !== undefined && e.status !== null ? 'exit status ' + e.status : e.signal ? $String(e.signal) : 'failed') : 'failed';
+    say('the instrumenter MEMTRACE_BIN=' + bin + ' failed (' + how + '): run-time code (eval, new Function, vm) runs uninstrumented');
+  }
+  // instrument returns code s (named nm; kind: vm's, or undefined for
+  // eval code) instrumented: its text, or {code, sites} with the site
+  // table apart, or s when memtrace gives it back as it is; it throws when
+  // the process per string fails.
+  function instrument(nm, strict, global, s, kind) {
+    if (bridge === undefined) bridge = startBridge(bridgeNat, bin, helperIdleMs(env)) || null;
+    const r = bridge !== null ? bridge.instrument(nm, strict, global, s, kind) : undefined;
+    if (r === null) return s;
+    if (r !== undefined) return r;
+    // No server (no FIFOs here, or it failed): a process per string.
+    const args = kind === 'vmfn' ? ['instrument', '--no-shim', '--goal', 'commonjs']
+      : kind === 'vmmod' ? ['instrument', '--no-shim', '--goal', 'module'] : ['instrument', '--eval'];
+    if (strict) args[args.length] = '--strict-code';
+    if (global) args[args.length] = '--global-code';
+    args[args.length] = '--name';
+    args[args.length] = nm;
+    args[args.length] = '-';
+    try {
+      return execFileSync(bin, args, {
+        input: s, encoding: 'utf8', maxBuffer: 1 << 30, stdio: ['pipe', 'pipe', 'pipe'],
+      });
+    } catch (e) {
+      // Code memtrace rejects (exit 1, a diagnostic) runs as it is and
+      // fails as it would; an instrumenter that does not run or ends
+      // otherwise is broken: said once, naming it.
+      const said = e !== null && typeof e === 'object' && e.stderr ? $String(e.stderr) : '';
+      if (!(e !== null && typeof e === 'object' && e.status === 1 && apply(strIndexOf, said, [': error: ']) >= 0)) brokenInstrumenter(e);
+      throw e;
+    }
+  }
+
+  // isMainThread reports whether the shim runs in Node's main thread (a
+  // worker hands its uncaught errors to its parent).
+  function isMainThread() {
+    try {
+      const wt = builtin !== undefined ? builtin('worker_threads') : undefined;
+      return wt !== undefined && wt !== null && wt.isMainThread === true;
+    } catch {
+      return false;
+    }
+  }
+
+  // attach wraps process.emit (core: end, closeScripts, textOf(file): a
+  // script's original text). process.exit and the end of the event loop:
+  // like MemInsight, no SCRIPT_EXIT for scripts still open (their frames
+  // may be open too). Node emits both events through process.emit; a
+  // wrapper (an own, non-enumerable emit) sees them without listeners,
+  // which the program would count (listenerCount, eventNames, a
+  // MaxListenersExceeded warning at its eleventh 'exit' listener) or
+  // remove (removeAllListeners). The trace ends before the program's
+  // 'exit' listeners run, as with a listener added first.
+  //
+  // An exception no 'uncaughtException' listener handles is fatal: Node
+  // emits 'exit' unless the process is exiting already, then prints the
+  // error. The line above it is the original's (fatal.js), written after
+  // the program's 'exit' listeners.
+  function attach(core) {
+    if (proc === undefined || typeof proc.emit !== 'function') return;
+    const emitEvent = proc.emit;
+    let fatal; // [line, error] to print before Node prints the error
+    const printFatal = () => {
+      const f = fatal;
+      fatal = undefined;
+      if (f !== undefined && fsWriteSync !== undefined && markPrinted(f[1], nRunNew)) {
+        try { apply(fsWriteSync, fs, [2, f[0] + '\n']); } catch { /* stderr closed */ }
+      }
+    };
+    try {
+      defineProperty(proc, 'emit', {
+        value: function emit(type) {
+          if (type === 'exit') {
+            core.end();
+            // (Node's exit code for an uncaught exception; an event the
+            // program emitted itself prints nothing.)
+            if (fatal === undefined || arguments[1] !== 1) {
+              fatal = undefined;
+              return apply(emitEvent, this, arguments);
+            }
+            try {
+              return apply(emitEvent, this, arguments);
+            } finally {
+              printFatal();
+            }
+          }
+          if (type === 'uncaughtExceptionMonitor') core.closeScripts();
+          else if (type === 'uncaughtException' && nRunNew !== undefined && this === proc) {
+            const err = arguments[1], origin = arguments[2];
+            const handled = apply(emitEvent, this, arguments);
+            if (handled === false && isMainThread()) {
+              const line = fatalLine(err, origin, core.textOf);
+              if (line !== undefined) {
+                fatal = [line, err];
+                if (proc._exiting === true) printFatal();
+              }
+            }
+            return handled;
+          }
+          return apply(emitEvent, this, arguments);
+        },
+        writable: true, enumerable: false, configurable: true,
+      });
+    } catch { /* a frozen process: no end written */ }
+  }
+
+  return {
+    proc,
+    fs,
+    builtin,
+    config: coreConfig(env),
+    openSink(stop) {
+      return fs !== undefined ? openFileSink(fs, proc, env.MEMTRACE_OUT || 'mem-trace', env.MEMTRACE_DIRECT !== '0', say, stop) : undefined;
+    },
+    stopped(reason) {
+      if (fs !== undefined && env.MEMTRACE_STATUS) {
+        try { fs.writeFileSync(env.MEMTRACE_STATUS, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
+      }
+    },
+    instrument: execFileSync !== undefined ? instrument : undefined,
+    posMap(name, strict, global, src, kind) {
+      return bridge ? bridge.instrument(name, strict, global, src, kind, true) : undefined;
+    },
+    attach,
+    end() {
+      if (bridge) bridge.close();
+    },
+  };
+}
