@@ -551,6 +551,7 @@ func runAll() error {
 		{"instrument", benchInstrument},
 		{"overhead", benchOverhead},
 		{"realworld", benchRealWorld},
+		{"shim-split", benchShimSplit},
 		{"project", benchProject},
 	}
 	for _, g := range groups {
@@ -777,24 +778,16 @@ func benchInstrument() error {
 	return nil
 }
 
-// benchOverhead: issue 5, Octane with fixed iteration counts
-// (doDeterministic, no warm-up), instrumented with the trace written to a
-// file, against plain Node in the same run: CPU time (node start-up
-// included on both sides), peak RSS, trace bytes per entry. Instrumented
-// runs are slow today, so the default is a subset (-octane).
-func benchOverhead() error {
+// prepareOctane writes Octane's files instrumented into dir, with the
+// shim as shim.js, and returns the corpus's directory and the runner
+// (instrument/semantics/testdata/octane.js: fixed iteration counts).
+func prepareOctane(dir string) (corpus, runner string, err error) {
 	root := repoRoot()
-	corpus := filepath.Join(root, "..", "shared", "corpora", "octane")
-	runner := filepath.Join(root, "instrument", "semantics", "testdata", "octane.js")
-	// Under -dir: EarleyBoyer's full trace alone is about 42 GB.
-	dir, err := benchWorkDir("octane-")
-	if err != nil {
-		return err
-	}
-	defer dropWorkDir(dir)
+	corpus = filepath.Join(root, "..", "shared", "corpora", "octane")
+	runner = filepath.Join(root, "instrument", "semantics", "testdata", "octane.js")
 	entries, err := os.ReadDir(corpus)
 	if err != nil {
-		return err
+		return "", "", err
 	}
 	for _, e := range entries {
 		if !strings.HasSuffix(e.Name(), ".js") || e.Name() == "run.js" {
@@ -802,17 +795,36 @@ func benchOverhead() error {
 		}
 		src, err := os.ReadFile(filepath.Join(corpus, e.Name()))
 		if err != nil {
-			return err
+			return "", "", err
 		}
 		res, err := instrument.Instrument(src, instrument.Options{Goal: js.Script, File: e.Name()})
 		if err != nil {
-			return fmt.Errorf("instrument %s: %w", e.Name(), err)
+			return "", "", fmt.Errorf("instrument %s: %w", e.Name(), err)
 		}
 		if err := os.WriteFile(filepath.Join(dir, e.Name()), res.Code, 0o644); err != nil {
-			return err
+			return "", "", err
 		}
 	}
 	if err := os.WriteFile(filepath.Join(dir, "shim.js"), []byte(runtimeshim.Source()), 0o644); err != nil {
+		return "", "", err
+	}
+	return corpus, runner, nil
+}
+
+// benchOverhead: issue 5, Octane with fixed iteration counts
+// (doDeterministic, no warm-up), instrumented with the trace written to a
+// file, against plain Node in the same run: CPU time (node start-up
+// included on both sides), peak RSS, trace bytes per entry. Instrumented
+// runs are slow today, so the default is a subset (-octane).
+func benchOverhead() error {
+	// Under -dir: EarleyBoyer's full trace alone is about 42 GB.
+	dir, err := benchWorkDir("octane-")
+	if err != nil {
+		return err
+	}
+	defer dropWorkDir(dir)
+	corpus, runner, err := prepareOctane(dir)
+	if err != nil {
 		return err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "nullshim.js"), nullShim, 0o644); err != nil {

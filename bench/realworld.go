@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 // The realworld group: Octane's programs are benchmarks, several of them
@@ -171,18 +172,9 @@ func realWorldMeasure(w, scale string, runs int, bin, script, npm, dir, mode str
 	}
 	r := realWorldRun{res: res, digest: strings.TrimSpace(digests[0])}
 	if mode != "" {
-		s, err := os.ReadFile(filepath.Join(out, "session.json"))
+		se, err := tracedir.ReadSession(out)
 		if err != nil {
 			return realWorldRun{}, fmt.Errorf("%s: %v", label, err)
-		}
-		var se struct {
-			Status  string `json:"status"`
-			Reason  string `json:"reason"`
-			Bytes   int64  `json:"bytes"`
-			Entries int64  `json:"entries"`
-		}
-		if err := json.Unmarshal(s, &se); err != nil {
-			return realWorldRun{}, fmt.Errorf("%s: session.json: %v", label, err)
 		}
 		r.status, r.bytes, r.entries = se.Status, se.Bytes, se.Entries
 		if se.Reason != "" {

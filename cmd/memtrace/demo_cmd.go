@@ -21,6 +21,7 @@ import (
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/noderun"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 // The demo program: a small request-handling service with a leak.
@@ -252,8 +253,8 @@ func prepareDemoDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	own := map[string]bool{"mem-trace": true, "session.json": true, demoSummaryFile: true, demoProgramDir: true,
-		noderun.LockFile: true, "children": true}
+	own := map[string]bool{tracedir.TraceFile: true, tracedir.SessionFile: true, demoSummaryFile: true, demoProgramDir: true,
+		tracedir.LockFile: true, tracedir.ChildrenDir: true}
 	for _, e := range ents {
 		if !own[e.Name()] {
 			return fmt.Errorf("%s holds %s, which memtrace demo did not write: give --out a new or empty directory", dir, e.Name())

@@ -13,7 +13,7 @@ import (
 
 	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/lifetime"
-	"github.com/memtrace/memtrace/noderun"
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 type lifetimeOptions struct {
@@ -152,7 +152,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	}
 	twoPasses := ro.SiteStats || ro.Dir != "" || ro.Summary != nil
 
-	size, isFile := in.size, in.file
+	size, isFile := in.Size, in.File
 	// Standard input (or a pipe) is copied aside during the first pass
 	// when a second pass will need it again.
 	var spool *os.File
@@ -174,7 +174,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 			pr.done()
 		}
 		if pass == 1 {
-			var r io.Reader = in.r
+			var r io.Reader = in.R
 			if spool != nil {
 				r = io.TeeReader(r, spool)
 			}
@@ -189,7 +189,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 			}
 			rc = io.NopCloser(spool)
 		default:
-			g, err := openTraceFile(in.name)
+			g, err := openTraceFile(in.Name)
 			if err != nil {
 				return nil, err
 			}
@@ -209,7 +209,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 		err = ferr
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", in.name, err)
+		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	return nil
 }
@@ -225,7 +225,7 @@ const sideDirMark = ".memtrace-side-files"
 // in the way: memtrace writes over no file it did not write.
 func claimSideDir(dir string) (*safefs.Dir, error) {
 	if d, err := safefs.Open(dir); err == nil {
-		if d.Exists(noderun.MarkFile) {
+		if d.Exists(tracedir.MarkFile) {
 			return d, nil
 		}
 		d.Close()

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +16,7 @@ import (
 	"github.com/memtrace/memtrace/internal/directio"
 	"github.com/memtrace/memtrace/noderun"
 	"github.com/memtrace/memtrace/trace"
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 func newCmdTrace(ios *IOStreams) *cobra.Command {
@@ -41,58 +41,14 @@ func newCmdTrace(ios *IOStreams) *cobra.Command {
 	return cmd
 }
 
-// traceInput is an opened TRACE argument.
-type traceInput struct {
-	name string
-	r    io.Reader
-	c    io.Closer
-	file bool  // a regular file, which can be read again (openTraceFile)
-	size int64 // its size
+// openTrace opens a TRACE argument (tracedir.Open: "-" is standard
+// input, a directory means its mem-trace file).
+func openTrace(ios *IOStreams, arg string) (*tracedir.Input, error) {
+	return tracedir.Open(arg, ios.In)
 }
 
-func (t *traceInput) Close() error {
-	if t.c != nil {
-		return t.c.Close()
-	}
-	return nil
-}
-
-// openTrace opens a TRACE argument: "-" is standard input, a directory
-// means its mem-trace file.
-func openTrace(ios *IOStreams, arg string) (*traceInput, error) {
-	if arg == "-" {
-		return &traceInput{name: "<stdin>", r: ios.In}, nil
-	}
-	path := arg
-	if fi, err := os.Stat(arg); err == nil && fi.IsDir() {
-		path = filepath.Join(arg, "mem-trace")
-	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		return &traceInput{name: path, r: f, c: f}, nil
-	}
-	// Traces are gigabytes that the shim wrote with direct I/O: read
-	// around the page cache too (see openTraceFile).
-	f, err := openTraceFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return &traceInput{name: path, r: f, c: f, file: true, size: fi.Size()}, nil
-}
-
-// openTraceFile opens a trace file for one read from start to end, with
-// direct I/O where the file system takes it (internal/directio): the shim
-// writes traces with direct I/O, so a trace is seldom in the page cache,
-// and reading it through the cache cost more system time than the reading
-// took user time (a 2.6 GB trace just written: trace check 2.3 s user and
-// 4.7 s system; 2.9 s and 0.45 s with direct I/O).
+// openTraceFile opens a trace file again for one read from start to end,
+// with direct I/O where the file system takes it (internal/directio).
 func openTraceFile(path string) (io.ReadCloser, error) {
 	return directio.Open(path)
 }
@@ -151,7 +107,7 @@ func dumpRun(opts *dumpOptions) error {
 	}
 	defer in.Close()
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	r := trace.NewReader(in.r)
+	r := trace.NewReader(in.R)
 	var line []byte
 	var n int64
 	for opts.Limit == 0 || n < opts.Limit {
@@ -163,7 +119,7 @@ func dumpRun(opts *dumpOptions) error {
 			if ferr := out.Flush(); ferr != nil {
 				return ferr
 			}
-			return traceError(in.name, err)
+			return trace.NamedError(in.Name, err)
 		}
 		line = line[:0]
 		if opts.Offsets {
@@ -179,15 +135,6 @@ func dumpRun(opts *dumpOptions) error {
 	return out.Flush()
 }
 
-// traceError prefixes a reading error with the trace's name.
-func traceError(name string, err error) error {
-	var fe *trace.FormatError
-	if errors.As(err, &fe) {
-		return fmt.Errorf("%s: %s", name, fe.Error())
-	}
-	return fmt.Errorf("%s: %w", name, err)
-}
-
 // ---- stats ----
 
 type statsOptions struct {
@@ -196,32 +143,8 @@ type statsOptions struct {
 	JSON  bool
 }
 
-// KindStats counts one entry type.
-type KindStats struct {
-	Kind          string  `json:"kind"`
-	Code          int     `json:"code"`
-	Count         int64   `json:"count"`
-	Bytes         int64   `json:"bytes"`
-	BytesPerEntry float64 `json:"bytesPerEntry"`
-}
-
-// TraceStats summarises a trace.
-type TraceStats struct {
-	Trace         string      `json:"trace"`
-	Bytes         int64       `json:"bytes"`
-	Entries       int64       `json:"entries"`
-	BytesPerEntry float64     `json:"bytesPerEntry"`
-	Counted       int64       `json:"countedEntries"`
-	Time          int64       `json:"logicalTime"`
-	Objects       int64       `json:"objects"`
-	Functions     int64       `json:"functions"`
-	DOMNodes      int64       `json:"domNodes"`
-	Scripts       int64       `json:"scripts"`
-	Sites         int64       `json:"sites"`
-	LastUseBlocks int64       `json:"lastUseBlocks"`
-	Kinds         []KindStats `json:"kinds"`
-	Error         string      `json:"error,omitempty"`
-}
+// TraceStats summarises a trace (trace.Stats).
+type TraceStats = trace.Stats
 
 func newCmdTraceStats(ios *IOStreams, runF func(*statsOptions) error) *cobra.Command {
 	opts := &statsOptions{IO: ios}
@@ -251,73 +174,13 @@ func newCmdTraceStats(ios *IOStreams, runF func(*statsOptions) error) *cobra.Com
 	return cmd
 }
 
-// computeStats reads a whole trace. A decoding error is returned along
-// with the statistics of everything before it.
-func computeStats(name string, src io.Reader) (*TraceStats, error) {
-	st := &TraceStats{Trace: name}
-	var kinds [trace.NumKinds]KindStats
-	r := trace.NewReader(src)
-	var maxID int32
-	var readErr error
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			readErr = err
-			break
-		}
-		k := &kinds[e.Kind]
-		k.Count++
-		k.Bytes += r.End() - r.Offset()
-		switch e.Kind {
-		case trace.CreateObj, trace.CreateDOMNode:
-			maxID = max(maxID, e.Obj)
-		case trace.CreateFun:
-			if e.Obj < 1<<31-1 {
-				maxID = max(maxID, e.Obj+1)
-			}
-		}
-	}
-	st.Bytes = r.End()
-	st.Entries = r.Index() + 1
-	st.Counted = r.Counted()
-	st.Time = r.Counted() - 1
-	st.Objects = int64(maxID)
-	st.Functions = kinds[trace.CreateFun].Count
-	st.DOMNodes = kinds[trace.CreateDOMNode].Count
-	st.Scripts = kinds[trace.ScriptEnter].Count
-	st.Sites = kinds[trace.SourceMapping].Count
-	st.LastUseBlocks = kinds[trace.EndLastUse].Count
-	if st.Entries > 0 {
-		st.BytesPerEntry = float64(st.Bytes) / float64(st.Entries)
-	}
-	st.Kinds = []KindStats{}
-	for i := range kinds {
-		k := kinds[i]
-		if k.Count == 0 {
-			continue
-		}
-		k.Kind = trace.Kind(i).String()
-		k.Code = i
-		k.BytesPerEntry = float64(k.Bytes) / float64(k.Count)
-		st.Kinds = append(st.Kinds, k)
-	}
-	if readErr != nil {
-		readErr = traceError(name, readErr)
-		st.Error = readErr.Error()
-	}
-	return st, readErr
-}
-
 func statsRun(opts *statsOptions) error {
 	in, err := openTrace(opts.IO, opts.Trace)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	st, readErr := computeStats(in.name, in.r)
+	st, readErr := trace.ComputeStats(in.Name, in.R)
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
@@ -438,8 +301,8 @@ func checkRun(opts *checkOptions) error {
 		res := checkResult{Trace: arg}
 		in, err := openTrace(ios, arg)
 		if err == nil {
-			res.Trace = in.name
-			res.Report, err = trace.Check(in.r, opts.MaxFindings)
+			res.Trace = in.Name
+			res.Report, err = trace.Check(in.R, opts.MaxFindings)
 			in.Close()
 		}
 		if err != nil {
@@ -666,12 +529,12 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 				// A stream: what it wrote before an error stays written,
 				// and the exit status says it is not whole.
 				bw := bufio.NewWriterSize(ios.Out, 1<<20)
-				st, err := trace.Compact(bufio.NewReaderSize(in.r, 1<<20), bw)
+				st, err := trace.Compact(bufio.NewReaderSize(in.R, 1<<20), bw)
 				if ferr := bw.Flush(); err == nil {
 					err = ferr
 				}
 				if err != nil {
-					return fmt.Errorf("%s: %w", in.name, err)
+					return fmt.Errorf("%s: %w", in.Name, err)
 				}
 				report(st)
 				return nil
@@ -683,7 +546,7 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 			}
 			tmp := f.Name()
 			bw := bufio.NewWriterSize(f, 1<<20)
-			st, err := trace.Compact(bufio.NewReaderSize(in.r, 1<<20), bw)
+			st, err := trace.Compact(bufio.NewReaderSize(in.R, 1<<20), bw)
 			if err == nil {
 				err = bw.Flush()
 			}
@@ -695,7 +558,7 @@ func newCmdTraceCompact(ios *IOStreams) *cobra.Command {
 			}
 			if err != nil {
 				os.Remove(tmp)
-				return fmt.Errorf("%s: %w", in.name, err)
+				return fmt.Errorf("%s: %w", in.Name, err)
 			}
 			report(st)
 			return nil
