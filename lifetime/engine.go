@@ -39,7 +39,7 @@ type Options struct {
 	// MemInsightPrototypes, when set, makes the prototype object id+1
 	// that a CREATE_FUN announces for every function, as MemInsight's
 	// engine does, also for a function whose FREE_VARS say it has none
-	// (NoPrototypeMarker: an arrow, a method, an accessor, an async
+	// (trace.NoPrototypeMarker: an arrow, a method, an accessor, an async
 	// function). By default no such object exists: a site counts the
 	// objects the program made.
 	MemInsightPrototypes bool
@@ -105,7 +105,7 @@ type Engine struct {
 	src      sourceMap
 	sites    []*Location // every mapped location, by Location.idx; objInfo.site = idx+1
 	freeVars map[int32][]int32
-	noProto  map[int32]bool // Fe iids of functions without a prototype (NoPrototypeMarker)
+	noProto  map[int32]bool // Fe iids of functions without a prototype (trace.NoPrototypeMarker)
 
 	names     map[string]int32
 	nameStr   []string
@@ -926,7 +926,7 @@ func (e *Engine) step(en *trace.Entry) error {
 			top.addRefs(fv)
 		}
 		e.closureCtx[id] = top
-		// A function without a prototype object (NoPrototypeMarker)
+		// A function without a prototype object (trace.NoPrototypeMarker)
 		// gets none; id+1 stays reserved.
 		proto := !e.noProto[en.FunIID]
 		fs := e.ensureVertex(objKey(id))

@@ -173,7 +173,7 @@ func newSummary(w io.Writer) *summary {
 func (s *summary) begin(src *sourceMap) { s.src = src }
 
 // skipsIterations: synthetic iteration scopes are not objects nor
-// invocations of the summary (IterationMarker).
+// invocations of the summary (trace.IterationMarker).
 func (s *summary) skipsIterations() {}
 
 func (s *summary) siteOf(l Loc) int32 {
