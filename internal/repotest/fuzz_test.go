@@ -24,16 +24,7 @@ func TestMakefileFuzzTargets(t *testing.T) {
 	root := testcorpus.Root()
 	require.NotEmpty(t, root)
 	var tree []string
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules" || n == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	err := walkGoFiles(root, func(p, pkg string) error {
 		if !strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
@@ -41,12 +32,8 @@ func TestMakefileFuzzTargets(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(p))
-		if err != nil {
-			return err
-		}
 		for _, m := range fuzzFuncRE.FindAllSubmatch(src, -1) {
-			tree = append(tree, "./"+filepath.ToSlash(rel)+"/"+string(m[1]))
+			tree = append(tree, "./"+pkg+"/"+string(m[1]))
 		}
 		return nil
 	})
@@ -80,4 +67,29 @@ func TestMakefileFuzzTargets(t *testing.T) {
 	sort.Strings(tree)
 	sort.Strings(listed)
 	assert.Equal(t, tree, listed, "the Makefile's FUZZ_TARGETS and the tree's fuzz targets differ")
+}
+
+// walkGoFiles calls fn with each .go file of the tree at root and its
+// package's directory relative to root (slash-separated), leaving out
+// hidden directories, testdata, node_modules and bin.
+func walkGoFiles(root string, fn func(path, pkg string) error) error {
+	return filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules" || n == "bin") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(p))
+		if err != nil {
+			return err
+		}
+		return fn(p, filepath.ToSlash(rel))
+	})
 }

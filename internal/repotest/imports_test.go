@@ -3,8 +3,6 @@ package repotest
 import (
 	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,28 +59,14 @@ func TestImportRules(t *testing.T) {
 	require.NotEmpty(t, root)
 	imports := map[string]map[string]bool{} // package -> module imports
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if n := d.Name(); p != root && (strings.HasPrefix(n, ".") || n == "testdata" || n == "node_modules" || n == "bin") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+	err := walkGoFiles(root, func(p, pkg string) error {
+		if strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, p, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
-		rel, err := filepath.Rel(root, filepath.Dir(p))
-		if err != nil {
-			return err
-		}
-		pkg := filepath.ToSlash(rel)
 		if imports[pkg] == nil {
 			imports[pkg] = map[string]bool{}
 		}
