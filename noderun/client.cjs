@@ -26,15 +26,37 @@ function isInstrumented(source) {
   return ((head.includes('= __mt.S("') || head.includes('__mt.Sg("')) && PROLOGUE.test(head)) || SHIM.test(head);
 }
 
-// instrumentArgs: the modes and exclusion globs memtrace node was given.
+// readConfig returns the shim's configuration from env: memtrace node's
+// MEMTRACE_CONFIG (runtimeshim.Config, JSON), or without it the variables
+// a user sets for a file instrumented ahead of time (MEMTRACE_OUT, ...);
+// writeConfig puts c back into env, for the shim this process loads and
+// the processes it starts.
+function readConfig(env) {
+  let c;
+  if (env.MEMTRACE_CONFIG) {
+    try { c = JSON.parse(env.MEMTRACE_CONFIG); } catch { c = undefined; }
+  }
+  if (c === null || typeof c !== 'object' || Array.isArray(c)) {
+    c = {
+      out: env.MEMTRACE_OUT, status: env.MEMTRACE_STATUS, bin: env.MEMTRACE_BIN, debugFun: env.MEMTRACE_DEBUG_FUN,
+      allUses: env.MEMTRACE_ALL_USES === '1', allPutFields: env.MEMTRACE_ALL_PUTFIELDS === '1', compact: env.MEMTRACE_COMPACT === '1',
+    };
+  }
+  if (!Array.isArray(c.exclude)) c.exclude = [];
+  return c;
+}
+function writeConfig(env, c) {
+  env.MEMTRACE_CONFIG = JSON.stringify(c);
+}
+
+// instrumentArgs: the modes and exclusion globs memtrace node was given,
+// as the instrument server's flags.
 function instrumentArgs(env) {
+  const c = readConfig(env);
   const a = [];
-  if (env.MEMTRACE_ALL_USES === '1') a.push('--all-uses');
-  if (env.MEMTRACE_ALL_PUTFIELDS === '1') a.push('--all-putfields');
-  let ex = [];
-  try { ex = JSON.parse(env.MEMTRACE_EXCLUDE || '[]'); } catch { ex = []; }
-  if (!Array.isArray(ex)) ex = [];
-  for (const g of ex) a.push('--exclude=' + g);
+  if (c.allUses) a.push('--all-uses');
+  if (c.allPutFields) a.push('--all-putfields');
+  for (const g of c.exclude) if (typeof g === 'string') a.push('--exclude=' + g);
   return a;
 }
 
@@ -154,13 +176,13 @@ class Client {
 function loadShimNowhere() {
   if (globalThis.__mt !== undefined) return;
   const env = process.env;
-  const saved = [env.MEMTRACE_OUT, env.MEMTRACE_STATUS];
-  env.MEMTRACE_OUT = require('node:os').devNull;
-  env.MEMTRACE_STATUS = '';
+  const saved = env.MEMTRACE_CONFIG;
+  writeConfig(env, { ...readConfig(env), out: require('node:os').devNull, status: '' });
   try {
     require('./shim.js');
   } finally {
-    [env.MEMTRACE_OUT, env.MEMTRACE_STATUS] = saved;
+    if (saved === undefined) delete env.MEMTRACE_CONFIG;
+    else env.MEMTRACE_CONFIG = saved;
   }
 }
 
@@ -191,4 +213,4 @@ function deeperThan(text, n) {
   return false;
 }
 
-module.exports = { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented, deeperThan };
+module.exports = { isInstrumented, instrumentArgs, readConfig, writeConfig, Client, loadShimNowhere, noteUninstrumented, deeperThan };

@@ -13,14 +13,14 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const require = createRequire(import.meta.url);
-const { isInstrumented, instrumentArgs, Client, loadShimNowhere, noteUninstrumented, deeperThan } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, readConfig, Client, loadShimNowhere, noteUninstrumented, deeperThan } = require('./client.cjs');
 
 function scriptName(filename) {
   const rel = path.relative(process.cwd(), filename);
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : filename;
 }
 
-let bin = process.env.MEMTRACE_BIN;
+let bin = readConfig(process.env).bin;
 // Where the modules that run uninstrumented are recorded (session.json).
 const uninstrumentedFile = process.env.MEMTRACE_UNINSTRUMENTED;
 // memtrace's own files (beside this one) run as they are.

@@ -14,13 +14,13 @@
 // inherit NODE_OPTIONS (the preload adds it back to an environment the
 // program gives a child). Modules instrumented ahead of time load as they
 // are; the others are instrumented by a long-lived `memtrace
-// instrument-server` (Serve), started per thread on first use. The trace
-// goes to the file MEMTRACE_OUT names (a child's preload points it into the
-// child's directory under MEMTRACE_CHILDREN). The modes
-// (MEMTRACE_ALL_USES, MEMTRACE_ALL_PUTFIELDS) and the exclusion globs
-// (MEMTRACE_EXCLUDE, a JSON array) reach the preload, the loader and the
-// shim through the environment; an excluded module is returned unchanged
-// by the instrumenter. docs/instrumentation.md §11 has the details.
+// instrument-server` (Serve), started per thread on first use. The shim's
+// configuration (runtimeshim.Config: the trace file, the modes, the
+// exclusion globs) reaches the preload, the loader and the shim as one
+// JSON value, MEMTRACE_CONFIG (a child's preload points its out into the
+// child's directory under MEMTRACE_CHILDREN); an excluded module is
+// returned unchanged by the instrumenter. docs/instrumentation.md §11 and
+// docs/configuration.md have the details.
 package noderun
 
 import (
@@ -44,6 +44,7 @@ import (
 	"github.com/memtrace/memtrace/internal/glob"
 	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/lifetime"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 	"github.com/memtrace/memtrace/tracedir"
 )
 
@@ -110,14 +111,11 @@ func Run(opts Options) (int, error) {
 	if _, err := glob.Excludes(opts.Exclude); err != nil {
 		return -1, err
 	}
-	excl, err := json.Marshal(append([]string{}, opts.Exclude...))
-	if err != nil {
-		return -1, err
-	}
 	// The trace directory: memtrace node's own (new, empty, or marked by
 	// an earlier run), written under a handle that follows no link
 	// planted in it, and locked for the run.
 	var od *safefs.Dir
+	var err error
 	if opts.OutDirClaimed {
 		od, err = safefs.MkdirAll(opts.OutDir, 0o755)
 	} else {
@@ -213,15 +211,12 @@ func Run(opts Options) (int, error) {
 		"NODE_OPTIONS="+nodeOptions(lookupEnv(env, "NODE_OPTIONS"), filepath.Join(sup, "preload.cjs")),
 		"MEMTRACE_PARENT=",
 		"MEMTRACE_CHILDREN="+childrenDir,
-		"MEMTRACE_OUT="+absOut,
-		"MEMTRACE_BIN="+opts.Memtrace,
-		"MEMTRACE_DEBUG_FUN="+opts.DebugFun,
-		"MEMTRACE_STATUS="+statusFile,
+		// The shim's configuration, one JSON value (runtimeshim.Config):
+		// the preload, the loader hooks and the shim read it.
+		runtimeshim.ConfigVar+"="+(&runtimeshim.Config{Out: absOut, Status: statusFile, Bin: opts.Memtrace,
+			DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact,
+			Exclude: opts.Exclude}).JSON(),
 		"MEMTRACE_UNINSTRUMENTED="+filepath.Join(tmp, UninstrumentedFile),
-		"MEMTRACE_ALL_USES="+flag01(opts.AllUses),
-		"MEMTRACE_ALL_PUTFIELDS="+flag01(opts.AllPutFields),
-		"MEMTRACE_COMPACT="+flag01(opts.Compact),
-		"MEMTRACE_EXCLUDE="+string(excl),
 		"MEMTRACE_STACK_ARG="+stack,
 	)
 	// The program's own NODE_OPTIONS, which the preload gives back to
@@ -375,14 +370,6 @@ func tsModule(script, dir string) bool {
 	}
 	return js.GoalOf(script) == js.Module
 }
-
-func flag01(b bool) string {
-	if b {
-		return "1"
-	}
-	return "0"
-}
-
 
 // nodeStackKB is V8's default stack size in KiB (node --v8-options), and
 // stackFactor about what instrumented code needs for the same depth of

@@ -30,13 +30,15 @@ const fs = require('node:fs');
 const Module = require('node:module');
 const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
-const { isInstrumented, instrumentArgs, noteUninstrumented, deeperThan } = require('./client.cjs');
+const { isInstrumented, instrumentArgs, readConfig, writeConfig, noteUninstrumented, deeperThan } = require('./client.cjs');
 
 const env = process.env;
 // What is read after the preload has run: memtrace's variables, which
 // the program's process.env does not keep (the end of this file).
 let menv = env;
-const bin = env.MEMTRACE_BIN;
+// The shim's configuration (MEMTRACE_CONFIG: runtimeshim.Config).
+const config = readConfig(env);
+const bin = config.bin;
 const shimFile = path.join(__dirname, 'shim.js');
 const self = __filename;
 
@@ -46,7 +48,7 @@ const self = __filename;
 // takes the first free number n (mkdir DIR/children/.seq/<n> is the lock)
 // and the directory DIR/children/<n>-<pid>, records what it is in
 // process.json and how it ended in exit.json, and writes its trace there;
-// the shim reads MEMTRACE_OUT when it loads, below.
+// the shim reads its configuration's out when it loads, below.
 const childrenDir = env.MEMTRACE_CHILDREN;
 let childDir;
 if (programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
@@ -75,8 +77,9 @@ if (programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(proce
     process.stderr.write(`memtrace: this process (pid ${process.pid}) is not traced: ${e.message}\n`);
   }
   // Never the parent's files.
-  env.MEMTRACE_OUT = childDir ? path.join(childDir, 'mem-trace') : require('node:os').devNull;
-  env.MEMTRACE_STATUS = childDir ? path.join(childDir, 'status.json') : '';
+  config.out = childDir ? path.join(childDir, 'mem-trace') : require('node:os').devNull;
+  config.status = childDir ? path.join(childDir, 'status.json') : '';
+  writeConfig(env, config);
   env.MEMTRACE_UNINSTRUMENTED = childDir ? path.join(childDir, 'uninstrumented.jsonl') : '';
 }
 
@@ -134,8 +137,7 @@ if (childDir !== undefined) {
 // MEMTRACE_ variables, so every node process it starts is traced.
 env.MEMTRACE_PARENT = String(process.pid);
 const ours = {};
-for (const k of ['MEMTRACE_BIN', 'MEMTRACE_CHILDREN', 'MEMTRACE_PARENT', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_ALL_USES',
-  'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_INSTRUMENTER', 'MEMTRACE_STACK_ARG']) {
+for (const k of ['MEMTRACE_CONFIG', 'MEMTRACE_CHILDREN', 'MEMTRACE_PARENT', 'MEMTRACE_INSTRUMENTER', 'MEMTRACE_STACK_ARG']) {
   if (env[k] !== undefined) ours[k] = env[k];
 }
 const requireOpt = '--require ' + JSON.stringify(self);
@@ -721,7 +723,7 @@ if (typeof Module.register === 'function') {
 // pass it as MEMTRACE_NODE_OPTIONS; none: it had none).
 menv = {};
 for (const k of Object.keys(env)) if (k.startsWith('MEMTRACE_')) menv[k] = env[k];
-for (const k of ['MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_UNINSTRUMENTED', 'MEMTRACE_WORKER', 'MEMTRACE_WORKER_STACK',
+for (const k of ['MEMTRACE_CONFIG', 'MEMTRACE_PARENT', 'MEMTRACE_CHILDREN', 'MEMTRACE_OUT', 'MEMTRACE_BIN', 'MEMTRACE_DEBUG_FUN', 'MEMTRACE_STATUS', 'MEMTRACE_UNINSTRUMENTED', 'MEMTRACE_WORKER', 'MEMTRACE_WORKER_STACK',
   'MEMTRACE_ALL_USES', 'MEMTRACE_ALL_PUTFIELDS', 'MEMTRACE_COMPACT', 'MEMTRACE_EXCLUDE', 'MEMTRACE_NODE_OPTIONS', 'MEMTRACE_STACK_ARG']) delete env[k];
 // The stack size memtrace node gives node for instrumented code (its
 // --stack-size, MEMTRACE_STACK_ARG) is no option of the program's.

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "8b56eb77e9264460"
+const Version = "04be5a74e2733cec"

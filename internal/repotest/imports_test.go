@@ -33,7 +33,7 @@ var importRules = map[string][]string{
 	"runtime-shim":                 {},
 	"runtime-shim/internal/bundle": {},
 	"runtime-shim/internal/gen":    {"runtime-shim/internal/bundle"},
-	"noderun": {"instrument", "instrument/js", "instrument/ondemand", "lifetime", "trace", "tracedir",
+	"noderun": {"instrument", "instrument/js", "instrument/ondemand", "lifetime", "runtime-shim", "trace", "tracedir",
 		"internal/directio", "internal/glob", "internal/safefs"},
 	"project":              {"instrument", "instrument/diag", "instrument/js", "runtime-shim", "internal/glob", "internal/safefs"},
 	"internal/deepjs":      {},

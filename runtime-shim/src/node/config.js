@@ -1,11 +1,13 @@
-// The Node host's configuration: memtrace's variables of the environment,
-// read once when the shim installs (memtrace node's preload then takes
-// them out of the program's process.env; the program's children get them
-// back). The core's settings (config) and the host's own (the trace file,
-// the instrumenter for run-time code) come from the same variables; the
-// table of every variable is docs/configuration.md.
+// The Node host's configuration: memtrace node's MEMTRACE_CONFIG (one JSON
+// value, runtimeshim.Config in Go), or without it the variables a user
+// sets for a file instrumented ahead of time (MEMTRACE_OUT,
+// MEMTRACE_COMPACT, ...); read once when the shim installs (memtrace
+// node's preload then takes them out of the program's process.env; the
+// program's children get them back). The core's settings (coreConfig) and
+// the host's own (the trace file, the instrumenter for run-time code) come
+// from it; the table of every variable is docs/configuration.md.
 
-import { apply, objectKeys, strSlice } from '../natives.js';
+import { apply, isArray, jsonParse, $JSON, objectKeys, strSlice } from '../natives.js';
 
 // readEnv returns the MEMTRACE_ variables of process proc's environment.
 export function readEnv(proc) {
@@ -17,13 +19,31 @@ export function readEnv(proc) {
   return env;
 }
 
-// coreConfig is the core's configuration (core.js, install) from env.
-export function coreConfig(env) {
+// settings returns the configuration env gives: MEMTRACE_CONFIG's, else
+// the variables' ({out, status, bin, debugFun, allUses, allPutFields,
+// compact, exclude}).
+export function settings(env) {
+  let c;
+  if (typeof env.MEMTRACE_CONFIG === 'string' && env.MEMTRACE_CONFIG !== '') {
+    try { c = apply(jsonParse, $JSON, [env.MEMTRACE_CONFIG]); } catch { c = undefined; }
+  }
+  if (c === null || typeof c !== 'object' || isArray(c)) {
+    c = {
+      out: env.MEMTRACE_OUT, status: env.MEMTRACE_STATUS, bin: env.MEMTRACE_BIN, debugFun: env.MEMTRACE_DEBUG_FUN,
+      allUses: env.MEMTRACE_ALL_USES === '1', allPutFields: env.MEMTRACE_ALL_PUTFIELDS === '1', compact: env.MEMTRACE_COMPACT === '1',
+    };
+  }
+  return c;
+}
+
+// coreConfig is the core's configuration (core.js, install) from the
+// settings s and the variables env that only tests set.
+export function coreConfig(s, env) {
   return {
-    debugFun: typeof env.MEMTRACE_DEBUG_FUN === 'string' ? env.MEMTRACE_DEBUG_FUN : '',
-    allPutFields: env.MEMTRACE_ALL_PUTFIELDS === '1',
-    allUses: env.MEMTRACE_ALL_USES === '1',
-    compact: env.MEMTRACE_COMPACT === '1',
+    debugFun: typeof s.debugFun === 'string' ? s.debugFun : '',
+    allPutFields: s.allPutFields === true,
+    allUses: s.allUses === true,
+    compact: s.compact === true,
     timeLimit: +env.MEMTRACE_TIME_LIMIT > 0 ? +env.MEMTRACE_TIME_LIMIT : 0, // tests
     eagerProtos: env.MEMTRACE_EAGER_PROTOS === '1', // tests
     twoProbes: env.MEMTRACE_TWO_PROBES === '1', // tests

@@ -5,7 +5,7 @@
 //
 //   config     the core's settings (config.js: the environment's variables)
 //   openSink   the trace file (filesink.js)
-//   stopped    a trace that ended early says why in MEMTRACE_STATUS
+//   stopped    a trace that ended early says why (the status file)
 //   instrument run-time code (eval, new Function, vm) through memtrace's
 //              instrument server (bridge.js: two FIFOs), or a process per
 //              string; posMap: a position map through the server
@@ -14,7 +14,7 @@
 //   end        the trace has ended: the server's FIFOs are closed
 
 import { apply, defineProperty, strIndexOf, $String } from '../natives.js';
-import { readEnv, coreConfig, helperIdleMs } from './config.js';
+import { readEnv, settings, coreConfig, helperIdleMs } from './config.js';
 import { openFileSink } from './filesink.js';
 import { startBridge, bridgeNatives } from './bridge.js';
 import { fatalLine, markPrinted } from './fatal.js';
@@ -22,6 +22,7 @@ import { fatalLine, markPrinted } from './fatal.js';
 export function nodeHost(G) {
   const proc = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
   const env = readEnv(proc);
+  const s = settings(env);
   const builtinMod = proc !== undefined && typeof proc.getBuiltinModule === 'function' ? proc.getBuiltinModule : undefined;
   const builtin = builtinMod !== undefined ? (id) => apply(builtinMod, proc, [id]) : undefined;
   let fs;
@@ -47,12 +48,12 @@ export function nodeHost(G) {
   // two FIFOs (about 0.5 ms a string, bridge.js), or where that is
   // unavailable or MEMTRACE_INSTRUMENTER=spawn, a process per string
   // (about 20 ms).
-  const bin = env.MEMTRACE_BIN;
+  const bin = typeof s.bin === 'string' && s.bin !== '' ? s.bin : undefined;
   const getBuiltin = bin ? builtin : undefined;
   const execFileSync = getBuiltin !== undefined ? getBuiltin('child_process').execFileSync : undefined;
   const bridgeNat = getBuiltin !== undefined && env.MEMTRACE_INSTRUMENTER !== 'spawn' ? bridgeNatives(getBuiltin) : undefined;
   let bridge; // the server's FIFOs: undefined until needed, null when it cannot start
-  // brokenInstrumenter says once on standard error that MEMTRACE_BIN
+  // brokenInstrumenter says once on standard error that the instrumenter
   // failed (e: how), so that run-time code runs uninstrumented.
   let brokenSaid = false;
   function brokenInstrumenter(e) {
@@ -169,13 +170,14 @@ export function nodeHost(G) {
     proc,
     fs,
     builtin,
-    config: coreConfig(env),
+    config: coreConfig(s, env),
     openSink(stop) {
-      return fs !== undefined ? openFileSink(fs, proc, env.MEMTRACE_OUT || 'mem-trace', env.MEMTRACE_DIRECT !== '0', say, stop) : undefined;
+      const out = typeof s.out === 'string' && s.out !== '' ? s.out : 'mem-trace';
+      return fs !== undefined ? openFileSink(fs, proc, out, env.MEMTRACE_DIRECT !== '0', say, stop) : undefined;
     },
     stopped(reason) {
-      if (fs !== undefined && env.MEMTRACE_STATUS) {
-        try { fs.writeFileSync(env.MEMTRACE_STATUS, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
+      if (fs !== undefined && typeof s.status === 'string' && s.status !== '') {
+        try { fs.writeFileSync(s.status, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
       }
     },
     instrument: execFileSync !== undefined ? instrument : undefined,
