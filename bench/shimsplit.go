@@ -21,10 +21,10 @@ import (
 // change no byte of any trace: the shim of the commit before it and
 // today's run the same programs side by side, alternately, in this run:
 // Octane's shortened benchmarks (fixed iterations, -octane) under plain
-// node with the shim, and the realworld workloads under memtrace node
-// (MEMTRACE_DEV_SHIM gives it the old bundle). Each row: CPU time of each
-// (median), today's over the old as a ratio, and whether the traces are
-// the same bytes (sha256).
+// node with each shim bundle, and the realworld workloads under memtrace
+// node, the old commit's (built here from git archive) beside today's.
+// Each row: CPU time of each (median), today's over the old as a ratio,
+// and whether the traces are the same bytes (sha256).
 
 // shimBeforeSplit is the last commit whose shim was one install() with
 // Node in it.
@@ -55,6 +55,10 @@ func benchShimSplit() error {
 		return err
 	}
 	bin, err := buildMemtrace(dir)
+	if err != nil {
+		return err
+	}
+	oldBin, err := buildMemtraceAt(*flagOldShim, dir)
 	if err != nil {
 		return err
 	}
@@ -106,18 +110,15 @@ func benchShimSplit() error {
 		if *flagWorkloads != "all" && !strings.Contains(","+*flagWorkloads+",", ","+w+",") {
 			continue
 		}
-		mk := func(shim string) func() *exec.Cmd {
+		mk := func(memtrace string) func() *exec.Cmd {
 			return func() *exec.Cmd {
 				os.RemoveAll(out)
-				cmd := exec.Command(bin, "node", "-q", "--out", out, script, w, "1", filepath.Join(dir, "result"))
+				cmd := exec.Command(memtrace, "node", "-q", "--out", out, script, w, "1", filepath.Join(dir, "result"))
 				cmd.Env = append(os.Environ(), "MT_NPM="+npm)
-				if shim != "" {
-					cmd.Env = append(cmd.Env, "MEMTRACE_DEV_SHIM="+shim)
-				}
 				return cmd
 			}
 		}
-		o, c, err := alternate("realworld "+w, script, mk(oldPath), mk(""), filepath.Join(out, "mem-trace"))
+		o, c, err := alternate("realworld "+w, script, mk(oldBin), mk(bin), filepath.Join(out, "mem-trace"))
 		if err != nil {
 			return err
 		}
@@ -211,4 +212,24 @@ func digestFile(path string) (string, int64, error) {
 		return "", 0, err
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// buildMemtraceAt builds the memtrace binary of git revision rev (its
+// tree from git archive) in dir.
+func buildMemtraceAt(rev, dir string) (string, error) {
+	src := filepath.Join(dir, "src-"+rev)
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		return "", err
+	}
+	archive := exec.Command("sh", "-c", `git -C "$1" archive "$2" | tar -x -C "$3"`, "sh", repoRoot(), rev, src)
+	if out, err := trackedCombinedOutput(archive); err != nil {
+		return "", fmt.Errorf("git archive %s: %v\n%s", rev, err, out)
+	}
+	bin := filepath.Join(dir, "memtrace-"+rev)
+	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
+	build.Dir = src
+	if out, err := trackedCombinedOutput(build); err != nil {
+		return "", fmt.Errorf("building memtrace %s: %v\n%s", rev, err, out)
+	}
+	return bin, nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -138,16 +136,12 @@ func nodeRun(opts *nodeOptions) error {
 	if err != nil {
 		return err
 	}
-	shim, shimVer, err := devShim()
-	if err != nil {
-		return err
-	}
 	var sess noderun.Session
 	code, err := noderun.Run(noderun.Options{
 		Script: opts.Script, Args: opts.Args, OutDir: opts.Out, DebugFun: opts.DebugFun,
 		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude,
-		Node: opts.Node, NodeArgs: opts.NodeArgs, Memtrace: memtraceBinary(self), Shim: shim,
-		Version: buildInfo().Version, ShimVer: shimVer,
+		Node: opts.Node, NodeArgs: opts.NodeArgs, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
+		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut, Session: &sess,
 	})
 	var serr *noderun.SessionError
@@ -236,20 +230,4 @@ func newCmdInstrumentServer(ios *IOStreams) *cobra.Command {
 	cmd.Flags().Int64Var(&idleMs, "idle-ms", 0, "with --fifo, end after `N` ms without a request (0: when the program closes its end)")
 	cmd.MarkFlagsMutuallyExclusive("fifo", "fifo-serve")
 	return cmd
-}
-
-// devShim is the shim memtrace node gives node: its own, or for make
-// bench's comparison of two shims (the shim-split group), the bundle in
-// the file MEMTRACE_DEV_SHIM names (not for users: docs/configuration.md).
-func devShim() (source, version string, err error) {
-	p := os.Getenv("MEMTRACE_DEV_SHIM")
-	if p == "" {
-		return runtimeshim.Source(), runtimeshim.Version, nil
-	}
-	b, err := os.ReadFile(p)
-	if err != nil {
-		return "", "", fmt.Errorf("MEMTRACE_DEV_SHIM: %w", err)
-	}
-	sum := sha256.Sum256(b)
-	return string(b), "dev-" + hex.EncodeToString(sum[:8]), nil
 }
