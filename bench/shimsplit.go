@@ -26,20 +26,38 @@ import (
 // Each row: CPU time of each (median), today's over the old as a ratio,
 // and whether the traces are the same bytes (sha256).
 
-// shimBeforeSplit is the last commit whose shim was one install() with
-// Node in it.
-const shimBeforeSplit = "906d950"
+// splitSubject is the subject of the commit that split the shim: the
+// group compares today's shim with its parent's (-oldshim: another
+// revision).
+const splitSubject = "runtime-shim: a core and a Node host; the bundle's entry is node.js"
 
 var (
-	flagOldShim   = flag.String("oldshim", shimBeforeSplit, "the git revision whose runtime-shim/shim.js the shim-split group compares today's with")
+	flagOldShim   = flag.String("oldshim", "", "the git revision whose memtrace and runtime-shim/shim.js the shim-split group compares today's with (default: the parent of the commit that split the shim)")
 	flagWorkloads = flag.String("workloads", "all", "the realworld workloads the shim-split group runs (comma-separated names, or all)")
 )
 
+// oldRevision is -oldshim, or the parent of the split's commit.
+func oldRevision(root string) (string, error) {
+	if *flagOldShim != "" {
+		return *flagOldShim, nil
+	}
+	out, err := exec.Command("git", "-C", root, "log", "-1", "--format=%H", "--fixed-strings", "--grep="+splitSubject, "HEAD").Output()
+	h := strings.TrimSpace(string(out))
+	if err != nil || h == "" {
+		return "", fmt.Errorf("no commit %q in the history (git log: %v): give -oldshim", splitSubject, err)
+	}
+	return h[:12] + "^", nil
+}
+
 func benchShimSplit() error {
 	root := repoRoot()
-	old, err := exec.Command("git", "-C", root, "show", *flagOldShim+":runtime-shim/shim.js").Output()
+	rev, err := oldRevision(root)
 	if err != nil {
-		return fmt.Errorf("the shim of %s (git show): %v", *flagOldShim, err)
+		return err
+	}
+	old, err := exec.Command("git", "-C", root, "show", rev+":runtime-shim/shim.js").Output()
+	if err != nil {
+		return fmt.Errorf("the shim of %s (git show): %v", rev, err)
 	}
 	dir, err := benchWorkDir("shimsplit-")
 	if err != nil {
@@ -58,11 +76,11 @@ func benchShimSplit() error {
 	if err != nil {
 		return err
 	}
-	oldBin, err := buildMemtraceAt(*flagOldShim, dir)
+	oldBin, err := buildMemtraceAt(rev, dir)
 	if err != nil {
 		return err
 	}
-	t := &table{title: fmt.Sprintf("shim split (issue 55): today's shim (core and Node host) beside the shim of %s, alternate runs in this run, CPU time (median of %d each); traces compared byte for byte", *flagOldShim, max(*flagRuns, 3))}
+	t := &table{title: fmt.Sprintf("shim split (issue 55): today's shim (core and Node host) beside the shim of %s, alternate runs in this run, CPU time (median of %d each); traces compared byte for byte", rev, max(*flagRuns, 3))}
 	t.add("program", "old shim", "today's", "ratio", "traces", "")
 	var logRatio float64
 	n, differ := 0, 0
@@ -217,7 +235,8 @@ func digestFile(path string) (string, int64, error) {
 // buildMemtraceAt builds the memtrace binary of git revision rev (its
 // tree from git archive) in dir.
 func buildMemtraceAt(rev, dir string) (string, error) {
-	src := filepath.Join(dir, "src-"+rev)
+	name := strings.NewReplacer("^", "-parent", "/", "-", "~", "-").Replace(rev)
+	src := filepath.Join(dir, "src-"+name)
 	if err := os.MkdirAll(src, 0o755); err != nil {
 		return "", err
 	}
@@ -225,7 +244,7 @@ func buildMemtraceAt(rev, dir string) (string, error) {
 	if out, err := trackedCombinedOutput(archive); err != nil {
 		return "", fmt.Errorf("git archive %s: %v\n%s", rev, err, out)
 	}
-	bin := filepath.Join(dir, "memtrace-"+rev)
+	bin := filepath.Join(dir, "memtrace-"+name)
 	build := exec.Command("go", "build", "-o", bin, "./cmd/memtrace")
 	build.Dir = src
 	if out, err := trackedCombinedOutput(build); err != nil {
