@@ -113,14 +113,14 @@ func TestSiteTableInPrologue(t *testing.T) {
 		return
 	}
 	// The shim's decoder, cut from its source.
-	shim, err := os.ReadFile(filepath.Join("..", "runtime-shim", "src", "index.js"))
+	shim, err := os.ReadFile(filepath.Join("..", "runtime-shim", "src", "core.js"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	i := bytes.Index(shim, []byte("  var vlqValue ="))
 	j := bytes.Index(shim, []byte("  // S registers a script"))
 	if i < 0 || j < i {
-		t.Fatal("decodeSites not found in runtime-shim/src/index.js")
+		t.Fatal("decodeSites not found in runtime-shim/src/core.js")
 	}
 	prog := "const callWith = Function.prototype.call.bind(Function.prototype.call), strCharCodeAt = String.prototype.charCodeAt;\n" + string(shim[i:j]) +
 		"const tables = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n" +
