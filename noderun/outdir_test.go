@@ -457,11 +457,7 @@ func TestTooDeepInstrumentedRunsOriginal(t *testing.T) {
 			// the trace writes strings).
 			data, err := os.ReadFile(filepath.Join(out, "mem-trace"))
 			require.NoError(t, err)
-			var name []byte
-			for _, r := range c.main {
-				name = append(name, byte(r), 0)
-			}
-			assert.Contains(t, string(data), string(name))
+			assert.Contains(t, string(data), utf16LE(c.main))
 		})
 	}
 }
