@@ -9,7 +9,7 @@ import {
   N_WEAK_REF_DEREF, N_FIN_REG, N_FIN_REGISTER, N_FIN_UNREGISTER, N_PROMISE, N_PROMISE_THEN, N_PROMISE_CATCH, N_PROMISE_FINALLY, N_PROMISE_RESOLVE, N_PROMISE_REJECT, N_REFLECT_APPLY, N_REFLECT_CONSTRUCT, N_CALL, N_APPLY,
   N_OBJECT_ASSIGN, N_ARRAY_FROM, N_MAP, N_SET, N_WEAK_MAP, N_MAP_SET, N_MAP_DELETE, N_MAP_CLEAR, N_SET_ADD, N_SET_DELETE, N_SET_CLEAR, N_WEAK_MAP_SET, N_WEAK_MAP_DELETE, mapForEach, setForEach,
   $TypeError, $Error as $MainError, captureStackTrace as mainCapture, N_EVAL, N_FUNCTION, N_ASYNC_FUNCTION, N_GENERATOR_FUNCTION, N_ASYNC_GENERATOR_FUNCTION, FunctionPrototype, GeneratorFunctionPrototype, AsyncGeneratorFunctionPrototype, N_GEN_NEXT, N_GEN_RETURN, N_GEN_THROW, strIndexOf, strSlice, strConcat, strCharCodeAt, fnBind, $String, G, callWith, arraySlice, N_CLEAR_INTERVAL, N_CLEAR_TIMEOUT, N_CONCAT, N_DEFINE_PROPERTY, N_POP, N_PUSH, N_SET_INTERVAL, N_SET_TIMEOUT, N_SHIFT, N_SPLICE, N_UNSHIFT, SafeMap, SafeSet, SafeWeakMap, apply, construct, defineProperty, fnToString, SafeWeakSet, $JSON, jsonParse, getOwnPropertyDescriptor, getPrototypeOf, hasOwn, ownGetter, isArray, objectKeys, ownKeys, regExpExec, imul, clz32, typedArrayFill, typedArrayTag, typedArraySlice, typedArraySet, arraySort, bufferProtos, typedBuffer,
-  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array, errorText, MODELLED, modelsOf,
+  $Int32Array as Int32Array, $Uint8Array as Uint8Array, $Int8Array as Int8Array, errorText, MODELLED, modelsOf, ownValue,
 } from './natives.js';
 import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit, noteThrow } from './stacks.js';
@@ -23,11 +23,31 @@ export const VERSION = typeof __MT_VERSION__ === 'string' ? __MT_VERSION__ : 'de
 const GLOBAL = G;
 
 // install installs the shim (globalThis.__mt) with the host host: what the
-// core needs of the platform it runs on (node/host.js for Node): config,
-// the capabilities proc, fs and builtin (Node's, or undefined), openSink
-// (where the trace goes; none: the bytes wait for drain), stopped,
-// instrument and posMap (run-time code), attach and end. The core imports
-// no module of a host.
+// core needs of the platform it runs on (node/host.js for Node). Every
+// member may be absent (a host that cannot):
+//
+//   config          the settings (node/config.js, coreConfig)
+//   isProxy, isPromise  tests that run no code of the program's
+//   natives()       the platform's natives with models: {marks: [[function,
+//                   kind]], removeAll (EventEmitter's removeAllListeners),
+//                   alsDisable (AsyncLocalStorage's disable)}
+//   cwd             the working directory at start-up: relative script
+//                   names are relative to it
+//   readText(path)  a file's text (BOM removed), or undefined
+//   openSink(stop)  where the trace goes: {write, close, idle, file, error};
+//                   none: the bytes wait for drain
+//   stopped(why)    the trace ended early
+//   instrument, posMap  run-time code instrumented, and its position map
+//   fullCollection()  a function that collects the whole heap and returns
+//                   the bytes in use, or null
+//   sha256(text)    hex digest (frames in run-time code)
+//   timersTakeStrings  false where string timers throw (Node)
+//   attach(core)    the host's part starts: the core lends it end,
+//                   closeScripts, textOf, flushPending and vm (vmRuntime)
+//   end()           the trace has ended
+//
+// The core imports no module of a host and names nothing of a platform's
+// but through this object.
 export function install(host) {
   var config = host.config;
   // The shim's state and helpers are declared with var at this level, never
@@ -41,20 +61,15 @@ export function install(host) {
   // (TestShimScopeHasNoLexicals keeps it so). Each name is declared once at
   // this level, as it was with let.
   //
-  // A test for proxies that runs no trap (Node's util.types.isProxy): the
-  // shim reads no property of a proxy the program did not (put), and
-  // prototype objects get their ids lazily (ids.js, claimProto; with
-  // MEMTRACE_EAGER_PROTOS=1 at the literal, as without the test: tests
-  // compare the two). isPromise (util.types.isPromise, Node's) tells the
-  // promises the combinators' model listens to.
-  var isPromise = null;
-  if (host.builtin !== undefined) {
-    try {
-      const isProxy = host.builtin('util').types.isProxy;
-      if (typeof isProxy === 'function') setProxyTest(isProxy);
-      const ip = host.builtin('util').types.isPromise;
-      if (typeof ip === 'function') isPromise = ip;
-    } catch { /* no test */ }
+  // A test for proxies that runs no trap (the host's isProxy, Node's
+  // util.types.isProxy): the shim reads no property of a proxy the program
+  // did not (put), and prototype objects get their ids lazily (ids.js,
+  // claimProto; with config.eagerProtos at the literal, as without the
+  // test: tests compare the two). isPromise (Node's util.types.isPromise)
+  // tells the promises the combinators' model listens to.
+  var isPromise = typeof host.isPromise === 'function' ? host.isPromise : null;
+  if (typeof host.isProxy === 'function') {
+    setProxyTest(host.isProxy);
     if (!config.eagerProtos) enableLazyProtos();
     if (config.twoProbes) twoProbes();
   }
@@ -113,8 +128,10 @@ export function install(host) {
   if (nativeEvalText(N_EVAL)) markNative(N_EVAL, K_EVAL);
   markNative(N_FUNCTION, K_FUNCTION);
   for (let k = 0; k < MODELLED.length; k++) markNative(MODELLED[k][0], MODELLED[k][1]);
-  // EventEmitter's methods that add, remove or run listeners (Node's
-  // events module, K_EMITTER); removeAll: its removeAllListeners.
+  // The host's natives with models (Node: EventEmitter's methods that
+  // add, remove or run listeners, K_EMITTER; process.nextTick;
+  // AsyncLocalStorage's run, enterWith and disable); removeAll:
+  // EventEmitter's removeAllListeners.
   var removeAll, alsDisable, etRemove;
   if (typeof G.EventTarget === 'function') {
     const EP = G.EventTarget.prototype;
@@ -132,32 +149,17 @@ export function install(host) {
       markNative(G.AbortController, K_ABORT_CONTROLLER);
     }
   }
-  {
-    const p = host.proc;
-    try {
-      const EP = host.builtin !== undefined ? host.builtin('events').prototype : undefined;
-      const ms = ['on', 'addListener', 'prependListener', 'once', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners', 'emit'];
-      for (let k = 0; EP !== undefined && k < ms.length; k++) {
-        const d = getOwnPropertyDescriptor(EP, ms[k]);
-        if (d !== undefined && typeof d.value === 'function' && nativeKind(d.value) === 0) markNative(d.value, K_EMITTER);
-      }
-      if (EP !== undefined) removeAll = getOwnPropertyDescriptor(EP, 'removeAllListeners').value;
-      if (p !== undefined && typeof p.nextTick === 'function') markNative(p.nextTick, K_NEXT_TICK);
-      const AP = host.builtin !== undefined ? host.builtin('async_hooks').AsyncLocalStorage.prototype : undefined;
-      if (AP !== undefined) {
-        markNative(getOwnPropertyDescriptor(AP, 'run').value, K_ALS_RUN);
-        markNative(getOwnPropertyDescriptor(AP, 'enterWith').value, K_ALS_ENTER);
-        alsDisable = getOwnPropertyDescriptor(AP, 'disable').value;
-        markNative(alsDisable, K_ALS_ENTER);
-      }
-    } catch { /* no events module */ }
+  if (host.natives !== undefined) {
+    const n = host.natives();
+    for (let k = 0; k < n.marks.length; k++) if (nativeKind(n.marks[k][0]) === 0) markNative(n.marks[k][0], n.marks[k][1]);
+    removeAll = n.removeAll;
+    alsDisable = n.alsDisable;
   }
   markNative(N_ASYNC_FUNCTION, K_FUNCTION);
   markNative(N_GENERATOR_FUNCTION, K_FUNCTION);
   markNative(N_ASYNC_GENERATOR_FUNCTION, K_FUNCTION);
 
   // ---------------------------------------------------------------- config
-  var proc = host.proc; // Node's process, or undefined
   var debugFun = config.debugFun;
   var allPutfields = config.allPutFields;
   var allUses = config.allUses;
@@ -171,7 +173,6 @@ export function install(host) {
   // permission) leaves the program untraced, not failed: the reason goes
   // where a write failure's does (stopTrace), once the shim's state is set
   // up.
-  var fs = host.fs;
   var chunks = [];
   var sink = host.openSink !== undefined ? host.openSink(stopTrace) : undefined;
   setSink(sink !== undefined ? sink.write : (buf, from, to) => {
@@ -4510,7 +4511,8 @@ export function install(host) {
   // functions (relative names against the working directory at start-up);
   // it is used only if its end is where the site table says the program
   // ends. Otherwise, and for every other function, the native text.
-  var cwd = proc !== undefined && typeof proc.cwd === 'function' ? proc.cwd() : '';
+  var cwd = typeof host.cwd === 'string' ? host.cwd : '';
+  var readText = host.readText;
   var nativeToString = fnToString;
   var toString = {
     toString() {
@@ -4600,10 +4602,8 @@ export function install(host) {
       try { text = textSource(h.file); } catch { text = undefined; }
       if (typeof text !== 'string') text = undefined;
     }
-    if (text === undefined && fs !== undefined && typeof h.file === 'string' && h.file !== 'eval' && h.file !== 'evalIndirect') {
-      const f = h.file[0] === '/' || cwd === '' ? h.file : cwd + '/' + h.file;
-      try { text = fs.readFileSync(f, 'utf8'); } catch { text = undefined; }
-      if (text !== undefined && text[0] === '\uFEFF') text = apply(strSlice, text, [1]);
+    if (text === undefined && readText !== undefined && typeof h.file === 'string' && h.file !== 'eval' && h.file !== 'evalIndirect') {
+      text = readText(h.file[0] === '/' || cwd === '' ? h.file : cwd + '/' + h.file);
     }
     h.text = null;
     if (typeof text !== 'string') return null;
@@ -4894,25 +4894,24 @@ export function install(host) {
   // strings the engine keeps as its scripts' text while their code lives,
   // about four times the program's own) and, each time they reach
   // RT_GC_CHARS or an eighth of the heap the last such collection left,
-  // has V8 collect the whole heap (Node; elsewhere nothing). V8 lets the
+  // has the host collect the whole heap (where it can). V8 lets the
   // heap grow to about four times what its last full collection left while
   // collections cost little of the run's time; a program that evaluates
   // fresh code over and over (Octane's CodeLoad: copies of a library made
   // distinct by a salt) makes its instrumented text and bytecode faster
   // than it would its own, and so reached twice its plain peak before the
-  // next collection came (docs/instrumentation.md §6). A collection is
-  // paid per RT_GC_CHARS characters or more, which cost far more to
-  // instrument and compile than a full collection of a heap eight times
-  // their size takes. The collector is V8's %CollectGarbage, compiled once
-  // with natives syntax allowed for that compilation only (left as it was
-  // when the program's flags allow it).
+  // next collection came (docs/performance-log.md, "Full collections"). A
+  // collection is paid per RT_GC_CHARS characters or more, which cost
+  // far more to instrument and compile than a full collection of a heap
+  // eight times their size takes. The collector is the host's
+  // (fullCollection: Node's is V8's %CollectGarbage).
   var RT_GC_CHARS = 16 << 20;
   var rtChars = 0, rtGcAt = RT_GC_CHARS, rtGc;
   function codeMade(n) {
     rtChars += n;
     if (rtChars < rtGcAt) return;
     rtChars = 0;
-    if (rtGc === undefined) rtGc = fullCollection();
+    if (rtGc === undefined) rtGc = host.fullCollection !== undefined ? host.fullCollection() : null;
     if (rtGc === null) {
       rtGcAt = Infinity;
       return;
@@ -4924,34 +4923,6 @@ export function install(host) {
       rtGcAt = Infinity;
     }
   }
-  // fullCollection returns a function that collects the whole heap and
-  // returns the bytes in use after it, or null where there is none.
-  function fullCollection() {
-    if (host.builtin === undefined) return null;
-    try {
-      const v8 = host.builtin('v8');
-      const stats = v8.getHeapStatistics, setFlags = v8.setFlagsFromString;
-      const make = () => N_FUNCTION('%CollectGarbage(0)');
-      let f;
-      try {
-        f = make();
-      } catch {
-        apply(setFlags, v8, ['--allow-natives-syntax']);
-        try {
-          f = make();
-        } finally {
-          apply(setFlags, v8, ['--no-allow-natives-syntax']);
-        }
-      }
-      return () => {
-        f();
-        return apply(stats, v8, []).used_heap_size;
-      };
-    } catch {
-      return null;
-    }
-  }
-
   // sharedSites returns site table t, or an equal one that a script of
   // the last 8 strings instrumented has: strings that differ in names of
   // one length have one table (copies of a library made distinct by a
@@ -4996,7 +4967,7 @@ export function install(host) {
 
   // String timers run their code as global code (browsers); Node's timers
   // refuse strings (a TypeError naming the string), so they are left alone.
-  var timersTakeStrings = !(proc !== undefined && proc.versions && proc.versions.node);
+  var timersTakeStrings = host.timersTakeStrings !== false;
 
   // makeFunction is Function(...args) (or the async, generator and async
   // generator function constructors C): the native constructor converts
@@ -5032,42 +5003,38 @@ export function install(host) {
     return g;
   }
 
-  // ---------------------------------------------------------------- vm (Node)
+  // ---------------------------------------------------------------- realms
 
-  // Code given to Node's vm module is instrumented as it is compiled (§6,
-  // "The vm module"): new vm.Script, vm.runInThisContext, runInContext and
-  // runInNewContext as a script of its own named by its filename option
-  // (relative to the working directory when below it), keeping its
-  // completion value; vm.compileFunction's body as a CommonJS module's.
-  // That is how test runners load the program's modules (Jest compiles
-  // each with compileFunction in the test environment's context, Vitest
-  // runs each through runInThisContext). Code that runs in another context
-  // (another realm: its own global object and built-ins) finds the shim
-  // there: before it first runs, the context's global object gets __mt
-  // (its script handles and temporaries are made on that global object),
-  // its natives with models are marked, its error constructors make their
-  // errors as the main realm's do, its Error.prepareStackTrace leaves the
-  // shim's frames out and its Function.prototype.toString gives the
-  // original text. The context's eval and function constructors are left
-  // as they are: code they compile runs uninstrumented.
-  var vmMod = host.builtin !== undefined && config.vm
-    ? (() => { try { return host.builtin('vm'); } catch { return undefined; } })() : undefined;
-  // Only a shim of the realm the vm module belongs to patches it (a shim
-  // loaded into a context by a program that runs one per context, as the
-  // test262 runner does, leaves it alone).
-  if (vmMod !== undefined && vmMod !== null && typeof vmMod.runInContext === 'function' &&
-    getPrototypeOf(vmMod.runInContext) === FunctionPrototype) patchVm(vmMod);
-
-  // vmName is the name vm code runs under in the trace: its filename
-  // option, relative to the working directory when below it.
-  function vmName(o) {
-    let f = 'evalmachine.<anonymous>';
+  // Code that runs in another realm (a context of Node's vm module: its
+  // own global object and built-ins; the host patches vm, node/vm.js)
+  // finds the shim there: before it first runs, the realm's global object
+  // gets __mt (its script handles and temporaries are made on that global
+  // object), its natives with models are marked, its error constructors
+  // make their errors as the main realm's do, its Error.prepareStackTrace
+  // leaves the shim's frames out and its Function.prototype.toString gives
+  // the original text (installRealm). vmRuntime is what the core lends a
+  // host for such code.
+  var vmRuntime = {
+    canInstrument: () => hostInstrument !== undefined || instrumenter !== undefined,
+    instrument: (c, kind, name) => instrumentCode(c, kind, name),
+    run: runLeaving,
+    installRealm,
+    setText: (fn, text) => { ctorText.set(fn, text); },
+    relName,
+  };
+  // runLeaving calls f, leaving the scripts an exception leaves open.
+  function runLeaving(f, self, args) {
+    const n = openScripts.length;
     try {
-      if (typeof o === 'string') f = o;
-      else if (o !== null && typeof o === 'object' && typeof o.filename === 'string') f = o.filename;
-    } catch { /* a throwing getter: Node reports it */ }
-    return relName(f);
+      return apply(f, self, args);
+    } catch (e) {
+      leaveScripts(n);
+      throw e;
+    }
   }
+
+  // relName is file name f relative to the host's working directory
+  // (host.cwd) when below it.
   function relName(f) {
     return cwd !== '' && f.length > cwd.length + 1 && apply(strSlice, f, [0, cwd.length + 1]) === cwd + '/' ? apply(strSlice, f, [cwd.length + 1]) : f;
   }
@@ -5085,9 +5052,7 @@ export function install(host) {
     if (typeof text === 'string') return text;
     const v = vmCode.size !== 0 ? vmCode.get(relName(file)) : undefined;
     if (v !== undefined) return v[2] ? undefined : v[1];
-    if (fs === undefined) return undefined;
-    text = fs.readFileSync(path, 'utf8');
-    return text[0] === '\uFEFF' ? apply(strSlice, text, [1]) : text;
+    return readText !== undefined ? readText(path) : undefined;
   }
 
   // ---------------------------------------------------------------- stack columns
@@ -5161,7 +5126,7 @@ export function install(host) {
   // "eval at f (file:line:col)", not the shim's) and whether a function
   // constructor made it (whose functions' frames the engine names "eval").
   var codeInfo = new SafeMap(); // cache key -> [origin, made by Function, hash, position map]
-  var sha256;
+  var sha256 = host.sha256;
   function evalOrigin(key, hook, fn) {
     if (!codeCache.has(key)) return;
     let origin;
@@ -5185,11 +5150,7 @@ export function install(host) {
     if (typeof c.getScriptHash !== 'function' || codeRing.length === 0) return undefined;
     const hash = c.getScriptHash();
     if (typeof hash !== 'string' || hash === '') return undefined;
-    if (sha256 === undefined) {
-      const crypto = host.builtin !== undefined ? host.builtin('crypto') : undefined;
-      sha256 = crypto && typeof crypto.createHash === 'function' ? (t) => crypto.createHash('sha256').update(t).digest('hex') : null;
-    }
-    if (sha256 === null) return undefined;
+    if (sha256 === undefined) return undefined;
     let key;
     for (let k = 0; k < codeRing.length && key === undefined; k++) {
       const kk = codeRing[k];
@@ -5320,149 +5281,6 @@ export function install(host) {
   }
   setFrameMap(posMapOf, evalFrame);
 
-  function patchVm(vm) {
-    const OScript = vm.Script, oRunThis = vm.runInThisContext, oRunIn = vm.runInContext, oRunNew = vm.runInNewContext,
-      oCompile = vm.compileFunction, oCreate = vm.createContext;
-    if (typeof oRunIn !== 'function' || typeof oRunThis !== 'function' || typeof oCreate !== 'function') return;
-    // (Code instrumented already, an instrumented file a runner loads, is
-    // left as it is without a round trip to the instrumenter.)
-    const isInstr = (x) => typeof x === 'string' && apply(strIndexOf, x, ['__mt.S']) >= 0;
-    const code = (c, o, kind) => typeof c === 'string' && (hostInstrument !== undefined || instrumenter !== undefined) && !isInstr(c)
-      ? instrumentCode(c, kind, vmName(o)) : c;
-    const realms = new SafeWeakSet(); // contexts got ready
-    // realm gets the context ctx ready for instrumented code (once).
-    function realm(ctx) {
-      if (ctx === null || typeof ctx !== 'object' || realms.has(ctx)) return;
-      let r;
-      try {
-        r = apply(oRunIn, vm, ['[globalThis, function* () {}, async function* () {}]', ctx]);
-      } catch {
-        return; // not a context: the program's call throws Node's error
-      }
-      realms.add(ctx);
-      if (isArray(r) && r.length === 3 && isObj(r[0]) && r[0] !== GLOBAL) installRealm(r[0], r[1], r[2]);
-    }
-    function defineFn(name, f, length) {
-      try {
-        defineProperty(f, 'name', { value: name, configurable: true });
-        defineProperty(f, 'length', { value: length, configurable: true });
-      } catch { /* ignore */ }
-      return f;
-    }
-    // run calls f, leaving the scripts an exception leaves open.
-    function run(f, self, args) {
-      const n = openScripts.length;
-      try {
-        return apply(f, self, args);
-      } catch (e) {
-        leaveScripts(n);
-        throw e;
-      }
-    }
-    const oThis = OScript.prototype.runInThisContext, oIn = OScript.prototype.runInContext;
-    // A context is got ready only for instrumented code (instrumented here,
-    // or ahead of time: a test runner loading an instrumented project).
-    const instrScripts = new SafeWeakSet();
-    const Script = class Script extends OScript {
-      constructor(c, o) {
-        const out = code(c, o, 'vm');
-        super(out, o);
-        if (isInstr(out)) instrScripts.add(this);
-      }
-      runInThisContext(o) {
-        return run(oThis, this, arguments);
-      }
-      runInContext(ctx, o) {
-        if (instrScripts.has(this)) realm(ctx);
-        return run(oIn, this, arguments);
-      }
-    };
-    defineFn('runInThisContext', Script.prototype.runInThisContext, oThis.length);
-    defineFn('runInContext', Script.prototype.runInContext, oIn.length);
-    defineFn('Script', Script, OScript.length);
-    const runInThisContext = defineFn('runInThisContext', function (c, o) {
-      return run(oRunThis, this, [code(c, o, 'vm'), o]);
-    }, oRunThis.length);
-    const runInContext = defineFn('runInContext', function (c, ctx, o) {
-      const out = code(c, o, 'vm');
-      if (isInstr(out)) realm(ctx);
-      return run(oRunIn, this, [out, ctx, o]);
-    }, oRunIn.length);
-    // Node's: a context made from contextObject with the options' context
-    // settings, then runInContext.
-    const runInNewContext = defineFn('runInNewContext', function (c, obj, o) {
-      let co;
-      if (o !== null && typeof o === 'object') {
-        co = {};
-        if (o.contextName !== undefined) co.name = o.contextName;
-        if (o.contextOrigin !== undefined) co.origin = o.contextOrigin;
-        if (o.contextCodeGeneration !== undefined) co.codeGeneration = o.contextCodeGeneration;
-        if (o.microtaskMode !== undefined) co.microtaskMode = o.microtaskMode;
-      }
-      if (typeof c !== 'string') return apply(oRunNew, this, arguments);
-      const ctx = apply(oCreate, vm, co === undefined ? [obj === undefined ? {} : obj] : [obj === undefined ? {} : obj, co]);
-      const out = code(c, o, 'vm');
-      if (isInstr(out)) realm(ctx);
-      return run(oRunIn, vm, [out, ctx, o]);
-    }, typeof oRunNew === 'function' ? oRunNew.length : 3);
-    try {
-      vm.Script = Script;
-      vm.runInThisContext = runInThisContext;
-      vm.runInContext = runInContext;
-      if (typeof oRunNew === 'function') vm.runInNewContext = runInNewContext;
-      if (typeof oCompile === 'function') {
-        vm.compileFunction = defineFn('compileFunction', function (c, params, o) {
-          let body = code(c, o, 'vmfn');
-          // A parameter named as the body's handle would clash with it.
-          if (body !== c && isArray(params)) {
-            for (let k = 0; k < params.length; k++) {
-              if (typeof params[k] === 'string' && apply(strIndexOf, body, ['const ' + params[k] + ' = __mt.S(']) >= 0) body = c;
-            }
-          }
-          if (o !== null && typeof o === 'object' && isInstr(body)) {
-            let pc;
-            try { pc = o.parsingContext; } catch { pc = undefined; }
-            if (pc !== undefined) realm(pc);
-          }
-          const fn = apply(oCompile, this, [body, params, o]);
-          // Its text is the native's with the original body.
-          if (body !== c && typeof fn === 'function') {
-            try {
-              const t = apply(fnToString, fn, []);
-              const at = apply(strIndexOf, t, [body]);
-              if (at >= 0) ctorText.set(fn, apply(strSlice, t, [0, at]) + c + apply(strSlice, t, [at + body.length]));
-            } catch { /* its own text */ }
-          }
-          return fn;
-        }, oCompile.length);
-      }
-      // vm.SourceTextModule (node --experimental-vm-modules: Jest's ES
-      // module mode): its text instrumented as an ES module named by its
-      // identifier option.
-      const OSTM = vm.SourceTextModule;
-      if (typeof OSTM === 'function') {
-        const SourceTextModule = class SourceTextModule extends OSTM {
-          constructor(c, o) {
-            let out = c;
-            if (typeof c === 'string' && o !== null && typeof o === 'object' && typeof o.identifier === 'string') {
-              out = code(c, { filename: o.identifier }, 'vmmod');
-              if (isInstr(out)) {
-                let ctx;
-                try { ctx = o.context; } catch { ctx = undefined; }
-                if (ctx !== undefined) realm(ctx);
-              }
-            }
-            super(out, o);
-          }
-        };
-        defineFn('SourceTextModule', SourceTextModule, OSTM.length);
-        vm.SourceTextModule = SourceTextModule;
-      }
-      const m = host.builtin('module');
-      if (m && typeof m.syncBuiltinESMExports === 'function') m.syncBuiltinESMExports();
-    } catch { /* a frozen vm module: its code runs uninstrumented */ }
-  }
-
   // installRealm gives the realm whose global object is g (gen and agen:
   // a generator function and an async generator function of it) what
   // instrumented code needs (patchVm).
@@ -5483,14 +5301,7 @@ export function install(host) {
     } catch {
       return;
     }
-    const get = (o, k) => {
-      try {
-        const d = o !== null && (typeof o === 'object' || typeof o === 'function') ? getOwnPropertyDescriptor(o, k) : undefined;
-        return d !== undefined ? d.value : undefined;
-      } catch {
-        return undefined;
-      }
-    };
+    const get = ownValue;
     const proto = (C) => get(C, 'prototype');
     const A = get(g, 'Array'), O = get(g, 'Object'), M = get(g, 'Map'), St = get(g, 'Set'), WM = get(g, 'WeakMap');
     const WR = get(g, 'WeakRef'), FR = get(g, 'FinalizationRegistry'), P = get(g, 'Promise'), R = get(g, 'Reflect'), F = get(g, 'Function');
@@ -5579,29 +5390,19 @@ export function install(host) {
   }
 
   // The host ends the trace when the program ends (Node: process.exit and
-  // the end of the event loop, before the program's 'exit' listeners) and
-  // gives an uncaught exception its original line.
-  if (host.attach !== undefined) host.attach({ end, closeScripts, textOf: originalTextOf });
-  if (proc !== undefined && typeof proc.emit === 'function') {
-    // No signal listeners: one would change what a signal does (a program
-    // busy in JavaScript would run on until it yields, and
-    // process.listenerCount would see it). A signal that kills the process
-    // leaves the trace as last written; memtrace node cuts it to its last
-    // whole entry (trace.Repair). To bound what is lost, bytes waiting in
-    // the buffer are written every second the event loop gets to run (an
-    // unref'd timer: it keeps nothing alive).
-    const isNode = typeof proc.versions === 'object' && proc.versions !== null && typeof proc.versions.node === 'string';
-    if (sink !== undefined && sink.file && isNode && typeof N_SET_INTERVAL === 'function') {
-      try {
-        const idle = apply(N_SET_INTERVAL, GLOBAL, [() => {
-          if (unflushed() > 0 && !stopped) {
-            flush();
-            sink.idle();
-          }
-        }, 1000]);
-        if (idle && typeof idle.unref === 'function') idle.unref();
-      } catch { /* no timers */ }
-    }
+  // the end of the event loop, before the program's 'exit' listeners),
+  // gives an uncaught exception its original line, writes the bytes
+  // waiting in the buffer while the program idles (flushPending: true when
+  // it wrote some) and patches what compiles code in other realms (vm).
+  if (host.attach !== undefined) {
+    host.attach({
+      end, closeScripts, textOf: originalTextOf, vm: vmRuntime,
+      flushPending() {
+        if (unflushed() === 0 || stopped) return false;
+        flush();
+        return true;
+      },
+    });
   }
 
   // configure sets the modes: debugFun (a name), allUses, allPutFields

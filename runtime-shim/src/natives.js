@@ -193,18 +193,22 @@ export const MODEL_TABLE = [
   ['Object', 0, 'entries', K_ENTRIES],
 ];
 
+// ownValue is the value of o's own data property k, or undefined (an
+// accessor's getter is not run; a proxy's trap may throw: undefined).
+export function ownValue(o, k) {
+  try {
+    const d = o !== null && (typeof o === 'object' || typeof o === 'function') ? getOwnPropertyDescriptor(o, k) : undefined;
+    return d !== undefined ? d.value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // modelsOf resolves MODEL_TABLE against global object g: [function, kind]
 // pairs, reading only own data properties (nothing a program defined as
 // an accessor runs).
 export function modelsOf(g) {
-  const get = (o, k) => {
-    try {
-      const d = o !== null && (typeof o === 'object' || typeof o === 'function') ? getOwnPropertyDescriptor(o, k) : undefined;
-      return d !== undefined ? d.value : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+  const get = ownValue;
   // (Called for a realm made after the program patched Array.prototype:
   // no method of an array, no destructuring.)
   const r = [];

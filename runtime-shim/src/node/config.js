@@ -47,7 +47,6 @@ export function coreConfig(s, env) {
     timeLimit: +env.MEMTRACE_TIME_LIMIT > 0 ? +env.MEMTRACE_TIME_LIMIT : 0, // tests
     eagerProtos: env.MEMTRACE_EAGER_PROTOS === '1', // tests
     twoProbes: env.MEMTRACE_TWO_PROBES === '1', // tests
-    vm: env.MEMTRACE_VM !== '0',
     shimFrames: env.MEMTRACE_SHIM_FRAMES === '1',
   };
 }

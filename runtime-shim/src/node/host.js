@@ -1,23 +1,32 @@
-// The Node host: what the core (core.js) needs of Node, and what it does
-// for Node that a browser's host will do its own way. The core calls
-// nothing of Node's but through this object and the capabilities it hands
-// over (proc, fs, builtin); the core imports no module of this directory.
+// The Node host: what the core (core.js, install: the members it reads)
+// needs of Node, and what it does for Node that a browser's host will do
+// its own way. The core calls nothing of Node's but through this object;
+// the core imports no module of this directory.
 //
 //   config     the core's settings (config.js: the environment's variables)
+//   isProxy, isPromise, natives  util.types' tests; the natives of events,
+//              process and async_hooks that the core models
+//   cwd, readText  the working directory; files read (a function's
+//              original text, an uncaught exception's line)
 //   openSink   the trace file (filesink.js)
 //   stopped    a trace that ended early says why (the status file)
 //   instrument run-time code (eval, new Function, vm) through memtrace's
 //              instrument server (bridge.js: two FIFOs), or a process per
 //              string; posMap: a position map through the server
+//   fullCollection, sha256  V8's full collection (the v8 module); crypto
 //   attach     process.exit and the end of the event loop end the trace;
-//              an uncaught exception's line is the original's (fatal.js)
+//              an uncaught exception's line is the original's (fatal.js);
+//              the trace file is written while the program idles; vm is
+//              patched (vm.js)
 //   end        the trace has ended: the server's FIFOs are closed
 
-import { apply, defineProperty, strIndexOf, $String } from '../natives.js';
+import { apply, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, strIndexOf, strSlice, $String, FunctionPrototype, N_FUNCTION, N_SET_INTERVAL } from '../natives.js';
+import { K_EMITTER, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER } from '../consts.js';
 import { readEnv, settings, coreConfig, helperIdleMs } from './config.js';
 import { openFileSink } from './filesink.js';
 import { startBridge, bridgeNatives } from './bridge.js';
 import { fatalLine, markPrinted } from './fatal.js';
+import { patchVm } from './vm.js';
 
 export function nodeHost(G) {
   const proc = typeof G.process === 'object' && G.process !== null ? G.process : undefined;
@@ -30,6 +39,7 @@ export function nodeHost(G) {
     try { fs = builtin('fs'); } catch { fs = undefined; }
   }
   const fsWriteSync = fs !== undefined ? fs.writeSync : undefined;
+  const fsReadFileSync = fs !== undefined ? fs.readFileSync : undefined;
   // Node's own runInNewContext, before the core patches vm (fatal.js,
   // markPrinted).
   let nRunNew;
@@ -104,6 +114,89 @@ export function nodeHost(G) {
     }
   }
 
+  let isProxy, isPromise;
+  if (builtin !== undefined) {
+    try {
+      const ip = builtin('util').types.isProxy;
+      if (typeof ip === 'function') isProxy = ip;
+      const ipr = builtin('util').types.isPromise;
+      if (typeof ipr === 'function') isPromise = ipr;
+    } catch { /* no test */ }
+  }
+
+  // natives returns Node's natives with models: EventEmitter's methods
+  // that add, remove or run listeners, process.nextTick, and
+  // AsyncLocalStorage's run, enterWith and disable.
+  function natives() {
+    const r = { marks: [], removeAll: undefined, alsDisable: undefined };
+    const marks = r.marks;
+    try {
+      const EP = builtin !== undefined ? builtin('events').prototype : undefined;
+      const ms = ['on', 'addListener', 'prependListener', 'once', 'prependOnceListener', 'off', 'removeListener', 'removeAllListeners', 'emit'];
+      for (let k = 0; EP !== undefined && k < ms.length; k++) {
+        const d = getOwnPropertyDescriptor(EP, ms[k]);
+        if (d !== undefined && typeof d.value === 'function') marks[marks.length] = [d.value, K_EMITTER];
+      }
+      if (EP !== undefined) r.removeAll = getOwnPropertyDescriptor(EP, 'removeAllListeners').value;
+      if (proc !== undefined && typeof proc.nextTick === 'function') marks[marks.length] = [proc.nextTick, K_NEXT_TICK];
+      const AP = builtin !== undefined ? builtin('async_hooks').AsyncLocalStorage.prototype : undefined;
+      if (AP !== undefined) {
+        marks[marks.length] = [getOwnPropertyDescriptor(AP, 'run').value, K_ALS_RUN];
+        marks[marks.length] = [getOwnPropertyDescriptor(AP, 'enterWith').value, K_ALS_ENTER];
+        r.alsDisable = getOwnPropertyDescriptor(AP, 'disable').value;
+        marks[marks.length] = [r.alsDisable, K_ALS_ENTER];
+      }
+    } catch { /* no events module */ }
+    return r;
+  }
+
+  // readText returns file path's text without a byte order mark, or
+  // undefined.
+  function readText(path) {
+    let text;
+    try { text = apply(fsReadFileSync, fs, [path, 'utf8']); } catch { return undefined; }
+    if (typeof text !== 'string') return undefined;
+    return text[0] === '\uFEFF' ? apply(strSlice, text, [1]) : text;
+  }
+
+  // fullCollection returns a function that collects the whole heap and
+  // returns the bytes in use after it, or null where there is none: V8's
+  // %CollectGarbage, compiled once with natives syntax allowed for that
+  // compilation only (left as it was when the program's flags allow it).
+  function fullCollection() {
+    if (builtin === undefined) return null;
+    try {
+      const v8 = builtin('v8');
+      const stats = v8.getHeapStatistics, setFlags = v8.setFlagsFromString;
+      const make = () => N_FUNCTION('%CollectGarbage(0)');
+      let f;
+      try {
+        f = make();
+      } catch {
+        apply(setFlags, v8, ['--allow-natives-syntax']);
+        try {
+          f = make();
+        } finally {
+          apply(setFlags, v8, ['--no-allow-natives-syntax']);
+        }
+      }
+      return () => {
+        f();
+        return apply(stats, v8, []).used_heap_size;
+      };
+    } catch {
+      return null;
+    }
+  }
+
+  let sha256;
+  try {
+    const crypto = builtin !== undefined ? builtin('crypto') : undefined;
+    if (crypto && typeof crypto.createHash === 'function') sha256 = (t) => crypto.createHash('sha256').update(t).digest('hex');
+  } catch { sha256 = undefined; }
+
+  let sink; // the trace file, once open
+
   // attach wraps process.emit (core: end, closeScripts, textOf(file): a
   // script's original text). process.exit and the end of the event loop:
   // like MemInsight, no SCRIPT_EXIT for scripts still open (their frames
@@ -119,6 +212,15 @@ export function nodeHost(G) {
   // error. The line above it is the original's (fatal.js), written after
   // the program's 'exit' listeners.
   function attach(core) {
+    // Only a shim of the realm the vm module belongs to patches it (a shim
+    // loaded into a context by a program that runs one per context, as the
+    // test262 runner does, leaves it alone).
+    if (builtin !== undefined && env.MEMTRACE_VM !== '0') {
+      let vm;
+      try { vm = builtin('vm'); } catch { vm = undefined; }
+      if (vm !== undefined && vm !== null && typeof vm.runInContext === 'function' &&
+        getPrototypeOf(vm.runInContext) === FunctionPrototype) patchVm(vm, builtin, core.vm);
+    }
     if (proc === undefined || typeof proc.emit !== 'function') return;
     const emitEvent = proc.emit;
     let fatal; // [line, error] to print before Node prints the error
@@ -164,16 +266,35 @@ export function nodeHost(G) {
         writable: true, enumerable: false, configurable: true,
       });
     } catch { /* a frozen process: no end written */ }
+    // No signal listeners: one would change what a signal does (a program
+    // busy in JavaScript would run on until it yields, and
+    // process.listenerCount would see it). A signal that kills the process
+    // leaves the trace as last written; memtrace node cuts it to its last
+    // whole entry (trace.Repair). To bound what is lost, bytes waiting in
+    // the buffer are written every second the event loop gets to run (an
+    // unref'd timer: it keeps nothing alive).
+    const isNode = typeof proc.versions === 'object' && proc.versions !== null && typeof proc.versions.node === 'string';
+    if (sink !== undefined && sink.file && isNode && typeof N_SET_INTERVAL === 'function') {
+      try {
+        const idle = apply(N_SET_INTERVAL, G, [() => {
+          if (core.flushPending()) sink.idle();
+        }, 1000]);
+        if (idle && typeof idle.unref === 'function') idle.unref();
+      } catch { /* no timers */ }
+    }
   }
 
   return {
-    proc,
-    fs,
-    builtin,
     config: coreConfig(s, env),
+    isProxy,
+    isPromise,
+    natives,
+    cwd: proc !== undefined && typeof proc.cwd === 'function' ? proc.cwd() : '',
+    readText: fsReadFileSync !== undefined ? readText : undefined,
     openSink(stop) {
       const out = typeof s.out === 'string' && s.out !== '' ? s.out : 'mem-trace';
-      return fs !== undefined ? openFileSink(fs, proc, out, env.MEMTRACE_DIRECT !== '0', say, stop) : undefined;
+      sink = fs !== undefined ? openFileSink(fs, proc, out, env.MEMTRACE_DIRECT !== '0', say, stop) : undefined;
+      return sink;
     },
     stopped(reason) {
       if (fs !== undefined && typeof s.status === 'string' && s.status !== '') {
@@ -184,6 +305,9 @@ export function nodeHost(G) {
     posMap(name, strict, global, src, kind) {
       return bridge ? bridge.instrument(name, strict, global, src, kind, true) : undefined;
     },
+    fullCollection,
+    sha256,
+    timersTakeStrings: !(proc !== undefined && proc.versions && proc.versions.node),
     attach,
     end() {
       if (bridge) bridge.close();
