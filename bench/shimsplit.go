@@ -24,7 +24,9 @@ import (
 // node with each shim bundle, and the realworld workloads under memtrace
 // node, the old commit's (built here from git archive) beside today's.
 // Each row: CPU time of each (median), today's over the old as a ratio,
-// and whether the traces are the same bytes (sha256).
+// and whether the traces are the same bytes (sha256). Below the table,
+// MemInsight's programs and the test262 sample, compared byte for byte
+// (shimsplit_traces.go).
 
 // splitSubject is the subject of the commit that split the shim: the
 // group compares today's shim with its parent's (-oldshim: another
@@ -142,9 +144,20 @@ func benchShimSplit() error {
 		}
 		row("realworld "+w, o, c)
 	}
+	corpora, err := compareCorpora(dir, oldBin, bin, oldPath, filepath.Join(dir, "shim.js"))
+	if err != nil {
+		return err
+	}
 	t.print()
 	if n > 0 {
 		fmt.Printf("  geometric-mean ratio of today's shim over the old one: %.3f over %d programs; traces that differ: %d\n", math.Exp(logRatio/float64(n)), n, differ)
+	}
+	for _, c := range corpora {
+		fmt.Printf("  traces compared, %s\n", c)
+		for _, d := range c.differ {
+			fmt.Printf("    differ: %s\n", d)
+		}
+		differ += len(c.differ)
 	}
 	if differ > 0 {
 		return fmt.Errorf("%d programs' traces differ between the shims", differ)
