@@ -166,3 +166,55 @@ func safeFile(name string) string {
 	}
 	return name
 }
+
+// ScriptStore adds sources to a directory's scripts/ one at a time, as a
+// collector receives them; the index is rewritten (whole) after each.
+type ScriptStore struct {
+	d    *safefs.Dir
+	idx  Scripts
+	seen map[string]bool
+}
+
+// OpenScriptStore opens d's scripts/ for adding, keeping what an earlier
+// run of the same session stored there.
+func OpenScriptStore(d *safefs.Dir) (*ScriptStore, error) {
+	s := &ScriptStore{d: d, idx: Scripts{Schema: SchemaVersion}, seen: map[string]bool{}}
+	if b, err := d.ReadFile(ScriptsDir + "/" + IndexFile); err == nil {
+		if err := json.Unmarshal(b, &s.idx); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Path(ScriptsDir+"/"+IndexFile), err)
+		}
+		s.idx.Schema = SchemaVersion
+		for _, sc := range s.idx.Scripts {
+			s.seen[sc.Name] = true
+		}
+	}
+	return s, nil
+}
+
+// Len is the number of sources stored.
+func (s *ScriptStore) Len() int { return len(s.idx.Scripts) }
+
+// Add stores src as the source of the script named name; a name stored
+// already is kept as it was (false).
+func (s *ScriptStore) Add(name string, src []byte) (bool, error) {
+	if s.seen[name] {
+		return false, nil
+	}
+	sd, err := s.d.Sub(ScriptsDir, 0o755, true)
+	if err != nil {
+		return false, err
+	}
+	defer sd.Close()
+	file := fmt.Sprintf("%04d-%s", len(s.idx.Scripts)+1, safeBase(name))
+	if err := sd.WriteFile(file, src, 0o644); err != nil {
+		return false, err
+	}
+	sum := sha256.Sum256(src)
+	s.idx.Scripts = append(s.idx.Scripts, Script{Name: name, File: file, Bytes: len(src), SHA256: hex.EncodeToString(sum[:])})
+	s.seen[name] = true
+	b, err := json.MarshalIndent(&s.idx, "", "  ")
+	if err != nil {
+		return false, err
+	}
+	return true, sd.WriteFile(IndexFile, append(b, '\n'), 0o644)
+}

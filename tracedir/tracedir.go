@@ -80,6 +80,66 @@ type Session struct {
 	Uninstrumented []Uninstrumented `json:"uninstrumented,omitempty"`
 	// Scripts is the number of original sources kept in scripts/.
 	Scripts int `json:"scripts,omitempty"`
+
+	// A session the collector received (docs/protocol.md).
+	Protocol    string `json:"protocol,omitempty"` // "memtrace" or "meminsight"
+	URL         string `json:"url,omitempty"`      // a page's
+	UserAgent   string `json:"userAgent,omitempty"`
+	NodeVersion string `json:"nodeVersion,omitempty"`
+	PID         int    `json:"pid,omitempty"`
+	Format      string `json:"format,omitempty"`
+	Remote      string `json:"remote,omitempty"` // the client's address
+	Origin      string `json:"origin,omitempty"` // a browser's Origin header
+	// EndReason is what the client said when it ended (exit, pagehide,
+	// key, stop); empty when it did not end.
+	EndReason string     `json:"endReason,omitempty"`
+	Received  *Received  `json:"received,omitempty"`
+	Violation *Violation `json:"violation,omitempty"`
+	Dropped   *Dropped   `json:"dropped,omitempty"`
+	Engine    *Engine    `json:"engine,omitempty"`
+}
+
+// Statuses of a session. A collector's session is StatusStreaming (its
+// client connected) or StatusWaiting (its client gone, maybe coming
+// back) until it ends.
+const (
+	StatusComplete   = "complete"
+	StatusIncomplete = "incomplete"
+	StatusStreaming  = "streaming"
+	StatusWaiting    = "waiting"
+)
+
+// Received is what the collector received of a session's chunks.
+type Received struct {
+	Chunks  int64 `json:"chunks"`  // sequence numbers 0 .. Chunks-1
+	LastSeq int64 `json:"lastSeq"` // Chunks-1; -1 for none
+	Resumes int   `json:"resumes"` // reconnections that resumed it
+}
+
+// Violation is the first broken rule of the trace format in a session's
+// bytes: the trace holds every byte before Offset.
+type Violation struct {
+	Index   int64  `json:"index"`
+	Offset  int64  `json:"offset"`
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// Dropped is what a client could not deliver (docs/protocol.md, End).
+type Dropped struct {
+	FromSeq  int64  `json:"fromSeq"`
+	FromByte int64  `json:"fromByte"`
+	Chunks   int64  `json:"chunks"`
+	Bytes    int64  `json:"bytes"`
+	Why      string `json:"why"`
+}
+
+// Engine is what an engine the collector ran on the session did.
+type Engine struct {
+	Kind   string `json:"kind"`             // "builtin" or the command
+	Status string `json:"status"`           // running, done, failed
+	Error  string `json:"error,omitempty"`  // why it failed
+	Output string `json:"output,omitempty"` // its file in the directory
 }
 
 // Child is a node process of the session other than the main one: one

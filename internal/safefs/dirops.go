@@ -133,3 +133,36 @@ func (d *Dir) CheckPrivate() error {
 	}
 	return nil
 }
+
+// OpenFile opens the file rel under d for writing in place, never
+// following a link (on the way, or at its end): with create, a new file
+// with perm that must not exist yet (O_EXCL); without, an existing
+// regular file. The caller writes, syncs and closes it. It is for files
+// that grow while they are written (a trace received in chunks), which
+// Create's write-then-rename cannot serve.
+func (d *Dir) OpenFile(rel string, create bool, perm fs.FileMode) (*os.File, error) {
+	p, base, err := d.parent(rel, create)
+	if err != nil {
+		return nil, err
+	}
+	if p != d {
+		defer p.Close()
+	}
+	flag := unix.O_RDWR | unix.O_NOFOLLOW | unix.O_CLOEXEC
+	if create {
+		flag |= unix.O_CREAT | unix.O_EXCL
+	}
+	fd, err := unix.Openat(p.fd, base, flag, uint32(perm.Perm()))
+	if err != nil {
+		if err == unix.ELOOP {
+			return nil, &LinkError{Path: d.Path(rel)}
+		}
+		return nil, &fs.PathError{Op: "open", Path: d.Path(rel), Err: err}
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+		unix.Close(fd)
+		return nil, &fs.PathError{Op: "open", Path: d.Path(rel), Err: fmt.Errorf("not a regular file")}
+	}
+	return os.NewFile(uintptr(fd), d.Path(rel)), nil
+}

@@ -1,0 +1,457 @@
+// Package client is a Go client of memtrace's trace protocol
+// (docs/protocol.md): it cuts what it is given into chunks, keeps each
+// until the collector acknowledges it, reconnects and resumes after a
+// lost connection, bounds what it keeps (past the bound it drops the rest
+// of the trace and says so in its end), and ends the session in order.
+// The tests and the bench drive the collector with it; the shims speak
+// the same protocol in JavaScript.
+package client
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// Options configure a client.
+type Options struct {
+	URL   string // ws://host:port (the path /__memtrace__/collect is added when none is given)
+	Token string // "" = the URL's token parameter
+	Meta  map[string]any
+	// ChunkSize is the bytes per chunk (default 256 KiB).
+	ChunkSize int
+	// MaxBuffer bounds the bytes kept unacknowledged (default 64 MiB).
+	MaxBuffer int64
+	// ResumeWait is how long the client tries to reconnect after losing
+	// its connection (default 30 s).
+	ResumeWait time.Duration
+	// NetDial, if set, makes the connections (tests break them with it).
+	NetDial func(ctx context.Context, network, addr string) (net.Conn, error)
+	// Header is added to the upgrade request (an Origin, for tests).
+	Header http.Header
+}
+
+// Ended is the collector's answer to the end.
+type Ended struct {
+	Session string `json:"-"`
+	Status  string `json:"status"`
+	Reason  string `json:"reason"`
+	Bytes   int64  `json:"bytes"`
+	Entries int64  `json:"entries"`
+}
+
+// Dropped is what the client could not keep (docs/protocol.md).
+type Dropped struct {
+	FromSeq  int64  `json:"fromSeq"`
+	FromByte int64  `json:"fromByte"`
+	Chunks   int64  `json:"chunks"`
+	Bytes    int64  `json:"bytes"`
+	Why      string `json:"why"`
+}
+
+type chunk struct {
+	seq  uint64
+	data []byte
+}
+
+// Client streams one session. Write, Script and End may be called from
+// one goroutine at a time.
+type Client struct {
+	opts    Options
+	dialURL string
+	token   string
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	cur      []byte
+	chunks   []chunk // sealed, not acknowledged, in order
+	kept     int64
+	nextSeq  uint64 // of the next chunk sealed
+	sendFrom int    // index into chunks of the next to send on this connection
+	inflight int64
+	bytes    int64 // accepted
+	sealed   int64 // in chunks sealed
+	endSent  bool  // on this connection
+	dropped  *Dropped
+	scripts  []map[string]any
+	ending   *endReq
+	ended    *Ended
+	err      error
+	stop     chan struct{}
+	stopOnce sync.Once
+
+	session, resume string
+	window          int64
+	maxFrame        int
+	reconnects      int
+	connDone        chan struct{}
+	done            chan struct{}
+}
+
+type endReq struct{ reason string }
+
+// Dial connects, sends the hello and returns once the collector has
+// welcomed the session.
+func Dial(ctx context.Context, opts Options) (*Client, error) {
+	if opts.ChunkSize <= 0 {
+		opts.ChunkSize = 256 << 10
+	}
+	if opts.MaxBuffer <= 0 {
+		opts.MaxBuffer = 64 << 20
+	}
+	if opts.ResumeWait <= 0 {
+		opts.ResumeWait = 30 * time.Second
+	}
+	u, err := url.Parse(opts.URL)
+	if err != nil {
+		return nil, err
+	}
+	token := opts.Token
+	if token == "" {
+		token = u.Query().Get("token")
+	}
+	q := u.Query()
+	q.Del("token")
+	u.RawQuery = q.Encode()
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/__memtrace__/collect"
+	}
+	c := &Client{opts: opts, dialURL: u.String(), token: token, stop: make(chan struct{}), done: make(chan struct{})}
+	c.cond = sync.NewCond(&c.mu)
+	ws, err := c.connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	go c.run(ws)
+	return c, nil
+}
+
+// Session is the session's name in the collector.
+func (c *Client) Session() string { return c.session }
+
+// Reconnects is the number of times the client resumed its session.
+func (c *Client) Reconnects() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.reconnects
+}
+
+// Stopped is closed when the collector asks the client to end.
+func (c *Client) Stopped() <-chan struct{} { return c.stop }
+
+// connect dials and exchanges hello and welcome.
+func (c *Client) connect(ctx context.Context) (*websocket.Conn, error) {
+	d := websocket.Dialer{Subprotocols: []string{"memtrace.trace.v1"}, HandshakeTimeout: 10 * time.Second, NetDialContext: c.opts.NetDial}
+	ws, resp, err := d.DialContext(ctx, c.dialURL, c.opts.Header)
+	if err != nil {
+		if resp != nil {
+			return nil, fmt.Errorf("%s: %s", c.dialURL, resp.Status)
+		}
+		return nil, err
+	}
+	h := map[string]any{"type": "hello", "protocol": 1, "token": c.token, "session": c.session, "resume": c.resume, "meta": c.opts.Meta}
+	if err := ws.WriteJSON(h); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	ws.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var w struct {
+		Type     string `json:"type"`
+		Reason   string `json:"reason"`
+		Session  string `json:"session"`
+		Resume   string `json:"resume"`
+		Next     uint64 `json:"next"`
+		MaxFrame int    `json:"maxFrame"`
+		Window   int64  `json:"window"`
+	}
+	if err := ws.ReadJSON(&w); err != nil {
+		ws.Close()
+		return nil, fmt.Errorf("no welcome: %w", err)
+	}
+	ws.SetReadDeadline(time.Time{})
+	if w.Type != "welcome" {
+		ws.Close()
+		return nil, &RefusedError{Reason: w.Reason}
+	}
+	c.mu.Lock()
+	c.session, c.resume, c.window, c.maxFrame = w.Session, w.Resume, w.Window, w.MaxFrame
+	// Drop what the collector has; send the rest again.
+	i := 0
+	for i < len(c.chunks) && c.chunks[i].seq < w.Next {
+		c.kept -= int64(len(c.chunks[i].data))
+		i++
+	}
+	c.chunks = c.chunks[i:]
+	c.sendFrom, c.inflight, c.endSent = 0, 0, false
+	c.mu.Unlock()
+	return ws, nil
+}
+
+// RefusedError is a hello the collector refused.
+type RefusedError struct{ Reason string }
+
+func (e *RefusedError) Error() string { return "the collector refused the session: " + e.Reason }
+
+// Write hands trace bytes over; it never blocks on the network.
+func (c *Client) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return 0, c.err
+	}
+	n := len(p)
+	for len(p) > 0 && c.dropped == nil {
+		if c.cur == nil {
+			c.cur = make([]byte, 0, c.opts.ChunkSize)
+		}
+		take := min(c.opts.ChunkSize-len(c.cur), len(p))
+		c.cur = append(c.cur, p[:take]...)
+		p = p[take:]
+		c.bytes += int64(take)
+		if len(c.cur) == c.opts.ChunkSize {
+			c.seal()
+		}
+	}
+	if c.dropped != nil {
+		c.dropped.Bytes += int64(len(p))
+	}
+	return n, nil
+}
+
+// seal turns the chunk being filled into one to send, or drops it (and
+// everything after it) when the bound is full.
+func (c *Client) seal() {
+	if len(c.cur) == 0 {
+		return
+	}
+	if c.kept+int64(len(c.cur)) > c.opts.MaxBuffer {
+		c.dropped = &Dropped{FromSeq: int64(c.nextSeq), FromByte: c.sealed, Bytes: int64(len(c.cur)),
+			Why: fmt.Sprintf("%d bytes waited for the collector's acknowledgement, and the client keeps at most %d", c.kept, c.opts.MaxBuffer)}
+		c.cur = nil
+		return
+	}
+	c.chunks = append(c.chunks, chunk{seq: c.nextSeq, data: c.cur})
+	c.kept += int64(len(c.cur))
+	c.sealed += int64(len(c.cur))
+	c.nextSeq++
+	c.cur = nil
+	c.cond.Broadcast()
+}
+
+// Script sends a script's original source.
+func (c *Client) Script(name string, source string) {
+	c.mu.Lock()
+	c.scripts = append(c.scripts, map[string]any{"type": "script", "name": name, "source": source})
+	c.cond.Broadcast()
+	c.mu.Unlock()
+}
+
+// End sends what is left, ends the session and waits for the collector's
+// answer (or ctx).
+func (c *Client) End(ctx context.Context, reason string) (*Ended, error) {
+	c.mu.Lock()
+	if c.dropped == nil {
+		c.seal()
+	} else {
+		c.cur = nil
+	}
+	if c.ending == nil {
+		c.ending = &endReq{reason: reason}
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		c.Abort()
+		return nil, ctx.Err()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ended != nil {
+		c.ended.Session = c.session
+		return c.ended, nil
+	}
+	return nil, c.err
+}
+
+// Abort drops the connection without ending the session (a process that
+// dies).
+func (c *Client) Abort() {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = errors.New("aborted")
+	}
+	c.cond.Broadcast()
+	c.mu.Unlock()
+}
+
+// run sends chunks over ws, and over the next connection when it drops.
+func (c *Client) run(ws *websocket.Conn) {
+	defer close(c.done)
+	for {
+		lost := c.serve(ws)
+		c.mu.Lock()
+		finished := c.ended != nil || c.err != nil
+		c.mu.Unlock()
+		if finished {
+			return
+		}
+		// Reconnect and resume.
+		deadline := time.Now().Add(c.opts.ResumeWait)
+		backoff := 20 * time.Millisecond
+		for {
+			ctx, cancel := context.WithDeadline(context.Background(), deadline)
+			var err error
+			ws, err = c.connect(ctx)
+			cancel()
+			if err == nil {
+				c.mu.Lock()
+				c.reconnects++
+				c.mu.Unlock()
+				break
+			}
+			var re *RefusedError
+			if errors.As(err, &re) || time.Now().After(deadline) {
+				c.mu.Lock()
+				if c.err == nil {
+					c.err = fmt.Errorf("the connection was lost (%v) and could not be resumed: %w", lost, err)
+				}
+				c.mu.Unlock()
+				return
+			}
+			time.Sleep(backoff)
+			backoff = min(2*backoff, time.Second)
+		}
+	}
+}
+
+// serve runs one connection until it is lost (the error) or the session
+// ends (nil).
+func (c *Client) serve(ws *websocket.Conn) error {
+	defer ws.Close()
+	readErr := make(chan error, 1)
+	go c.readLoop(ws, readErr)
+	var lost error
+	for {
+		c.mu.Lock()
+		for {
+			if c.err != nil || c.ended != nil || lost != nil {
+				break
+			}
+			select {
+			case lost = <-readErr:
+				continue
+			default:
+			}
+			if len(c.scripts) > 0 || (c.sendFrom < len(c.chunks) && c.inflight < c.window) ||
+				(c.ending != nil && len(c.chunks) == 0 && !c.endSent) {
+				break
+			}
+			c.cond.Wait()
+		}
+		if c.err != nil || c.ended != nil || lost != nil {
+			c.mu.Unlock()
+			if lost == nil {
+				ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
+			}
+			return lost
+		}
+		var msg []byte
+		var mt int
+		switch {
+		case len(c.scripts) > 0:
+			msg, _ = json.Marshal(c.scripts[0])
+			mt = websocket.TextMessage
+			c.scripts = c.scripts[1:]
+		case c.sendFrom < len(c.chunks) && c.inflight < c.window:
+			ch := c.chunks[c.sendFrom]
+			c.sendFrom++
+			c.inflight += int64(len(ch.data))
+			msg = make([]byte, 8+len(ch.data))
+			binary.BigEndian.PutUint64(msg, ch.seq)
+			copy(msg[8:], ch.data)
+			mt = websocket.BinaryMessage
+		default:
+			end := map[string]any{"type": "end", "reason": c.ending.reason, "last": int64(c.nextSeq) - 1, "bytes": c.sealed}
+			if d := c.dropped; d != nil {
+				d.Chunks = (d.Bytes + int64(c.opts.ChunkSize) - 1) / int64(c.opts.ChunkSize)
+				end["dropped"] = d
+			}
+			c.endSent = true
+			msg, _ = json.Marshal(end)
+			mt = websocket.TextMessage
+		}
+		c.mu.Unlock()
+		ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
+		if err := ws.WriteMessage(mt, msg); err != nil {
+			// Wait for the read loop, so that no acknowledgement of this
+			// connection arrives after the next one's welcome.
+			ws.Close()
+			<-readErr
+			return err
+		}
+	}
+}
+
+// readLoop reads the collector's messages: acknowledgements, stop, ended.
+func (c *Client) readLoop(ws *websocket.Conn, out chan<- error) {
+	for {
+		var m struct {
+			Type    string `json:"type"`
+			Seq     uint64 `json:"seq"`
+			Reason  string `json:"reason"`
+			Status  string `json:"status"`
+			Bytes   int64  `json:"bytes"`
+			Entries int64  `json:"entries"`
+		}
+		mt, b, err := ws.ReadMessage()
+		if err != nil {
+			c.mu.Lock()
+			c.cond.Broadcast()
+			c.mu.Unlock()
+			out <- err
+			c.mu.Lock()
+			c.cond.Broadcast()
+			c.mu.Unlock()
+			return
+		}
+		if mt != websocket.TextMessage || json.Unmarshal(b, &m) != nil {
+			continue
+		}
+		c.mu.Lock()
+		switch m.Type {
+		case "ack":
+			i := 0
+			for i < len(c.chunks) && c.chunks[i].seq <= m.Seq {
+				c.kept -= int64(len(c.chunks[i].data))
+				if i < c.sendFrom {
+					c.inflight -= int64(len(c.chunks[i].data))
+				}
+				i++
+			}
+			c.chunks = c.chunks[i:]
+			c.sendFrom = max(c.sendFrom-i, 0)
+		case "stop":
+			c.stopOnce.Do(func() { close(c.stop) })
+		case "ended":
+			c.ended = &Ended{Status: m.Status, Reason: m.Reason, Bytes: m.Bytes, Entries: m.Entries}
+		case "error":
+			if c.err == nil && strings.Contains(m.Reason, "ended") {
+				c.err = errors.New("the collector: " + m.Reason)
+			}
+		}
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	}
+}
