@@ -35,6 +35,8 @@ var importRules = map[string][]string{
 	"runtime-shim/internal/gen":    {"runtime-shim/internal/bundle"},
 	"noderun": {"instrument", "instrument/js", "instrument/ondemand", "lifetime", "runtime-shim", "trace", "tracedir",
 		"internal/directio", "internal/glob", "internal/safefs"},
+	"collector":            {"trace", "tracedir", "lifetime", "internal/safefs", "internal/directio"},
+	"collector/client":     {},
 	"project":              {"instrument", "instrument/diag", "instrument/js", "runtime-shim", "internal/glob", "internal/safefs"},
 	"internal/deepjs":      {},
 	"internal/directio":    {},
