@@ -245,7 +245,7 @@ func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 		}
 		c.logf("%s: new session from %s (%s %s)", s.name, r.RemoteAddr, h.Meta.Kind, h.Meta.label())
 	}
-	next, f := s.attach(p)
+	next, f := s.attach(p, h.Session != "")
 	if f != nil {
 		c.refuse(p, f.code, f.reason)
 		return
@@ -426,7 +426,7 @@ func (c *Collector) serveMemInsight(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	c.logf("%s: new MemInsight session from %s", s.name, r.RemoteAddr)
-	if _, f := s.attach(p); f != nil {
+	if _, f := s.attach(p, false); f != nil {
 		p.closeWith(f.code, f.reason)
 		return
 	}

@@ -279,7 +279,7 @@ func (s *session) connected() bool {
 // attach makes p the session's client (a reconnecting client replaces a
 // connection the collector has not seen drop yet) and returns the
 // sequence number it expects next.
-func (s *session) attach(p *peer) (uint64, *fault) {
+func (s *session) attach(p *peer, resuming bool) (uint64, *fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state == tracedir.StatusComplete || s.state == tracedir.StatusIncomplete {
@@ -292,7 +292,7 @@ func (s *session) attach(p *peer) (uint64, *fault) {
 		s.wait.Stop()
 		s.wait = nil
 	}
-	if s.state == tracedir.StatusWaiting {
+	if resuming {
 		s.sess.Received.Resumes++
 	}
 	s.peer = p
