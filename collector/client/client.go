@@ -81,6 +81,8 @@ type Client struct {
 	inflight int64
 	bytes    int64 // accepted
 	sealed   int64 // in chunks sealed
+	ackedSeq int64 // the last acknowledged (-1: none)
+	ackedB   int64 // the bytes acknowledged
 	endSent  bool  // on this connection
 	dropped  *Dropped
 	scripts  []map[string]any
@@ -126,7 +128,7 @@ func Dial(ctx context.Context, opts Options) (*Client, error) {
 	if u.Path == "" || u.Path == "/" {
 		u.Path = "/__memtrace__/collect"
 	}
-	c := &Client{opts: opts, dialURL: u.String(), token: token, stop: make(chan struct{}), done: make(chan struct{})}
+	c := &Client{opts: opts, dialURL: u.String(), token: token, stop: make(chan struct{}), done: make(chan struct{}), ackedSeq: -1}
 	c.cond = sync.NewCond(&c.mu)
 	ws, err := c.connect(ctx)
 	if err != nil {
@@ -144,6 +146,14 @@ func (c *Client) Reconnects() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.reconnects
+}
+
+// Acked returns the last sequence number the collector acknowledged (-1
+// for none) and the bytes up to its end.
+func (c *Client) Acked() (int64, int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ackedSeq, c.ackedB
 }
 
 // Stopped is closed when the collector asks the client to end.
@@ -189,6 +199,8 @@ func (c *Client) connect(ctx context.Context) (*websocket.Conn, error) {
 	i := 0
 	for i < len(c.chunks) && c.chunks[i].seq < w.Next {
 		c.kept -= int64(len(c.chunks[i].data))
+		c.ackedSeq = int64(c.chunks[i].seq)
+		c.ackedB += int64(len(c.chunks[i].data))
 		i++
 	}
 	c.chunks = c.chunks[i:]
@@ -311,6 +323,12 @@ func (c *Client) run(ws *websocket.Conn) {
 		deadline := time.Now().Add(c.opts.ResumeWait)
 		backoff := 20 * time.Millisecond
 		for {
+			c.mu.Lock()
+			aborted := c.err != nil
+			c.mu.Unlock()
+			if aborted {
+				return
+			}
 			ctx, cancel := context.WithDeadline(context.Background(), deadline)
 			var err error
 			ws, err = c.connect(ctx)
@@ -361,8 +379,9 @@ func (c *Client) serve(ws *websocket.Conn) error {
 			c.cond.Wait()
 		}
 		if c.err != nil || c.ended != nil || lost != nil {
+			aborted := c.err != nil
 			c.mu.Unlock()
-			if lost == nil {
+			if lost == nil && !aborted {
 				ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, ""), time.Now().Add(time.Second))
 			}
 			return lost
@@ -435,6 +454,8 @@ func (c *Client) readLoop(ws *websocket.Conn, out chan<- error) {
 			i := 0
 			for i < len(c.chunks) && c.chunks[i].seq <= m.Seq {
 				c.kept -= int64(len(c.chunks[i].data))
+				c.ackedSeq = int64(c.chunks[i].seq)
+				c.ackedB += int64(len(c.chunks[i].data))
 				if i < c.sendFrom {
 					c.inflight -= int64(len(c.chunks[i].data))
 				}
