@@ -66,6 +66,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 		root.AddCommand(c)
 	}
 	root.AddCommand(newCmdInstrument(ios, nil))
+	root.AddCommand(newCmdCollect(ios, nil))
 	root.AddCommand(newCmdTrace(ios))
 	root.AddCommand(newCmdParse(ios, nil))
 	root.AddCommand(newCmdVersion(ios, nil))
