@@ -97,6 +97,11 @@ type Options struct {
 	OutDirClaimed bool
 	// Session, when set, receives what the run wrote to session.json.
 	Session *Session
+	// Collector, when set, is the websocket address of a collector
+	// (memtrace collect) the trace streams to instead of OutDir, which is
+	// then not used; Token is its token (else the address's token
+	// parameter). Each process of the program is a session there.
+	Collector, Token string
 }
 
 // Session is session.json (package tracedir).
@@ -114,22 +119,25 @@ func Run(opts Options) (int, error) {
 	// The trace directory: memtrace node's own (new, empty, or marked by
 	// an earlier run), written under a handle that follows no link
 	// planted in it, and locked for the run.
+	collect := opts.Collector != ""
 	var od *safefs.Dir
 	var err error
-	if opts.OutDirClaimed {
-		od, err = safefs.MkdirAll(opts.OutDir, 0o755)
-	} else {
-		od, err = ClaimOutDir(opts.OutDir)
+	if !collect {
+		if opts.OutDirClaimed {
+			od, err = safefs.MkdirAll(opts.OutDir, 0o755)
+		} else {
+			od, err = ClaimOutDir(opts.OutDir)
+		}
+		if err != nil {
+			return -1, err
+		}
+		defer od.Close()
+		lock, err := od.TryLock(LockFile)
+		if err != nil {
+			return -1, err
+		}
+		defer lock.Unlock()
 	}
-	if err != nil {
-		return -1, err
-	}
-	defer od.Close()
-	lock, err := od.TryLock(LockFile)
-	if err != nil {
-		return -1, err
-	}
-	defer lock.Unlock()
 	// The run's own files (status.json) go to a temporary directory; the
 	// files node loads, to the shared support directory (supportDir), or
 	// when there is none to the temporary directory too.
@@ -167,21 +175,23 @@ func Run(opts Options) (int, error) {
 	// (And the shim's lock a killed run left, and the side files memtrace
 	// lifetime --out may have put beside the trace: they describe the old
 	// one.)
-	for _, name := range []string{tracedir.SessionFile, tracedir.TraceFile, tracedir.TraceFile + ".lock", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
-		lifetime.UnreachableTraceFile, lifetime.UpdIIDTraceFile, lifetime.SiteStatsFile} {
-		if err := od.Remove(name); err != nil {
+	out, absOut, childrenDir := "", "", ""
+	if !collect {
+		for _, name := range []string{tracedir.SessionFile, tracedir.TraceFile, tracedir.TraceFile + ".lock", lifetime.StalenessTraceFile, lifetime.LastUseTraceFile,
+			lifetime.UnreachableTraceFile, lifetime.UpdIIDTraceFile, lifetime.SiteStatsFile} {
+			if err := od.Remove(name); err != nil {
+				return -1, err
+			}
+		}
+		if err := od.RemoveAll(tracedir.ChildrenDir); err != nil {
 			return -1, err
 		}
+		out = filepath.Join(opts.OutDir, tracedir.TraceFile)
+		if absOut, err = filepath.Abs(out); err != nil {
+			return -1, err
+		}
+		childrenDir = filepath.Join(filepath.Dir(absOut), tracedir.ChildrenDir)
 	}
-	if err := od.RemoveAll(tracedir.ChildrenDir); err != nil {
-		return -1, err
-	}
-	out := filepath.Join(opts.OutDir, tracedir.TraceFile)
-	absOut, err := filepath.Abs(out)
-	if err != nil {
-		return -1, err
-	}
-	childrenDir := filepath.Join(filepath.Dir(absOut), tracedir.ChildrenDir)
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, NodeArgs: opts.NodeArgs, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude}
@@ -215,7 +225,7 @@ func Run(opts Options) (int, error) {
 		// the preload, the loader hooks and the shim read it.
 		runtimeshim.ConfigVar+"="+(&runtimeshim.Config{Out: absOut, Status: statusFile, Bin: opts.Memtrace,
 			DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact,
-			Exclude: opts.Exclude}).JSON(),
+			Exclude: opts.Exclude, Collector: opts.Collector, Token: opts.Token}).JSON(),
 		"MEMTRACE_UNINSTRUMENTED="+filepath.Join(tmp, UninstrumentedFile),
 		"MEMTRACE_STACK_ARG="+stack,
 	)
@@ -235,7 +245,9 @@ func Run(opts Options) (int, error) {
 	runErr := cmd.Start()
 	var live *liveCheck
 	if runErr == nil {
-		live = startLiveCheck(out)
+		if !collect {
+			live = startLiveCheck(out)
+		}
 		go func() {
 			for s := range sigs {
 				if s != syscall.SIGINT {
@@ -264,8 +276,18 @@ func Run(opts Options) (int, error) {
 		}
 		sess.Status, sess.Reason = "incomplete", "node could not be started: "+runErr.Error()
 		sess.ExitCode = -1
-		tracedir.WriteSession(od, &sess)
+		if !collect {
+			tracedir.WriteSession(od, &sess)
+		}
 		return -1, runErr
+	}
+	if collect {
+		sess.ExitCode = code
+		collectedSession(&sess, statusFile)
+		if opts.Session != nil {
+			*opts.Session = sess
+		}
+		return code, nil
 	}
 	sess.ExitCode = code
 	killed := ""
@@ -308,6 +330,36 @@ func Run(opts Options) (int, error) {
 		return code, &SessionError{Dir: opts.OutDir, Err: err}
 	}
 	return code, nil
+}
+
+// collectedSession fills sess from what the shim of a run streamed to a
+// collector left in the status file: the collector's session, and how it
+// ended there.
+func collectedSession(sess *Session, statusFile string) {
+	sess.Status, sess.Reason = tracedir.StatusIncomplete, "the shim said nothing of the collector's answer (the process was killed, or its shim did not load)"
+	b, err := os.ReadFile(statusFile)
+	if err != nil {
+		return
+	}
+	var v struct {
+		Stopped   string `json:"stopped"`
+		Collector *struct {
+			Session string `json:"session"`
+			Status  string `json:"status"`
+			Reason  string `json:"reason"`
+		} `json:"collector"`
+	}
+	if json.Unmarshal(b, &v) != nil || v.Collector == nil {
+		return
+	}
+	sess.Collector = v.Collector.Session
+	sess.Status, sess.Reason = v.Collector.Status, v.Collector.Reason
+	if sess.Status == "failed" {
+		sess.Status = tracedir.StatusIncomplete
+	}
+	if sess.Status == tracedir.StatusComplete && v.Stopped != "" {
+		sess.Status, sess.Reason = tracedir.StatusIncomplete, v.Stopped
+	}
 }
 
 // SessionError is a session.json that could not be written (the program

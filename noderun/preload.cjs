@@ -51,7 +51,14 @@ const self = __filename;
 // the shim reads its configuration's out when it loads, below.
 const childrenDir = env.MEMTRACE_CHILDREN;
 let childDir;
-if (programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid)) {
+const isChild = programWorker || env.MEMTRACE_PARENT && env.MEMTRACE_PARENT !== String(process.pid);
+if (isChild && config.collector) {
+  // Streamed to a collector (memtrace node --collector): each process is
+  // a session of its own there; none of the parent's files is written.
+  config.status = '';
+  writeConfig(env, config);
+  env.MEMTRACE_UNINSTRUMENTED = '';
+} else if (isChild) {
   const parent = Number(env.MEMTRACE_PARENT);
   try {
     fs.mkdirSync(childrenDir, { recursive: true });

@@ -25,6 +25,11 @@ type Config struct {
 	// Exclude are the --exclude globs: modules whose path relative to the
 	// working directory matches run uninstrumented.
 	Exclude []string `json:"exclude,omitempty"`
+	// Collector is the websocket address of a collector (memtrace collect)
+	// the trace streams to instead of Out (docs/protocol.md); Token, the
+	// collector's token (else the address's token parameter).
+	Collector string `json:"collector,omitempty"`
+	Token     string `json:"token,omitempty"`
 }
 
 // ConfigVar is the environment variable that carries Config as JSON.

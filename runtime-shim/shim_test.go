@@ -85,9 +85,11 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // 118 KiB once the core reached Node only through its host, node/host.js,
 // the entry point node.js; 119 KiB once vm, the idle writes, files,
 // hashes and Node's modelled natives moved from the core into the host
-// (core.js names nothing of Node's): issue 55. This is the Node bundle's
-// budget; a browser host's bundle gets its own.)
-const sizeBudget = 119 << 10
+// (core.js names nothing of Node's): issue 55; 127 KiB with the sink to
+// a collector (node/collectorsink.js: a websocket client of the trace
+// protocol in a worker thread, 8 KB): issue 56. This is the Node
+// bundle's budget; a browser host's bundle gets its own.)
+const sizeBudget = 127 << 10
 
 func TestBundleIsFresh(t *testing.T) {
 	js, version, err := bundle.Bundle("src")

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "3c98e848e7f361e7"
+const Version = "122a80b62d925ac0"

@@ -81,6 +81,10 @@ type Session struct {
 	// Scripts is the number of original sources kept in scripts/.
 	Scripts int `json:"scripts,omitempty"`
 
+	// Collector is the session's name at the collector a run of memtrace
+	// node --collector streamed its trace to.
+	Collector string `json:"collector,omitempty"`
+
 	// A session the collector received (docs/protocol.md).
 	Protocol    string `json:"protocol,omitempty"` // "memtrace" or "meminsight"
 	URL         string `json:"url,omitempty"`      // a page's

@@ -17,8 +17,9 @@ import (
 )
 
 type nodeOptions struct {
-	IO       *IOStreams
-	Out      string
+	IO        *IOStreams
+	Out       string
+	Collector string
 	Quiet    bool
 	DebugFun string
 	Node     string
@@ -65,7 +66,7 @@ func (e *exitCodeError) Error() string { return fmt.Sprintf("exit status %d", e.
 func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	opts := &nodeOptions{IO: ios}
 	cmd := &cobra.Command{
-		Use:   "node [--out DIR] [--debug-fun NAME] [--all-uses] [--all-putfields] [--compact] [--exclude GLOB]... [--node-arg ARG]... SCRIPT [ARGS...]",
+		Use:   "node [--out DIR | --collector URL] [--debug-fun NAME] [--all-uses] [--all-putfields] [--compact] [--exclude GLOB]... [--node-arg ARG]... SCRIPT [ARGS...]",
 		Short: "Run a Node.js program with every module instrumented, and record its trace",
 		Long: heredoc.Doc(`
 			Run SCRIPT with Node.js, the runtime shim (the JavaScript that writes
@@ -98,6 +99,14 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 			Read the trace with memtrace lifetime --format json DIR, as the last
 			line printed says.
 
+			With --collector URL the trace streams to a collector (memtrace
+			collect, on this machine or another) instead of DIR: each node process
+			of the program is a session there, with the same bytes the file would
+			hold. The URL is the one memtrace collect prints, its token included
+			(or MEMTRACE_TOKEN). At the end the process waits for the collector's
+			acknowledgement of the whole trace, at most MEMTRACE_COLLECTOR_WAIT
+			seconds (default 30).
+
 			Flags for memtrace come before SCRIPT; everything after SCRIPT goes to
 			the program. Node's own options go with --node-arg, one per flag
 			(--node-arg=--max-old-space-size=8192 --node-arg=--expose-gc); they
@@ -106,6 +115,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 		`),
 		Example: examples(`
 			$ memtrace node --out out app.js --port 8080
+			$ memtrace node --collector 'ws://10.0.0.5:8080/?token=...' server.js
 			$ memtrace node --exclude 'node_modules' --exclude '!node_modules/mylib' app.js
 			$ memtrace node --node-arg=--expose-gc --node-arg=--max-old-space-size=8192 app.js
 			$ memtrace lifetime --format json out
@@ -113,6 +123,12 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 		Args: minArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Script, opts.Args = args[0], args[1:]
+			if opts.Collector != "" && cmd.Flags().Changed("out") {
+				return &FlagError{err: errors.New("--out and --collector cannot be used together: the trace goes to one place")}
+			}
+			if opts.Collector != "" && !strings.HasPrefix(opts.Collector, "ws://") && !strings.HasPrefix(opts.Collector, "wss://") {
+				return &FlagError{err: fmt.Errorf("--collector %s: a websocket address (ws://HOST:PORT/?token=... or wss://...)", opts.Collector)}
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -121,6 +137,7 @@ func newCmdNode(ios *IOStreams, runF func(*nodeOptions) error) *cobra.Command {
 	}
 	cmd.Flags().SetInterspersed(false)
 	cmd.Flags().StringVar(&opts.Out, "out", "memtrace-out", "the trace `DIR` (new, empty, or an earlier memtrace node's)")
+	cmd.Flags().StringVar(&opts.Collector, "collector", "", "stream the trace to the collector at `URL` (memtrace collect prints it, token included) instead of writing DIR")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "print no line at the end about the trace")
 	cmd.Flags().StringVar(&opts.DebugFun, "debug-fun", "", "mark each call to the function `NAME` in the trace: memtrace lifetime --format meminsight prints reference counts there (MemInsight's tests call jalangiRC)")
 	cmd.Flags().StringVar(&opts.Node, "node", "node", "the node `BINARY`")
@@ -143,6 +160,7 @@ func nodeRun(opts *nodeOptions) error {
 		Node: opts.Node, NodeArgs: opts.NodeArgs, Memtrace: memtraceBinary(self), Shim: runtimeshim.Source(),
 		Version: buildInfo().Version, ShimVer: runtimeshim.Version,
 		Stdin: opts.IO.In, Stdout: opts.IO.Out, Stderr: opts.IO.ErrOut, Session: &sess,
+		Collector: opts.Collector,
 	})
 	var serr *noderun.SessionError
 	var werr *safefs.InTheWayError
@@ -154,6 +172,8 @@ func nodeRun(opts *nodeOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "memtrace: %v\n", err)
 	case err != nil:
 		return err
+	case !opts.Quiet && opts.Collector != "":
+		fmt.Fprintln(opts.IO.ErrOut, collectedLine(opts.Collector, &sess))
 	case !opts.Quiet:
 		fmt.Fprintln(opts.IO.ErrOut, sessionLine(opts.Out, &sess))
 	}
@@ -162,6 +182,21 @@ func nodeRun(opts *nodeOptions) error {
 		return &exitCodeError{code}
 	}
 	return nil
+}
+
+// collectedLine is the last line of a run streamed to a collector.
+func collectedLine(url string, s *noderun.Session) string {
+	if i := strings.Index(url, "?"); i >= 0 {
+		url = url[:i] // no token on the screen
+	}
+	if s.Collector == "" {
+		return fmt.Sprintf("memtrace: the trace did not reach the collector at %s: %s", url, s.Reason)
+	}
+	line := fmt.Sprintf("memtrace: trace streamed to the collector at %s, session %s (%s)", url, s.Collector, s.Status)
+	if s.Reason != "" {
+		line += ": " + s.Reason
+	}
+	return line
 }
 
 // memtraceBinary is the memtrace executable the Node preload calls to

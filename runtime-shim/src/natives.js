@@ -102,6 +102,7 @@ export const N_SET_TIMEOUT = typeof setTimeout === 'function' ? setTimeout : und
 export const N_CLEAR_TIMEOUT = typeof clearTimeout === 'function' ? clearTimeout : undefined;
 export const N_SET_INTERVAL = typeof setInterval === 'function' ? setInterval : undefined;
 export const N_CLEAR_INTERVAL = typeof clearInterval === 'function' ? clearInterval : undefined;
+export const N_QUEUE_MICROTASK = typeof queueMicrotask === 'function' ? queueMicrotask : undefined;
 
 // Keyed collections (docs/instrumentation.md §4, "Collections").
 export const N_MAP = Map;

@@ -21,7 +21,7 @@ export function readEnv(proc) {
 
 // settings returns the configuration env gives: MEMTRACE_CONFIG's, else
 // the variables' ({out, status, bin, debugFun, allUses, allPutFields,
-// compact, exclude}).
+// compact, exclude, collector, token}).
 export function settings(env) {
   let c;
   if (typeof env.MEMTRACE_CONFIG === 'string' && env.MEMTRACE_CONFIG !== '') {
@@ -31,6 +31,7 @@ export function settings(env) {
     c = {
       out: env.MEMTRACE_OUT, status: env.MEMTRACE_STATUS, bin: env.MEMTRACE_BIN, debugFun: env.MEMTRACE_DEBUG_FUN,
       allUses: env.MEMTRACE_ALL_USES === '1', allPutFields: env.MEMTRACE_ALL_PUTFIELDS === '1', compact: env.MEMTRACE_COMPACT === '1',
+      collector: env.MEMTRACE_COLLECTOR, token: env.MEMTRACE_TOKEN,
     };
   }
   return c;

@@ -8,7 +8,8 @@
 //              process and async_hooks that the core models
 //   cwd, readText  the working directory; files read (a function's
 //              original text, an uncaught exception's line)
-//   openSink   the trace file (filesink.js)
+//   openSink   the trace file (filesink.js), or a collector
+//              (collectorsink.js: memtrace node --collector)
 //   stopped    a trace that ended early says why (the status file)
 //   instrument run-time code (eval, new Function, vm) through memtrace's
 //              instrument server (bridge.js: two FIFOs), or a process per
@@ -20,10 +21,11 @@
 //              patched (vm.js)
 //   end        the trace has ended: the server's FIFOs are closed
 
-import { apply, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, strIndexOf, strSlice, $String, FunctionPrototype, N_FUNCTION, N_SET_INTERVAL } from '../natives.js';
+import { apply, arraySlice, fnToString, isArray, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, strIndexOf, strSlice, $String, FunctionPrototype, N_FUNCTION, N_SET_INTERVAL, N_QUEUE_MICROTASK } from '../natives.js';
 import { K_EMITTER, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER } from '../consts.js';
 import { readEnv, settings, coreConfig, helperIdleMs } from './config.js';
 import { openFileSink } from './filesink.js';
+import { openCollectorSink } from './collectorsink.js';
 import { startBridge, bridgeNatives } from './bridge.js';
 import { fatalLine, markPrinted } from './fatal.js';
 import { patchVm } from './vm.js';
@@ -274,13 +276,66 @@ export function nodeHost(G) {
     // the buffer are written every second the event loop gets to run (an
     // unref'd timer: it keeps nothing alive).
     const isNode = typeof proc.versions === 'object' && proc.versions !== null && typeof proc.versions.node === 'string';
-    if (sink !== undefined && sink.file && isNode && typeof N_SET_INTERVAL === 'function') {
+    if (sink !== undefined && (sink.file || sink.stream) && isNode && typeof N_SET_INTERVAL === 'function') {
       try {
         const idle = apply(N_SET_INTERVAL, G, [() => {
           if (core.flushPending()) sink.idle();
         }, 1000]);
         if (idle && typeof idle.unref === 'function') idle.unref();
       } catch { /* no timers */ }
+    }
+  }
+
+  // note records what memtrace node reads after the run in the status
+  // file: why the trace stopped early, the collector's answer.
+  const status = {};
+  function note(k, v) {
+    status[k] = v;
+    if (fs !== undefined && typeof s.status === 'string' && s.status !== '') {
+      try { fs.writeFileSync(s.status, JSON.stringify(status)); } catch { /* ignore */ }
+    }
+  }
+  // collectorOptions are the collector sink's: the address, the token
+  // (given, or the URL's token parameter), what this process is.
+  function collectorOptions() {
+    let token = typeof s.token === 'string' ? s.token : '';
+    if (token === '') {
+      try { token = new URL(s.collector).searchParams.get('token') || ''; } catch { token = ''; }
+    }
+    if (token === '' && typeof env.MEMTRACE_TOKEN === 'string') token = env.MEMTRACE_TOKEN;
+    const argv = proc !== undefined && isArray(proc.argv) ? proc.argv : [];
+    const limit = +env.MEMTRACE_COLLECTOR_BUFFER > 0 ? +env.MEMTRACE_COLLECTOR_BUFFER : 64 << 20;
+    const waitMs = +env.MEMTRACE_COLLECTOR_WAIT > 0 ? +env.MEMTRACE_COLLECTOR_WAIT * 1000 : 30000;
+    return {
+      url: s.collector, token, limit, waitMs,
+      meta: {
+        kind: 'node', script: typeof argv[1] === 'string' ? argv[1] : '', args: apply(arraySlice, argv, [2]),
+        node: proc !== undefined ? proc.version : '', pid: proc !== undefined ? proc.pid : 0, format: 'meminsight',
+        debugFun: typeof s.debugFun === 'string' ? s.debugFun : '', allUses: s.allUses === true, allPutFields: s.allPutFields === true,
+        compact: s.compact === true, exclude: isArray(s.exclude) ? s.exclude : [],
+      },
+    };
+  }
+  // ownThread runs start, which starts a thread of memtrace's own, without
+  // the ticks Node queues for a new Worker (the 'worker' event, the
+  // resumption of the stdio pipes), which would change when the program's
+  // first promise reactions run: they run as microtasks instead, and the
+  // 'worker' event not at all (as noderun/preload.cjs does for its own).
+  function ownThread(start) {
+    if (proc === undefined) return start();
+    const saved = proc.nextTick;
+    const later = [];
+    try {
+      proc.nextTick = function nextTick(fn, ...args) { later[later.length] = [fn, args]; };
+      return start();
+    } finally {
+      proc.nextTick = saved;
+      for (let i = 0; i < later.length; i++) {
+        const fn = later[i][0];
+        const args = later[i][1];
+        if (args.length === 0 && apply(strIndexOf, apply(fnToString, fn, []), ["'worker'"]) >= 0) continue;
+        if (N_QUEUE_MICROTASK !== undefined) apply(N_QUEUE_MICROTASK, G, [() => apply(fn, undefined, args)]);
+      }
     }
   }
 
@@ -292,14 +347,16 @@ export function nodeHost(G) {
     cwd: proc !== undefined && typeof proc.cwd === 'function' ? proc.cwd() : '',
     readText: fsReadFileSync !== undefined ? readText : undefined,
     openSink(stop) {
+      if (typeof s.collector === 'string' && s.collector !== '' && builtin !== undefined) {
+        sink = openCollectorSink(builtin, ownThread, collectorOptions(), say, stop, (answer) => note('collector', answer));
+        return sink;
+      }
       const out = typeof s.out === 'string' && s.out !== '' ? s.out : 'mem-trace';
       sink = fs !== undefined ? openFileSink(fs, proc, out, env.MEMTRACE_DIRECT !== '0', say, stop) : undefined;
       return sink;
     },
     stopped(reason) {
-      if (fs !== undefined && typeof s.status === 'string' && s.status !== '') {
-        try { fs.writeFileSync(s.status, JSON.stringify({ stopped: reason })); } catch { /* ignore */ }
-      }
+      note('stopped', reason);
     },
     instrument: execFileSync !== undefined ? instrument : undefined,
     posMap(name, strict, global, src, kind) {
