@@ -20,9 +20,9 @@ type nodeOptions struct {
 	IO        *IOStreams
 	Out       string
 	Collector string
-	Quiet    bool
-	DebugFun string
-	Node     string
+	Quiet     bool
+	DebugFun  string
+	Node      string
 	// AllUses and AllPutFields select MemInsight's modes; Exclude lists
 	// globs of modules that load uninstrumented.
 	AllUses      bool
