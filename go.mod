@@ -4,8 +4,11 @@ go 1.26.0
 
 require (
 	github.com/MakeNowJust/heredoc v1.0.0
+	github.com/chromedp/chromedp v0.23.1
 	github.com/evanw/esbuild v0.28.2
+	github.com/gorilla/websocket v1.5.3
 	github.com/spf13/cobra v1.10.2
+	github.com/spf13/pflag v1.0.9
 	github.com/stretchr/testify v1.12.1
 	github.com/tdewolff/parse/v2 v2.8.20
 	golang.org/x/sys v0.49.0
@@ -13,8 +16,8 @@ require (
 )
 
 require (
-	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/chromedp/cdproto v0.160.1 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
-	github.com/spf13/pflag v1.0.9 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )
