@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -87,4 +88,96 @@ func runProgramCollected(t *testing.T, bin, name, url, out string, sess *noderun
 	b, err := os.ReadFile(filepath.Join(out, sess.Collector, tracedir.TraceFile))
 	require.NoError(t, err)
 	return b
+}
+
+// TestCollectorAheadOfTime: a tree instrumented ahead of time and run with
+// plain node, MEMTRACE_COLLECTOR set, streams the trace its MEMTRACE_OUT
+// run writes.
+func TestCollectorAheadOfTime(t *testing.T) {
+	needNode(t)
+	c, url := startTestCollector(t, collector.Config{})
+	dir := t.TempDir()
+	writeProg(t, dir, "const m = new Map();\nfor (let i = 0; i < 2000; i++) m.set(i, { i, s: 'x' + i });\nconsole.log(m.size);\n")
+	out, _, path := runAhead(t, dir, "p.js")
+	require.Equal(t, "2000\n", out)
+	want, err := os.ReadFile(path)
+	require.NoError(t, err)
+	base, token, _ := strings.Cut(url, "?token=")
+	out2, stderr, _ := runAhead(t, dir, "p.js", "MEMTRACE_COLLECTOR="+base, "MEMTRACE_TOKEN="+token, "MEMTRACE_OUT=/nonexistent/never-written")
+	require.Equal(t, "2000\n", out2)
+	require.Empty(t, stderr)
+	names := c.Sessions()
+	require.Len(t, names, 1)
+	s, err := tracedir.ReadSession(filepath.Join(c.Out(), names[0]))
+	require.NoError(t, err)
+	require.Equal(t, tracedir.StatusComplete, s.Status, s.Reason)
+	got, err := os.ReadFile(filepath.Join(c.Out(), names[0], tracedir.TraceFile))
+	require.NoError(t, err)
+	require.Equal(t, want, got)
+}
+
+// TestCollectorUnreachable: a program whose collector cannot be reached
+// runs as it would, says why its trace is lost, and ends within the wait.
+func TestCollectorUnreachable(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	writeProg(t, dir, "console.log([1, 2, 3].map((x) => x * 2).join());\nprocess.exitCode = 3;\n")
+	var stdout, stderr bytes.Buffer
+	var sess noderun.Session
+	start := time.Now()
+	code, err := noderun.Run(noderun.Options{Script: "p.js", Collector: "ws://127.0.0.1:1/?token=x", Session: &sess,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr,
+		Env: []string{"MEMTRACE_COLLECTOR_WAIT=2"}})
+	require.NoError(t, err)
+	require.Equal(t, 3, code)
+	require.Equal(t, "2,4,6\n", stdout.String())
+	require.Less(t, time.Since(start), 15*time.Second)
+	require.NotContains(t, stderr.String(), "token=x", "the token is not shown")
+	require.Equal(t, tracedir.StatusIncomplete, sess.Status)
+	require.Contains(t, stderr.String(), "memtrace: the collector at ws://127.0.0.1:1/ could not be reached")
+	require.Contains(t, sess.Reason, "could not be reached")
+}
+
+// TestCollectorWrongToken: refused at once, said, the program unharmed.
+func TestCollectorWrongToken(t *testing.T) {
+	needNode(t)
+	c, url := startTestCollector(t, collector.Config{})
+	base, _, _ := strings.Cut(url, "?token=")
+	dir := t.TempDir()
+	writeProg(t, dir, "console.log('ok');\n")
+	var stdout, stderr bytes.Buffer
+	var sess noderun.Session
+	code, err := noderun.Run(noderun.Options{Script: "p.js", Collector: base + "?token=wrong", Session: &sess,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code)
+	require.Equal(t, "ok\n", stdout.String())
+	require.Contains(t, stderr.String(), "a wrong token")
+	require.Equal(t, tracedir.StatusIncomplete, sess.Status)
+	require.Empty(t, c.Sessions())
+}
+
+// TestCollectorChildProcesses: each node process of the program is a
+// session of its own at the collector.
+func TestCollectorChildProcesses(t *testing.T) {
+	needNode(t)
+	c, url := startTestCollector(t, collector.Config{})
+	dir := t.TempDir()
+	writeProg(t, dir, "const { execFileSync } = require('child_process');\nif (process.argv[2] !== 'child') console.log(execFileSync(process.execPath, [__filename, 'child']).toString().trim());\nelse console.log('from the child');\n")
+	var stdout, stderr bytes.Buffer
+	var sess noderun.Session
+	code, err := noderun.Run(noderun.Options{Script: "p.js", Collector: url, Session: &sess,
+		Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+	require.NoError(t, err)
+	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, "from the child\n", stdout.String())
+	require.Equal(t, tracedir.StatusComplete, sess.Status, sess.Reason)
+	names := c.Sessions()
+	require.Len(t, names, 2)
+	for _, n := range names {
+		s, err := tracedir.ReadSession(filepath.Join(c.Out(), n))
+		require.NoError(t, err)
+		require.Equal(t, tracedir.StatusComplete, s.Status, "%s: %s", n, s.Reason)
+		require.Greater(t, s.Bytes, int64(0))
+	}
 }

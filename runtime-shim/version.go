@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "122a80b62d925ac0"
+const Version = "cf02d7d6c3c73726"

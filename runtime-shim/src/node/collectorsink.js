@@ -13,7 +13,7 @@
 // program's thread waits (Atomics.wait, at most the wait given) until the
 // worker has delivered everything and the collector has answered.
 
-import { apply, typedArraySlice } from '../natives.js';
+import { apply, strIndexOf, strSlice, typedArraySlice } from '../natives.js';
 
 // openCollectorSink returns the sink ({write, idle, close, stream}) for
 // the collector at o.url (o: {url, token, meta, limit, waitMs}), or one
@@ -38,11 +38,13 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
   const port = ch.port1;
   const post = port.postMessage;
   const receive = wt.receiveMessageOnPort;
+  // The address as said to the user: without its token.
+  const shown = apply(strSlice, o.url, [0, apply(strIndexOf, o.url, ['?']) >= 0 ? apply(strIndexOf, o.url, ['?']) : o.url.length]);
   let w;
   try {
     w = ownThread(() => new wt.Worker('(' + collectorWorker.toString() + ')()', {
       eval: true,
-      workerData: { memtraceHelper: true, memtraceCollector: { url: o.url, token: o.token, meta: o.meta, sab, port: ch.port2, resumeWaitMs: o.waitMs } },
+      workerData: { memtraceHelper: true, memtraceCollector: { url: o.url, shown, token: o.token, meta: o.meta, sab, port: ch.port2, resumeWaitMs: o.waitMs } },
       transferList: [ch.port2], execArgv: [], stdout: false, stderr: false,
     }));
     w.on('error', (e) => say('the connection to the collector failed: ' + (e && e.message)));
@@ -71,7 +73,7 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
     if (waiting + n > o.limit) {
       dropped = { fromSeq: seqs, fromByte: posted, chunks: 1, bytes: n,
         why: waiting + ' bytes waited for the collector\'s acknowledgement, and the process keeps at most ' + o.limit + ' (MEMTRACE_COLLECTOR_BUFFER)' };
-      stop('the collector at ' + o.url + ' fell behind: ' + dropped.why + '; the trace ends after its first ' + posted + ' bytes');
+      stop('the collector at ' + shown + ' fell behind: ' + dropped.why + '; the trace ends after its first ' + posted + ' bytes');
       return 0;
     }
     const copy = apply(typedArraySlice, buf, [from, to]);
@@ -88,7 +90,9 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
     try {
       apply(post, port, [{ end: true, reason: st[1] === 1 ? 'stop' : 'exit', bytes: posted, dropped }]);
     } catch { /* the worker is gone */ }
-    const deadline = apply(now, Date, []) + o.waitMs;
+    // The worker gives up reconnecting after waitMs: a little longer
+    // here, for its answer.
+    const deadline = apply(now, Date, []) + o.waitMs + 2000;
     while (apply(load, Atomics, [st, 0]) === 0) {
       const left = deadline - apply(now, Date, []);
       if (left <= 0) break;
@@ -101,7 +105,7 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
       answer = m.message;
     }
     if (answer === undefined) {
-      answer = { session: '', status: 'failed', reason: 'the collector at ' + o.url + ' did not answer the end of the trace within ' + o.waitMs / 1000 + ' s' };
+      answer = { session: '', status: 'failed', reason: 'the collector at ' + shown + ' did not answer the end of the trace within ' + (o.waitMs + 2000) / 1000 + ' s' };
     }
     if (answer.status !== 'complete') say(answer.reason ? answer.reason : 'the trace ended ' + answer.status + ' at the collector');
     done(answer);
@@ -218,7 +222,7 @@ function collectorWorker() {
         const want = crypto.createHash('sha1').update(key + '258EAFA5-E914-47DA-95CA-C5AB0DC85B11').digest('base64');
         const m = /\r\nsec-websocket-accept:[ \t]*([^\r\n]*)/i.exec(head);
         if (m === null || m[1].trim() !== want) {
-          refused('the server at ' + cfg.url + ' does not speak websockets');
+          refused('the server at ' + cfg.shown + ' does not speak websockets');
           return;
         }
         upgraded = true;
@@ -287,7 +291,7 @@ function collectorWorker() {
     if (finished) return;
     if (lostAt === 0) lostAt = Date.now();
     if (Date.now() - lostAt > resumeWait) {
-      finish('failed', 'the collector at ' + cfg.url + ' could not be reached for ' + Math.round((Date.now() - lostAt) / 1000) + ' s' + (lastWhy ? ' (' + lastWhy + ')' : '') + ': the trace after its first ' + ackedBytes + ' bytes is lost');
+      finish('failed', 'the collector at ' + cfg.shown + ' could not be reached for ' + Math.round((Date.now() - lostAt) / 1000) + ' s' + (lastWhy ? ' (' + lastWhy + ')' : '') + ': the trace after its first ' + ackedBytes + ' bytes is lost');
       return;
     }
     setTimeout(connect, backoff);
