@@ -17,9 +17,10 @@ build:
 demo: build
 	./bin/memtrace demo $(DEMOFLAGS)
 
-## test: formatting check, go vet, and every test with the race detector
+## test: formatting check, go vet, every test with the race detector, then the collector's load test without it
 test: fmt-check vet browser
 	$(GO) test -race -timeout 30m ./...
+	$(GO) test -count=1 -timeout 20m -run '^TestLoad$$' ./collector
 
 # browser: Debian's chromium for the tests that drive a real browser
 # (installed when missing and run as root; otherwise those tests say what

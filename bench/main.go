@@ -99,6 +99,8 @@ func runChild(job, file string) error {
 		return frontEndChild(job, file)
 	case "project-copy", "project-esbuild", "project-cold", "project-warm":
 		return projectChild(job, file)
+	case "collect-serve", "rawws-serve":
+		return collectorChild(job, file)
 	}
 	f, err := os.Open(file)
 	if err != nil {
@@ -553,6 +555,7 @@ func runAll() error {
 		{"realworld", benchRealWorld},
 		{"shim-split", benchShimSplit},
 		{"project", benchProject},
+		{"collector", benchCollector},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {

@@ -32,6 +32,10 @@ type Options struct {
 	ChunkSize int
 	// MaxBuffer bounds the bytes kept unacknowledged (default 64 MiB).
 	MaxBuffer int64
+	// Block makes Write wait for acknowledgements when MaxBuffer is full,
+	// instead of dropping the rest of the trace (a shim never blocks the
+	// program; a Go producer may wait).
+	Block bool
 	// ResumeWait is how long the client tries to reconnect after losing
 	// its connection (default 30 s).
 	ResumeWait time.Duration
@@ -246,6 +250,9 @@ func (c *Client) seal() {
 	if len(c.cur) == 0 {
 		return
 	}
+	for c.opts.Block && c.kept > 0 && c.kept+int64(len(c.cur)) > c.opts.MaxBuffer && c.err == nil && c.ended == nil {
+		c.cond.Wait()
+	}
 	if c.kept+int64(len(c.cur)) > c.opts.MaxBuffer {
 		c.dropped = &Dropped{FromSeq: int64(c.nextSeq), FromByte: c.sealed, Bytes: int64(len(c.cur)),
 			Why: fmt.Sprintf("%d bytes waited for the collector's acknowledgement, and the client keeps at most %d", c.kept, c.opts.MaxBuffer)}
@@ -345,6 +352,7 @@ func (c *Client) run(ws *websocket.Conn) {
 				if c.err == nil {
 					c.err = fmt.Errorf("the connection was lost (%v) and could not be resumed: %w", lost, err)
 				}
+				c.cond.Broadcast()
 				c.mu.Unlock()
 				return
 			}

@@ -1,0 +1,379 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/collector/client"
+	"github.com/memtrace/memtrace/trace/tracegen"
+	"github.com/memtrace/memtrace/tracedir"
+)
+
+// The collector group (issue 56): -collectsessions sessions streaming
+// -collectmb MB each at once over loopback into a collector (a child
+// process: its CPU time and peak RSS are its own), without and with
+// --fsync, beside two baselines measured in the same run: raw loopback
+// websocket throughput (the same clients' bytes, in the same messages,
+// to a server that only reads them) and disk write throughput (the same
+// number of files of the same size written at once, in the same chunks,
+// to the same file system). Throughput is bytes over wall time, the
+// median of the runs; every session's trace is compared with what was
+// sent (sha256) before it is removed.
+
+var (
+	flagCollectSessions = flag.Int("collectsessions", 50, "the collector group's concurrent sessions")
+	flagCollectMB       = flag.Int("collectmb", 100, "the collector group's MB per session")
+	flagCollectRuns     = flag.Int("collectruns", 3, "the collector group's runs per figure")
+)
+
+const collectChunk = 256 << 10
+
+func benchCollector() error {
+	dir, err := benchWorkDir("collector-")
+	if err != nil {
+		return err
+	}
+	defer dropWorkDir(dir)
+	n, size := *flagCollectSessions, int64(*flagCollectMB)<<20
+	// Distinct traces (at most 8, reused round robin), so that a session
+	// that received another's bytes is caught.
+	kinds := min(n, 8)
+	datas := make([][]byte, kinds)
+	sums := make([][32]byte, kinds)
+	for i := range datas {
+		var b bytes.Buffer
+		b.Grow(int(size) + 1<<20)
+		if err := tracegen.Generate(&b, tracegen.Options{Bytes: size, Seed: uint64(100 + i)}); err != nil {
+			return err
+		}
+		datas[i] = b.Bytes()
+		sums[i] = sha256.Sum256(datas[i])
+	}
+	var total int64
+	for i := 0; i < n; i++ {
+		total += int64(len(datas[i%kinds]))
+	}
+	type figure struct {
+		label string
+		wall  []time.Duration
+		cpu   []time.Duration
+		rss   []int64
+	}
+	figs := map[string]*figure{}
+	order := []string{"raw loopback websocket (baseline)", "disk write (baseline)", "collector", "collector --fsync"}
+	for _, l := range order {
+		figs[l] = &figure{label: l}
+	}
+	for run := 0; run < *flagCollectRuns; run++ {
+		for _, l := range order {
+			var wall, cpu time.Duration
+			var rss int64
+			var err error
+			switch l {
+			case "raw loopback websocket (baseline)":
+				wall, cpu, rss, err = collectRun(dir, "rawws-serve", "", datas, n, nil)
+			case "disk write (baseline)":
+				wall, cpu, rss, err = diskRun(dir, datas, n)
+			default:
+				out := filepath.Join(dir, "out")
+				mode := "0"
+				if strings.HasSuffix(l, "--fsync") {
+					mode = "1"
+				}
+				wall, cpu, rss, err = collectRun(dir, "collect-serve", out+","+mode, datas, n, func(names []string) error {
+					return verifySessions(out, names, datas, sums)
+				})
+				os.RemoveAll(out)
+			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", l, err)
+			}
+			f := figs[l]
+			f.wall, f.cpu, f.rss = append(f.wall, wall), append(f.cpu, cpu), append(f.rss, rss)
+			fmt.Fprintf(os.Stderr, "collector %s: run %d: %v wall, %.0f MB/s\n", l, run+1, wall.Round(time.Millisecond), float64(total)/1e6/wall.Seconds())
+		}
+	}
+	med := func(ds []time.Duration) time.Duration {
+		s := append([]time.Duration(nil), ds...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		return s[len(s)/2]
+	}
+	medI := func(xs []int64) int64 {
+		s := append([]int64(nil), xs...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		return s[len(s)/2]
+	}
+	tput := func(l string) float64 { return float64(total) / 1e6 / med(figs[l].wall).Seconds() }
+	lower := min(tput(order[0]), tput(order[1]))
+	t := &table{title: fmt.Sprintf("collector: %d sessions of %s at once over loopback (%s in all), median of %d runs, wall time", n, mb(size), mb(total), *flagCollectRuns)}
+	t.add("figure", "wall", "throughput", "vs the lower baseline", "server CPU", "server peak RSS", "target")
+	for _, l := range order {
+		f := figs[l]
+		target := ""
+		if strings.HasPrefix(l, "collector") {
+			r := tput(l) / lower
+			target = fmt.Sprintf(">= 0.70: %s; peak RSS %.3f of the data: bounded", verdict(r >= 0.70), float64(medI(f.rss))/float64(total))
+		}
+		t.add(l, med(f.wall).Round(time.Millisecond).String(), fmt.Sprintf("%.0f MB/s", tput(l)), fmt.Sprintf("%.2f", tput(l)/lower),
+			med(f.cpu).Round(time.Millisecond).String(), mb(medI(f.rss)), target)
+	}
+	t.print()
+	fmt.Println("  every session's trace was the bytes sent (sha256), status complete")
+	return nil
+}
+
+// collectRun starts the server child job (collect-serve: a collector on
+// out,fsync; rawws-serve: a websocket server that reads and drops), sends
+// n sessions at once, and returns the wall time of the sending, and the
+// server's CPU time and peak RSS. check, if set, runs on the sessions'
+// names before the server is stopped.
+func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string) error) (time.Duration, time.Duration, int64, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	cmd := exec.Command(self, "-child", job, "-file", arg)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	stderr := &tailBuffer{max: 64 << 10}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return 0, 0, 0, err
+	}
+	sc := bufio.NewScanner(stdout)
+	if !sc.Scan() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return 0, 0, 0, fmt.Errorf("the server did not start: %s", stderr.b)
+	}
+	addr, token, _ := strings.Cut(sc.Text(), " ")
+	go io.Copy(io.Discard, stdout)
+	names := make([]string, n)
+	errs := make(chan error, n)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			data := datas[i%len(datas)]
+			var err error
+			if job == "rawws-serve" {
+				err = sendRaw(addr, data)
+			} else {
+				names[i], err = sendCollected(addr, token, data)
+			}
+			if err != nil {
+				errs <- err
+			}
+		}(i)
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	close(errs)
+	var ferr error
+	for e := range errs {
+		ferr = e
+		break
+	}
+	if ferr == nil && check != nil {
+		ferr = check(names)
+	}
+	stdin.Close()
+	werr := cmd.Wait()
+	if ferr != nil {
+		return 0, 0, 0, ferr
+	}
+	if werr != nil {
+		return 0, 0, 0, fmt.Errorf("the server: %v: %s", werr, stderr.b)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	return wall, time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss * 1024, nil
+}
+
+// sendRaw writes data to the raw server in collectChunk messages (with an
+// 8-byte header, as the protocol's chunks have), then waits for the
+// server's word that it read them all.
+func sendRaw(addr string, data []byte) error {
+	ws, _, err := websocket.DefaultDialer.Dial("ws://"+addr+"/", nil)
+	if err != nil {
+		return err
+	}
+	defer ws.Close()
+	msg := make([]byte, 8+collectChunk)
+	for off := 0; off < len(data); off += collectChunk {
+		n := copy(msg[8:], data[off:min(off+collectChunk, len(data))])
+		if err := ws.WriteMessage(websocket.BinaryMessage, msg[:8+n]); err != nil {
+			return err
+		}
+	}
+	if err := ws.WriteMessage(websocket.TextMessage, []byte("end")); err != nil {
+		return err
+	}
+	_, _, err = ws.ReadMessage()
+	return err
+}
+
+func sendCollected(addr, token string, data []byte) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	c, err := client.Dial(ctx, client.Options{URL: "ws://" + addr, Token: token, ChunkSize: collectChunk, MaxBuffer: 1 << 30,
+		Meta: map[string]any{"kind": "bench", "script": "bench.js"}})
+	if err != nil {
+		return "", err
+	}
+	for off := 0; off < len(data); off += collectChunk {
+		if _, err := c.Write(data[off:min(off+collectChunk, len(data))]); err != nil {
+			return "", err
+		}
+	}
+	end, err := c.End(ctx, "exit")
+	if err != nil {
+		return "", err
+	}
+	if end.Status != tracedir.StatusComplete {
+		return "", fmt.Errorf("session %s ended %s: %s", c.Session(), end.Status, end.Reason)
+	}
+	return c.Session(), nil
+}
+
+// verifySessions compares each session's trace with the data sent.
+func verifySessions(out string, names []string, datas [][]byte, sums [][32]byte) error {
+	for i, name := range names {
+		f, err := os.Open(filepath.Join(out, name, tracedir.TraceFile))
+		if err != nil {
+			return err
+		}
+		h := sha256.New()
+		_, err = io.Copy(h, f)
+		f.Close()
+		if err != nil {
+			return err
+		}
+		var got [32]byte
+		copy(got[:], h.Sum(nil))
+		if got != sums[i%len(datas)] {
+			return fmt.Errorf("session %s: the trace is not the bytes sent", name)
+		}
+		os.RemoveAll(filepath.Join(out, name))
+	}
+	return nil
+}
+
+// diskRun writes n files of the traces' sizes at once, in collectChunk
+// writes, under dir, and returns the wall time (the writer's CPU time and
+// peak RSS are those of this process, not reported).
+func diskRun(dir string, datas [][]byte, n int) (time.Duration, time.Duration, int64, error) {
+	d := filepath.Join(dir, "disk")
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return 0, 0, 0, err
+	}
+	defer os.RemoveAll(d)
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			data := datas[i%len(datas)]
+			f, err := os.Create(filepath.Join(d, fmt.Sprintf("%d", i)))
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer f.Close()
+			for off := 0; off < len(data); off += collectChunk {
+				if _, err := f.Write(data[off:min(off+collectChunk, len(data))]); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	wall := time.Since(start)
+	close(errs)
+	for e := range errs {
+		return 0, 0, 0, e
+	}
+	return wall, 0, 0, nil
+}
+
+// collectorChild serves the collector group's servers until standard
+// input closes; it prints "ADDR TOKEN" once it listens.
+func collectorChild(job, arg string) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	var h http.Handler
+	token := "-"
+	var c *collector.Collector
+	switch job {
+	case "collect-serve":
+		out, fsync, _ := strings.Cut(arg, ",")
+		c, err = collector.New(collector.Config{Out: out, Fsync: fsync == "1", MaxConns: 4096, Log: log.New(io.Discard, "", 0)})
+		if err != nil {
+			return err
+		}
+		h, token = c, c.Token()
+	case "rawws-serve":
+		up := websocket.Upgrader{ReadBufferSize: 64 << 10}
+		h = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ws, err := up.Upgrade(w, r, nil)
+			if err != nil {
+				return
+			}
+			defer ws.Close()
+			buf := make([]byte, 64<<10)
+			for {
+				mt, rd, err := ws.NextReader()
+				if err != nil {
+					return
+				}
+				if mt == websocket.TextMessage {
+					ws.WriteMessage(websocket.TextMessage, []byte("read"))
+					return
+				}
+				if _, err := io.CopyBuffer(io.Discard, rd, buf); err != nil {
+					return
+				}
+			}
+		})
+	}
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	fmt.Printf("%s %s\n", ln.Addr(), token)
+	io.Copy(io.Discard, os.Stdin)
+	srv.Close()
+	if c != nil {
+		c.Close()
+	}
+	return nil
+}
