@@ -70,8 +70,10 @@ func (r *rawConn) chunk(seq uint64, b []byte) {
 
 // healthy runs a good session alongside a fault and checks that it ends
 // complete and whole.
-func healthy(t *testing.T, tc *testCollector) func() {
-	data := genTrace(t, 99, 2<<20)
+func healthy(t *testing.T, tc *testCollector) func() { return healthySized(t, tc, 2<<20) }
+
+func healthySized(t *testing.T, tc *testCollector, size int64) func() {
+	data := genTrace(t, 99, size)
 	done := make(chan struct{})
 	var c *client.Client
 	var end *client.Ended
@@ -186,6 +188,7 @@ func TestRuleViolationAcrossChunks(t *testing.T) {
 
 func TestTruncatedTraceEndsIncomplete(t *testing.T) {
 	tc := startCollector(t, Config{})
+	defer healthy(t, tc)()
 	data := genTrace(t, 7, 64<<10)
 	offs := entryOffsets(t, data)
 	cut := offs[len(offs)-3] + 2
@@ -222,6 +225,7 @@ func TestOversizedFrame(t *testing.T) {
 
 func TestSessionLimit(t *testing.T) {
 	tc := startCollector(t, Config{MaxSession: 100 << 10})
+	defer healthySized(t, tc, 64<<10)()
 	data := genTrace(t, 9, 400<<10)
 	c, end := send(t, tc.URL, tc.Token(), data, client.Options{ChunkSize: 16 << 10})
 	if end == nil || end.Status != tracedir.StatusIncomplete || !strings.Contains(end.Reason, "over the session limit of 102400 bytes") {
@@ -363,6 +367,7 @@ func TestConnectionFlood(t *testing.T) {
 
 func TestOriginPolicy(t *testing.T) {
 	tc := startCollector(t, Config{AllowOrigins: []string{"https://app.example"}})
+	defer healthy(t, tc)()
 	for _, c := range []struct {
 		origin string
 		ok     bool
@@ -492,6 +497,7 @@ func TestRandomDisconnectsGiveTheSameTrace(t *testing.T) {
 func TestClientBoundDropsAndSays(t *testing.T) {
 	// A collector that stops acknowledging: the client's bound fills.
 	tc := startCollector(t, Config{Window: 1 << 30})
+	defer healthy(t, tc)()
 	ctx := context.Background()
 	c, err := client.Dial(ctx, client.Options{URL: tc.URL, Token: tc.Token(), ChunkSize: 8 << 10, MaxBuffer: 64 << 10})
 	if err != nil {
