@@ -2,6 +2,7 @@ package noderun_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"log"
 	"net/http/httptest"
@@ -180,4 +181,41 @@ func TestCollectorChildProcesses(t *testing.T) {
 		require.Equal(t, tracedir.StatusComplete, s.Status, "%s: %s", n, s.Reason)
 		require.Greater(t, s.Bytes, int64(0))
 	}
+}
+
+// TestCollectorStop: the collector shutting down asks a running program's
+// trace to end; it ends (complete, reason stop) the next time the program
+// idles, and the program runs on to its own end.
+func TestCollectorStop(t *testing.T) {
+	needNode(t)
+	c, url := startTestCollector(t, collector.Config{})
+	dir := t.TempDir()
+	writeProg(t, dir, "let n = 0;\nconst keep = [];\nconst t = setInterval(() => { keep.push({ n }); if (++n === 60) { clearInterval(t); console.log('done', keep.length); } }, 50);\n")
+	var stdout, stderr bytes.Buffer
+	var sess noderun.Session
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		code, err := noderun.Run(noderun.Options{Script: "p.js", Collector: url, Session: &sess,
+			Memtrace: memtracebin.Path(t), Shim: runtimeshim.Source(), Dir: dir, Stdout: &stdout, Stderr: &stderr})
+		require.NoError(t, err)
+		require.Equal(t, 0, code, stderr.String())
+	}()
+	for deadline := time.Now().Add(20 * time.Second); len(c.Sessions()) == 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	}
+	require.Len(t, c.Sessions(), 1)
+	name := c.Sessions()[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	require.NoError(t, c.Shutdown(ctx))
+	require.Less(t, time.Since(start), 5*time.Second, "the program's trace did not end when asked")
+	s, err := tracedir.ReadSession(filepath.Join(c.Out(), name))
+	require.NoError(t, err)
+	require.Equal(t, tracedir.StatusComplete, s.Status, s.Reason)
+	require.Equal(t, "stop", s.EndReason)
+	<-done
+	require.Equal(t, "done 60\n", stdout.String())
+	require.Equal(t, tracedir.StatusIncomplete, sess.Status)
+	require.Contains(t, sess.Reason, "the collector asked the trace to end")
 }

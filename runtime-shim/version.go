@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "cf02d7d6c3c73726"
+const Version = "9acb46e03d1869db"

@@ -15,7 +15,8 @@
 
 import { apply, strIndexOf, strSlice, typedArraySlice } from '../natives.js';
 
-// openCollectorSink returns the sink ({write, idle, close, stream}) for
+// openCollectorSink returns the sink ({write, idle, close, stream,
+// stopRequested}) for
 // the collector at o.url (o: {url, token, meta, limit, waitMs}), or one
 // with error set when no worker thread can be started. builtin loads
 // Node's modules; ownThread(start) starts a thread of memtrace's own
@@ -56,7 +57,6 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
   let posted = 0; // bytes handed to the worker
   let seqs = 0; // pieces handed over
   let dropped = null;
-  let stopSaid = false;
   let closed = false;
   function write(buf, from, to) {
     const n = to - from;
@@ -64,10 +64,6 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
     if (dropped !== null) {
       dropped.bytes += n;
       return 0;
-    }
-    if (st[1] === 1 && !stopSaid) {
-      stopSaid = true;
-      stop('the collector asked the trace to end; the rest of the run was not traced');
     }
     const waiting = posted - Number(apply(load, Atomics, [acked, 0]));
     if (waiting + n > o.limit) {
@@ -110,7 +106,9 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
     if (answer.status !== 'complete') say(answer.reason ? answer.reason : 'the trace ended ' + answer.status + ' at the collector');
     done(answer);
   }
-  return { write, idle() {}, close, stream: true };
+  // stopRequested: the collector asked the trace to end (the host ends
+  // it the next time the program idles, or at the process's end).
+  return { write, idle() {}, close, stream: true, stopRequested: () => st[1] === 1 };
 }
 
 // collectorWorker is the worker's code, run from its own source text: it

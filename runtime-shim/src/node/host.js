@@ -21,7 +21,7 @@
 //              patched (vm.js)
 //   end        the trace has ended: the server's FIFOs are closed
 
-import { apply, arraySlice, fnToString, isArray, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, strIndexOf, strSlice, $String, FunctionPrototype, N_FUNCTION, N_SET_INTERVAL, N_QUEUE_MICROTASK } from '../natives.js';
+import { apply, arraySlice, fnToString, isArray, defineProperty, getOwnPropertyDescriptor, getPrototypeOf, strIndexOf, strSlice, $String, FunctionPrototype, N_FUNCTION, N_SET_INTERVAL, N_CLEAR_INTERVAL, N_QUEUE_MICROTASK } from '../natives.js';
 import { K_EMITTER, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER } from '../consts.js';
 import { readEnv, settings, coreConfig, helperIdleMs } from './config.js';
 import { openFileSink } from './filesink.js';
@@ -279,6 +279,15 @@ export function nodeHost(G) {
     if (sink !== undefined && (sink.file || sink.stream) && isNode && typeof N_SET_INTERVAL === 'function') {
       try {
         const idle = apply(N_SET_INTERVAL, G, [() => {
+          if (sink.stopRequested !== undefined && sink.stopRequested()) {
+            // The collector asked: the trace ends here, as at the
+            // process's end (the last uses written), and the program
+            // runs on untraced.
+            if (N_CLEAR_INTERVAL !== undefined) apply(N_CLEAR_INTERVAL, G, [idle]);
+            note('stopped', 'the collector asked the trace to end; the rest of the run was not traced');
+            core.end();
+            return;
+          }
           if (core.flushPending()) sink.idle();
         }, 1000]);
         if (idle && typeof idle.unref === 'function') idle.unref();
