@@ -2,6 +2,10 @@ package collector
 
 import (
 	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memtrace/memtrace/collector/client"
@@ -37,4 +41,58 @@ func (tc *testCollector) dirHas(session, name string) bool {
 	}
 	defer d.Close()
 	return d.Exists(name)
+}
+
+// TestNamesStayInside: what a client says of itself never becomes a path
+// outside the output directory (nor a hidden name in it).
+func TestNamesStayInside(t *testing.T) {
+	tc := startCollector(t, Config{})
+	data := genTrace(t, 2, 8<<10)
+	for _, script := range []string{"../../../../etc/passwd", "/..", "..", ".hidden", "a/../../b", "C:\\x\\..\\..\\y", "\x00\n/", "é/ü"} {
+		c, end := send(t, tc.URL, tc.Token(), data, client.Options{Meta: map[string]any{"kind": "../k", "script": script}})
+		if end.Status != tracedir.StatusComplete {
+			t.Fatalf("%q: %+v", script, end)
+		}
+		name := c.Session()
+		if strings.ContainsAny(name, "/\\\x00") || strings.HasPrefix(name, ".") || name != filepath.Base(name) {
+			t.Fatalf("script %q named the session %q", script, name)
+		}
+		if _, err := os.Stat(filepath.Join(tc.Out(), name, tracedir.TraceFile)); err != nil {
+			t.Fatalf("script %q: %v", script, err)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Dir(tc.Out()))
+	if len(ents) != 1 {
+		t.Fatalf("the collector wrote beside its output directory: %v", ents)
+	}
+}
+
+// TestScriptsKept: the sources a client sends go to the session's
+// scripts/ under names of memtrace's, with their digests.
+func TestScriptsKept(t *testing.T) {
+	tc := startCollector(t, Config{})
+	data := genTrace(t, 3, 8<<10)
+	ctx := context.Background()
+	c, err := client.Dial(ctx, client.Options{URL: tc.URL, Token: tc.Token()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Script("https://example.com/app.js?v=1", "console.log(1);\n")
+	c.Script("../../../etc/passwd", "x")
+	c.Script("https://example.com/app.js?v=1", "a second source for the same name is ignored")
+	c.Write(data)
+	if end, err := c.End(ctx, "exit"); err != nil || end.Status != tracedir.StatusComplete {
+		t.Fatalf("%v %+v", err, end)
+	}
+	dir := filepath.Join(tc.Out(), c.Session())
+	src, err := tracedir.ScriptSource(dir, "https://example.com/app.js?v=1")
+	if err != nil || string(src) != "console.log(1);\n" {
+		t.Fatalf("%q %v", src, err)
+	}
+	if src, err := tracedir.ScriptSource(dir, "../../../etc/passwd"); err != nil || string(src) != "x" {
+		t.Fatalf("%q %v", src, err)
+	}
+	if s := readSession(t, tc.Out(), c.Session()); s.Scripts != 2 {
+		t.Fatalf("session.json says %d scripts", s.Scripts)
+	}
 }
