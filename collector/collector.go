@@ -443,6 +443,9 @@ func (c *Collector) newSession(meta *Meta, protocol string) (*session, error) {
 		return nil, errors.New("the collector is shutting down")
 	}
 	base := safeName(meta.label())
+	if base == "" {
+		base = "session"
+	}
 	stamp := time.Now().UTC().Format("20060102-150405")
 	for {
 		c.seq++
@@ -475,26 +478,14 @@ func (c *Collector) lookup(name string) *session {
 	return c.sessions[name]
 }
 
-// safeName reduces s to at most 40 letters, digits, '.', '-' and '_'
-// ("session" when nothing is left); it never starts with a dot.
+// safeName is a name of at most 40 safe characters for a session's
+// directory (tracedir.SafeBase: never a path, never hidden).
 func safeName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-		if b.Len() >= 40 {
-			break
-		}
+	b := tracedir.SafeBase(s)
+	if len(b) > 40 {
+		b = b[:40]
 	}
-	out := strings.Trim(b.String(), "._")
-	if out == "" {
-		return "session"
-	}
-	return out
+	return strings.TrimRight(b, ".")
 }
 
 // recover finds the sessions an earlier collector left open in the

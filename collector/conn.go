@@ -176,28 +176,40 @@ func isTimeout(err error) bool {
 	return errors.As(err, &ne) && ne.Timeout()
 }
 
+// open upgrades an admitted request and reads its first message (within
+// HelloTimeout) into a pooled buffer; ws is nil when the upgrade failed
+// (the response written), err the first read's.
+func (c *Collector) open(w http.ResponseWriter, r *http.Request, subprotocol string) (*websocket.Conn, *peer, *bytes.Buffer, int, error) {
+	ws, err := c.upgrader(subprotocol).Upgrade(w, r, nil)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	ws.SetReadLimit(int64(c.cfg.MaxFrame))
+	buf := bufPool.Get().(*bytes.Buffer)
+	ws.SetReadDeadline(time.Now().Add(c.cfg.HelloTimeout))
+	mt, err := readMessage(ws, buf)
+	return ws, newPeer(ws, r), buf, mt, err
+}
+
+// close ends a connection open made.
+func (c *Collector) close(ws *websocket.Conn, buf *bytes.Buffer) {
+	ws.Close()
+	if buf.Cap() <= 1<<20 {
+		bufPool.Put(buf)
+	}
+}
+
 // serveCollect serves memtrace's protocol (docs/protocol.md).
 func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 	if !c.admit(w, r, Subprotocol) {
 		return
 	}
 	defer c.releaseConn()
-	ws, err := c.upgrader(Subprotocol).Upgrade(w, r, nil)
-	if err != nil {
+	ws, p, buf, mt, err := c.open(w, r, Subprotocol)
+	if ws == nil {
 		return
 	}
-	defer ws.Close()
-	ws.SetReadLimit(int64(c.cfg.MaxFrame))
-	p := newPeer(ws, r)
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			bufPool.Put(buf)
-		}
-	}()
-
-	ws.SetReadDeadline(time.Now().Add(c.cfg.HelloTimeout))
-	mt, err := readMessage(ws, buf)
+	defer c.close(ws, buf)
 	if err != nil {
 		c.logf("%s: no hello: %s", r.RemoteAddr, describeReadError(err))
 		p.closeWith(closeProtocol, "no hello")
@@ -395,21 +407,11 @@ func (c *Collector) serveMemInsight(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "memtrace collect: a token is required (?token=...), or run the collector with --open", http.StatusUnauthorized)
 		return
 	}
-	ws, err := c.upgrader(MemInsightSubprotocol).Upgrade(w, r, nil)
-	if err != nil {
+	ws, p, buf, mt, err := c.open(w, r, MemInsightSubprotocol)
+	if ws == nil {
 		return
 	}
-	defer ws.Close()
-	ws.SetReadLimit(int64(c.cfg.MaxFrame))
-	p := newPeer(ws, r)
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			bufPool.Put(buf)
-		}
-	}()
-	ws.SetReadDeadline(time.Now().Add(c.cfg.HelloTimeout))
-	mt, err := readMessage(ws, buf)
+	defer c.close(ws, buf)
 	if err != nil || mt != websocket.TextMessage || buf.String() != "startup" {
 		c.logf("refused a MemInsight connection from %s: the first message must be the text startup", r.RemoteAddr)
 		p.closeWith(closeProtocol, "the first message must be startup")

@@ -63,7 +63,7 @@ func WriteScripts(d *safefs.Dir, names []string, source func(name string) []byte
 		if src == nil {
 			continue
 		}
-		file := fmt.Sprintf("%04d-%s", len(idx.Scripts)+1, safeBase(name))
+		file := fmt.Sprintf("%04d-%s", len(idx.Scripts)+1, SafeBase(name))
 		if err := sd.WriteFile(file, src, 0o644); err != nil {
 			return err
 		}
@@ -77,10 +77,11 @@ func WriteScripts(d *safefs.Dir, names []string, source func(name string) []byte
 	return sd.WriteFile(IndexFile, append(b, '\n'), 0o644)
 }
 
-// safeBase is the last part of a script's name (a path's or a URL's,
-// without its query) in letters, digits, '.', '-' and '_', at most 64
-// bytes; "script" when nothing is left.
-func safeBase(name string) string {
+// SafeBase is the last part of a name (a path's or a URL's, without its
+// query) in letters, digits, '.', '-' and '_', at most 64 bytes, never
+// starting with a dot; "script" when nothing is left. A file name made
+// from it never leaves its directory.
+func SafeBase(name string) string {
 	if i := strings.IndexAny(name, "?#"); i >= 0 {
 		name = name[:i]
 	}
@@ -205,7 +206,7 @@ func (s *ScriptStore) Add(name string, src []byte) (bool, error) {
 		return false, err
 	}
 	defer sd.Close()
-	file := fmt.Sprintf("%04d-%s", len(s.idx.Scripts)+1, safeBase(name))
+	file := fmt.Sprintf("%04d-%s", len(s.idx.Scripts)+1, SafeBase(name))
 	if err := sd.WriteFile(file, src, 0o644); err != nil {
 		return false, err
 	}

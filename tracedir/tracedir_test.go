@@ -161,6 +161,6 @@ func TestSafeBase(t *testing.T) {
 		"":                       "script",
 		strings.Repeat("a", 100): strings.Repeat("a", 64),
 	} {
-		assert.Equal(t, want, safeBase(in), "%q", in)
+		assert.Equal(t, want, SafeBase(in), "%q", in)
 	}
 }
