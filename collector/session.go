@@ -139,6 +139,18 @@ func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protoc
 		s.closeFiles()
 		return nil, err
 	}
+	if c.cfg.Fsync {
+		// The new directory and its files' names survive a power cut
+		// before the first chunk is acknowledged.
+		if err := sd.Sync(); err != nil {
+			s.closeFiles()
+			return nil, err
+		}
+		if err := c.dir.Sync(); err != nil {
+			s.closeFiles()
+			return nil, err
+		}
+	}
 	s.check = newStreamCheck()
 	s.startEngine()
 	return s, nil

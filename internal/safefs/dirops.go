@@ -166,3 +166,13 @@ func (d *Dir) OpenFile(rel string, create bool, perm fs.FileMode) (*os.File, err
 	}
 	return os.NewFile(uintptr(fd), d.Path(rel)), nil
 }
+
+// Sync commits the directory's entries to the disk (fsync(2) of the
+// handle): files made in it survive a power cut once their own data is
+// synced too.
+func (d *Dir) Sync() error {
+	if err := unix.Fsync(d.fd); err != nil {
+		return &fs.PathError{Op: "fsync", Path: d.name, Err: err}
+	}
+	return nil
+}
