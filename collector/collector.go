@@ -45,6 +45,7 @@ const (
 	CollectPath = Prefix + "collect"
 	StatusPath  = Prefix + "status.json"
 	StopPath    = Prefix + "stop"
+	BeaconPath  = Prefix + "beacon"
 	// Subprotocol is memtrace's (docs/protocol.md); MemInsightSubprotocol
 	// MemInsight's browser logger's, dialled at "/".
 	Subprotocol           = "memtrace.trace.v1"
@@ -272,6 +273,8 @@ func (c *Collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.serveStatusJSON(w, r)
 	case r.URL.Path == StopPath:
 		c.serveStop(w, r)
+	case r.URL.Path == BeaconPath:
+		c.serveBeacon(w, r)
 	case r.URL.Path == Prefix:
 		c.serveStatusPage(w, r)
 	case r.URL.Path == "/":

@@ -360,8 +360,10 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.lastSeen = time.Now()
-	if s.state != tracedir.StatusStreaming {
-		return 0, &fault{code: closePolicy, reason: "the session has ended (" + s.state + ")", ended: s.state != tracedir.StatusWaiting}
+	// (Waiting: a page's beacon may bring its last chunks after its
+	// socket closed.)
+	if s.state != tracedir.StatusStreaming && s.state != tracedir.StatusWaiting {
+		return 0, &fault{code: closePolicy, reason: "the session has ended (" + s.state + ")", ended: true}
 	}
 	if seq < s.next {
 		return s.next - 1, nil // resent before its acknowledgement arrived
@@ -465,7 +467,7 @@ type endMsg struct {
 func (s *session) clientEnd(m *endMsg) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state != tracedir.StatusStreaming {
+	if s.state != tracedir.StatusStreaming && s.state != tracedir.StatusWaiting {
 		return
 	}
 	s.sess.EndReason = m.Reason

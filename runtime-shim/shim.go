@@ -16,6 +16,14 @@ import (
 //go:embed shim.js
 var source string
 
+//go:embed shim-browser.js
+var browserSource string
+
+// BrowserSource returns the browser bundle: the same core with the
+// browser host, a classic script a page loads first (memtrace serve and
+// the proxy serve it under /__memtrace__/shim.js).
+func BrowserSource() string { return browserSource }
+
 // Source returns the bundled shim, a classic script that installs
 // globalThis.__mt once (a second copy of the same version does nothing).
 func Source() string { return source }

@@ -37,6 +37,8 @@ var importRules = map[string][]string{
 		"internal/directio", "internal/glob", "internal/safefs"},
 	"collector":            {"trace", "tracedir", "lifetime", "internal/safefs", "internal/directio"},
 	"collector/client":     {},
+	"instrument/htmlpage":  {"instrument/js"},
+	"serve":                {"collector", "instrument", "instrument/htmlpage", "instrument/js", "internal/safefs", "runtime-shim"},
 	"project":              {"instrument", "instrument/diag", "instrument/js", "runtime-shim", "internal/glob", "internal/safefs"},
 	"internal/deepjs":      {},
 	"internal/directio":    {},

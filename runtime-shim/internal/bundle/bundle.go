@@ -18,8 +18,13 @@ import (
 )
 
 // Entry is the Node bundle's entry point, relative to the source
-// directory: the core (core.js) with the Node host (node/).
-const Entry = "node.js"
+// directory: the core (core.js) with the Node host (node/). BrowserEntry
+// is the browser bundle's: the same core with the browser host
+// (browser/).
+const (
+	Entry        = "node.js"
+	BrowserEntry = "browser.js"
+)
 
 // Version returns the shim's version: a hash of the names (relative to
 // srcDir) and contents of the .js files under srcDir.
@@ -51,8 +56,14 @@ func Version(srcDir string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:16], nil
 }
 
-// Bundle returns the bundled shim built from srcDir and its version.
+// Bundle returns the Node bundle built from srcDir and its version.
 func Bundle(srcDir string) (js []byte, version string, err error) {
+	return BundleEntry(srcDir, Entry)
+}
+
+// BundleEntry returns the bundle of the entry point entry and the shim's
+// version (one for both bundles: a hash of every source).
+func BundleEntry(srcDir, entry string) (js []byte, version string, err error) {
 	version, err = Version(srcDir)
 	if err != nil {
 		return nil, "", err
@@ -62,7 +73,7 @@ func Bundle(srcDir string) (js []byte, version string, err error) {
 		return nil, "", err
 	}
 	res := api.Build(api.BuildOptions{
-		EntryPoints:       []string{filepath.Join(abs, Entry)},
+		EntryPoints:       []string{filepath.Join(abs, entry)},
 		AbsWorkingDir:     abs,
 		Bundle:            true,
 		Write:             false,

@@ -1,4 +1,5 @@
-// Command gen bundles runtime-shim/src into runtime-shim/shim.js and writes
+// Command gen bundles runtime-shim/src into runtime-shim/shim.js (Node)
+// and shim-browser.js (pages), and writes
 // the shim's version into runtime-shim/version.go. Run it with go generate
 // in runtime-shim; commit both outputs.
 package main
@@ -18,6 +19,13 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := os.WriteFile("shim.js", js, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	bjs, _, err := bundle.BundleEntry("src", bundle.BrowserEntry)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile("shim-browser.js", bjs, 0o644); err != nil {
 		log.Fatal(err)
 	}
 	src, err := format.Source([]byte(VersionFile(version)))

@@ -1,0 +1,52 @@
+package htmlpage
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/memtrace/memtrace/instrument/js"
+)
+
+func fake(src []byte, goal js.Goal, name string) ([]byte, error) {
+	if strings.Contains(string(src), "SYNTAX") {
+		return nil, errors.New("a syntax error")
+	}
+	g := "script"
+	if goal == js.Module {
+		g = "module"
+	}
+	return []byte("/*" + g + " " + name + "*/" + string(src)), nil
+}
+
+func TestRewrite(t *testing.T) {
+	for _, c := range []struct{ name, in, want string }{
+		{"head", "<!DOCTYPE html><HTML><HEAD lang=en><title>x</title></HEAD><body></body></HTML>",
+			"<!DOCTYPE html><HTML><HEAD lang=en>[H]<title>x</title></HEAD><body></body></HTML>"},
+		{"no head", "<html><body><p>x</p></body></html>", "<html>[H]<body><p>x</p></body></html>"},
+		{"no html", "<p>x</p>", "[H]<p>x</p>"},
+		{"text only", "just text", "just text[H]"},
+		{"inline", "<head></head><script>var a = '</div>';</script><script type=module>import x from './x.js'</script>",
+			"<head>[H]</head><script>/*script p.html#inline-1*/var a = '</div>';</script><script type=module>/*module p.html#inline-2*/import x from './x.js'</script>"},
+		{"not js", "<head></head><script type=text/template><b>{{x}}</b></script><script src=a.js></script><script type='application/json'>{}</script>",
+			"<head>[H]</head><script type=text/template><b>{{x}}</b></script><script src=a.js></script><script type='application/json'>{}</script>"},
+		{"failure kept", "<head></head><script>SYNTAX(</script>", "<head>[H]</head><script>SYNTAX(</script>"},
+	} {
+		r := Rewrite([]byte(c.in), Options{Head: []byte("[H]"), Instrument: fake, Name: "p.html"})
+		if string(r.HTML) != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.name, r.HTML, c.want)
+		}
+		if c.name == "failure kept" && len(r.Failures) != 1 {
+			t.Errorf("%s: failures %v", c.name, r.Failures)
+		}
+	}
+}
+
+// Without a head to insert and nothing to instrument, every byte stays.
+func TestRewriteKeepsBytes(t *testing.T) {
+	for _, in := range []string{"", "<", "<!-- x", "<script>unclosed", "<a href='x>y'>\x00é</a>", "<SCRIPT SRC=x></SCRIPT><Div ATTR>"} {
+		if r := Rewrite([]byte(in), Options{}); string(r.HTML) != in {
+			t.Errorf("%q became %q", in, r.HTML)
+		}
+	}
+}

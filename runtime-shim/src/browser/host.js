@@ -1,0 +1,93 @@
+// The browser host: what the core (core.js, install) needs of a page, and
+// what it does for a page. Its configuration is the page's injected
+// configuration (globalThis.__memtraceConfig, which memtrace serve and the
+// proxy write into the page before the shim: runtimeshim.Config as JSON);
+// the trace goes to the collector over the page's WebSocket (sink.js), by
+// default on the page's own origin (/__memtrace__/collect), never
+// 127.0.0.1, so that a phone's page reaches the machine that served it.
+//
+//   config     the core's settings
+//   openSink   the collector (sink.js)
+//   attach     pagehide and Alt+Shift+T end the trace (MemInsight's key)
+//
+// Run-time code (eval, new Function, string timers) runs uninstrumented
+// until the instrument service is reached from the page (issue 57); DOM
+// tracking comes with it.
+
+import { apply, G as GLOBAL, N_SET_INTERVAL } from '../natives.js';
+import { openSocketSink } from './sink.js';
+
+const addListener = typeof GLOBAL.EventTarget === 'function' ? GLOBAL.EventTarget.prototype.addEventListener : undefined;
+
+export function browserHost(G) {
+  const c = G.__memtraceConfig !== null && typeof G.__memtraceConfig === 'object' ? G.__memtraceConfig : {};
+  const loc = G.location;
+  let url = typeof c.collector === 'string' && c.collector !== '' ? c.collector : '';
+  if (url === '' && loc !== undefined && typeof loc.host === 'string' && loc.host !== '') {
+    url = (loc.protocol === 'https:' ? 'wss://' : 'ws://') + loc.host + '/__memtrace__/collect';
+  }
+  const beacon = url !== '' ? (url.indexOf('wss://') === 0 ? 'https://' + url.slice(6) : 'http://' + url.slice(5)).replace(/\/collect(\?.*)?$/, '/beacon') : '';
+  let endReason = 'pagehide';
+  let stopFn;
+  const say = (msg) => {
+    if (G.console) {
+      try { G.console.warn('memtrace: ' + msg); } catch { /* ignore */ }
+    }
+  };
+  return {
+    config: {
+      debugFun: typeof c.debugFun === 'string' ? c.debugFun : '',
+      allPutFields: c.allPutFields === true,
+      allUses: c.allUses === true,
+      compact: c.compact === true,
+      timeLimit: 0,
+      eagerProtos: false,
+      twoProbes: false,
+      shimFrames: false,
+    },
+    cwd: '',
+    openSink(stop) {
+      if (url === '') return undefined;
+      const nav = G.navigator;
+      return openSocketSink({
+        url, token: typeof c.token === 'string' ? c.token : '', limit: c.bufferLimit > 0 ? c.bufferLimit : 64 << 20, beacon,
+        reason: () => endReason,
+        meta: {
+          kind: 'page', url: loc !== undefined ? $href(loc) : '', userAgent: nav !== undefined ? nav.userAgent : '', format: 'meminsight',
+          debugFun: typeof c.debugFun === 'string' ? c.debugFun : '', allUses: c.allUses === true, allPutFields: c.allPutFields === true,
+          compact: c.compact === true,
+        },
+      }, say, stop, () => {
+        endReason = 'stop';
+        if (stopFn !== undefined) stopFn();
+      });
+    },
+    timersTakeStrings: true,
+    attach(core) {
+      stopFn = () => core.end();
+      // What waits in the buffer goes to the collector every second the
+      // page idles (a timer of the shim's: the page's timers are not
+      // touched).
+      if (N_SET_INTERVAL !== undefined) {
+        try { apply(N_SET_INTERVAL, G, [() => { core.flushPending(); }, 1000]); } catch { /* no timers */ }
+      }
+      if (addListener === undefined) return;
+      // The page goes away: its trace ends, last uses written.
+      apply(addListener, G, ['pagehide', () => {
+        endReason = 'pagehide';
+        core.end();
+      }, true]);
+      // MemInsight's key: Alt+Shift+T ends the trace (keyCode 84).
+      apply(addListener, G, ['keydown', (e) => {
+        if (e && e.altKey && e.shiftKey && (e.keyCode === 84 || e.code === 'KeyT')) {
+          endReason = 'key';
+          core.end();
+        }
+      }, true]);
+    },
+  };
+}
+
+function $href(loc) {
+  try { return String(loc.href); } catch { return ''; }
+}

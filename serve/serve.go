@@ -1,0 +1,194 @@
+// Package serve is memtrace serve: a static web app (a built dist/
+// directory, MemInsight's browser tests) served with its pages and
+// scripts instrumented as they are served, the browser shim and the
+// collector on the same origin under /__memtrace__/. A page's trace goes
+// to the collector as a session of its own. Files are opened under the
+// app's directory without following a link (a request never reaches
+// outside it), and nothing of memtrace's own traffic is traced.
+package serve
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"mime"
+	"net/http"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/instrument"
+	"github.com/memtrace/memtrace/instrument/htmlpage"
+	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/internal/safefs"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
+)
+
+// ShimPath is where pages load the browser shim from.
+const ShimPath = collector.Prefix + "shim.js"
+
+// Options configure a server.
+type Options struct {
+	Dir       string // the app
+	Collector *collector.Collector
+	// DebugFun, AllUses, AllPutFields: the trace's modes.
+	DebugFun              string
+	AllUses, AllPutFields bool
+	Log                   *log.Logger
+}
+
+// Server is an http.Handler.
+type Server struct {
+	o    Options
+	dir  *safefs.Dir
+	mu   sync.Mutex
+	memo map[[32]byte][]byte // instrumented scripts by content, goal and name
+	size int
+}
+
+// New opens the app's directory.
+func New(o Options) (*Server, error) {
+	d, err := safefs.Open(o.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if o.Log == nil {
+		o.Log = log.New(io.Discard, "", 0)
+	}
+	return &Server{o: o, dir: d, memo: map[[32]byte][]byte{}}, nil
+}
+
+// Close releases the directory.
+func (s *Server) Close() error { return s.dir.Close() }
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	p := r.URL.Path
+	switch {
+	case p == ShimPath:
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, runtimeshim.BrowserSource())
+		return
+	case strings.HasPrefix(p, collector.Prefix), p == "/" && strings.EqualFold(r.Header.Get("Upgrade"), "websocket"):
+		s.o.Collector.ServeHTTP(w, r)
+		return
+	}
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		http.Error(w, "memtrace serve: GET only", http.StatusMethodNotAllowed)
+		return
+	}
+	rel := strings.TrimPrefix(path.Clean("/"+p), "/")
+	if rel == "" {
+		rel = "index.html"
+	} else if st, err := s.dir.Lstat(rel); err == nil && st.Mode&0o170000 == 0o040000 {
+		if !strings.HasSuffix(p, "/") {
+			http.Redirect(w, r, p+"/", http.StatusMovedPermanently)
+			return
+		}
+		rel = path.Join(rel, "index.html")
+	}
+	b, err := s.dir.ReadFile(rel)
+	if err != nil {
+		var le *safefs.LinkError
+		switch {
+		case errors.As(err, &le):
+			http.Error(w, "memtrace serve: "+p+" runs through a symbolic link, which memtrace serve does not follow", http.StatusForbidden)
+		case errors.Is(err, fs.ErrNotExist):
+			http.NotFound(w, r)
+		default:
+			http.Error(w, "memtrace serve: "+err.Error(), http.StatusInternalServerError)
+		}
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	name := "/" + rel
+	switch ext := strings.ToLower(filepath.Ext(rel)); ext {
+	case ".html", ".htm":
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write(s.page(name, b))
+	case ".js", ".mjs", ".cjs":
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		goal := js.Script
+		// A module script's request is a CORS one (Sec-Fetch-Mode: cors);
+		// a classic script's is not.
+		if ext == ".mjs" || r.Header.Get("Sec-Fetch-Mode") == "cors" && r.Header.Get("Sec-Fetch-Dest") == "script" {
+			goal = js.Module
+		}
+		code, err := s.script(b, goal, name)
+		if err != nil {
+			s.o.Log.Printf("%s: served as it is: %v", name, err)
+			w.Header().Set("Warning", fmt.Sprintf("199 memtrace %q", "not instrumented: "+firstLine(err.Error())))
+			w.Write(b)
+			return
+		}
+		w.Write(code)
+	default:
+		if t := mime.TypeByExtension(ext); t != "" {
+			w.Header().Set("Content-Type", t)
+		}
+		http.ServeContent(w, r, rel, time.Time{}, strings.NewReader(string(b)))
+	}
+}
+
+// page rewrites a page: the configuration and the shim first in <head>,
+// its inline scripts instrumented.
+func (s *Server) page(name string, b []byte) []byte {
+	cfg := map[string]any{"token": s.o.Collector.Token()}
+	if s.o.DebugFun != "" {
+		cfg["debugFun"] = s.o.DebugFun
+	}
+	if s.o.AllUses {
+		cfg["allUses"] = true
+	}
+	if s.o.AllPutFields {
+		cfg["allPutFields"] = true
+	}
+	cj, _ := json.Marshal(cfg)
+	head := []byte("<script>globalThis.__memtraceConfig=" + strings.ReplaceAll(string(cj), "</", "<\\/") + ";</script><script src=\"" + ShimPath + "\"></script>")
+	res := htmlpage.Rewrite(b, htmlpage.Options{Head: head, Name: name, Instrument: s.script})
+	for _, f := range res.Failures {
+		s.o.Log.Printf("%v: left as it is", f)
+	}
+	return res.HTML
+}
+
+// script instruments a script (memoised by content, goal and name).
+func (s *Server) script(src []byte, goal js.Goal, name string) ([]byte, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%s\x00", goal, name)
+	h.Write(src)
+	var key [32]byte
+	copy(key[:], h.Sum(nil))
+	s.mu.Lock()
+	if c, ok := s.memo[key]; ok {
+		s.mu.Unlock()
+		return c, nil
+	}
+	s.mu.Unlock()
+	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: name, DebugFun: s.o.DebugFun, AllUses: s.o.AllUses, AllPutFields: s.o.AllPutFields})
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	if s.size > 256<<20 {
+		s.memo, s.size = map[[32]byte][]byte{}, 0
+	}
+	s.memo[key] = res.Code
+	s.size += len(res.Code)
+	s.mu.Unlock()
+	return res.Code, nil
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

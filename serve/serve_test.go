@@ -1,0 +1,184 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/lifetime"
+	"github.com/memtrace/memtrace/trace"
+	"github.com/memtrace/memtrace/tracedir"
+)
+
+func chromium(t *testing.T) string {
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	testcorpus.Missing(t, "chromium (apt-get install chromium)")
+	return ""
+}
+
+type served struct {
+	c   *collector.Collector
+	url string
+}
+
+func startServe(t *testing.T, dir string) *served {
+	t.Helper()
+	c, err := collector.New(collector.Config{Out: filepath.Join(t.TempDir(), "traces"), Log: log.New(io.Discard, "", 0)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Dir: dir, Collector: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(s)
+	t.Cleanup(func() {
+		srv.CloseClientConnections()
+		srv.Close()
+		c.Close()
+		s.Close()
+	})
+	return &served{c: c, url: srv.URL}
+}
+
+// browse opens each page in headless Chromium, waits until the page sets
+// window.__memTestDone (or loads, when wait is false), then leaves it
+// (pagehide ends its trace).
+func browse(t *testing.T, pages []string, wait bool) {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
+		chromedp.Flag("headless", "new"), chromedp.UserDataDir(t.TempDir()))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	if err := chromedp.Listen(ctx, func(ev any) {
+		switch e := ev.(type) {
+		case *cdpruntime.EventExceptionThrown:
+			t.Errorf("page error: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
+		case *cdpruntime.EventConsoleAPICalled:
+			for _, a := range e.Args {
+				t.Logf("console.%s: %s", e.Type, a.Value)
+			}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pages {
+		tctx, tcancel := context.WithTimeout(ctx, 30*time.Second)
+		if err := chromedp.Do(tctx, chromedp.Navigate(p)); err != nil {
+			tcancel()
+			t.Fatalf("%s: %v", p, err)
+		}
+		if wait {
+			if err := chromedp.Do(tctx, chromedp.Poll[chromedp.Void]("window.__memTestDone === true")); err != nil {
+				tcancel()
+				t.Fatalf("%s: the page did not finish: %v", p, err)
+			}
+		}
+		if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
+			tcancel()
+			t.Fatal(err)
+		}
+		tcancel()
+	}
+}
+
+func waitSessions(t *testing.T, c *collector.Collector, n int) []*tracedir.Session {
+	t.Helper()
+	var out []*tracedir.Session
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		names := c.Sessions()
+		if len(names) < n {
+			continue
+		}
+		out = out[:0]
+		for _, name := range names {
+			s, err := tracedir.ReadSession(filepath.Join(c.Out(), name))
+			if err != nil || s.Status == tracedir.StatusStreaming || s.Status == tracedir.StatusWaiting {
+				break
+			}
+			out = append(out, s)
+		}
+		if len(out) == len(names) {
+			return out
+		}
+	}
+	t.Fatalf("%d sessions ended of %d", len(out), n)
+	return nil
+}
+
+// TestServeTracesAPage: a page and its scripts (classic, inline, module)
+// run instrumented in Chromium; leaving the page ends its session at the
+// collector, complete, with a trace that passes every rule and that the
+// lifetime engine reads; the page worked as it does untraced.
+func TestServeTracesAPage(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "index.html"), []byte(`<!doctype html>
+<html><head><title>t</title></head><body><div id=out></div>
+<script src="app.js"></script>
+<script>var inline = { k: make(3) }; document.getElementById('out').textContent = String(inline.k.length);</script>
+<script type="module">import { twice } from './mod.js'; window.mod = twice([1, 2]); window.__memTestDone = true;</script>
+</body></html>`), 0o644)
+	os.WriteFile(filepath.Join(dir, "app.js"), []byte("function make(n) { var a = []; for (var i = 0; i < n; i++) a.push({ i: i }); return a; }\nvar kept = make(10);\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "mod.js"), []byte("export function twice(xs) { return xs.map((x) => ({ x: x * 2 })); }\n"), 0o644)
+	s := startServe(t, dir)
+	browse(t, []string{s.url + "/"}, true)
+	sessions := waitSessions(t, s.c, 1)
+	if len(sessions) != 1 {
+		t.Fatalf("%d sessions", len(sessions))
+	}
+	ss := sessions[0]
+	name := s.c.Sessions()[0]
+	if ss.Status != tracedir.StatusComplete || ss.Kind != "page" || !strings.HasSuffix(ss.URL, "/") || ss.EndReason != "pagehide" {
+		t.Fatalf("session: %+v", ss)
+	}
+	data, err := os.ReadFile(filepath.Join(s.c.Out(), name, tracedir.TraceFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := trace.Check(bytes.NewReader(data), 10)
+	if err != nil || !rep.OK() {
+		t.Fatalf("trace check: %v %+v", err, rep)
+	}
+	for _, script := range []string{"/app.js", "/index.html#inline-1", "/mod.js", "/index.html#inline-2"} {
+		if !bytes.Contains(data, utf16(script)) {
+			t.Errorf("the trace does not name %s", script)
+		}
+	}
+	var l lifetime.NopListener
+	if err := lifetime.Analyze(bytes.NewReader(data), lifetime.Options{}, &l); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func utf16(s string) []byte {
+	var b []byte
+	for _, r := range s {
+		b = append(b, byte(r), 0)
+	}
+	return b
+}
