@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -172,7 +173,19 @@ func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string
 		return 0, 0, 0, fmt.Errorf("the server did not start: %s", stderr.b)
 	}
 	addr, token, _ := strings.Cut(sc.Text(), " ")
-	go io.Copy(io.Discard, stdout)
+	// Its last line: its peak RSS (VmHWM), which the rusage of a child
+	// started by a process this large does not give (it counts the
+	// parent's pages shared until exec).
+	hwm := make(chan int64, 1)
+	go func() {
+		var v int64
+		for sc.Scan() {
+			if f := strings.Fields(sc.Text()); len(f) == 2 && f[0] == "hwm" {
+				fmt.Sscan(f[1], &v)
+			}
+		}
+		hwm <- v
+	}()
 	names := make([]string, n)
 	errs := make(chan error, n)
 	start := time.Now()
@@ -213,7 +226,7 @@ func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string
 		return 0, 0, 0, fmt.Errorf("the server: %v: %s", werr, stderr.b)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return wall, time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), ru.Maxrss * 1024, nil
+	return wall, time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), <-hwm, nil
 }
 
 // sendRaw writes data to the raw server in collectChunk messages (with an
@@ -242,7 +255,7 @@ func sendRaw(addr string, data []byte) error {
 func sendCollected(addr, token string, data []byte) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	c, err := client.Dial(ctx, client.Options{URL: "ws://" + addr, Token: token, ChunkSize: collectChunk, MaxBuffer: 1 << 30,
+	c, err := client.Dial(ctx, client.Options{URL: "ws://" + addr, Token: token, ChunkSize: collectChunk, MaxBuffer: 8 << 20, Block: true,
 		Meta: map[string]any{"kind": "bench", "script": "bench.js"}})
 	if err != nil {
 		return "", err
@@ -328,6 +341,14 @@ func diskRun(dir string, datas [][]byte, n int) (time.Duration, time.Duration, i
 // collectorChild serves the collector group's servers until standard
 // input closes; it prints "ADDR TOKEN" once it listens.
 func collectorChild(job, arg string) error {
+	if p := os.Getenv("MEMTRACE_BENCH_CPUPROFILE"); p != "" && job == "collect-serve" {
+		f, err := os.Create(p)
+		if err != nil {
+			return err
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err
@@ -374,6 +395,16 @@ func collectorChild(job, arg string) error {
 	srv.Close()
 	if c != nil {
 		c.Close()
+	}
+	// The peak RSS, from the kernel's count for this process.
+	if b, err := os.ReadFile("/proc/self/status"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(line, "VmHWM:") {
+				var kb int64
+				fmt.Sscan(strings.TrimSpace(strings.TrimSuffix(strings.TrimPrefix(line, "VmHWM:"), "kB")), &kb)
+				fmt.Printf("hwm %d\n", kb*1024)
+			}
+		}
 	}
 	return nil
 }

@@ -64,8 +64,9 @@ type Dropped struct {
 }
 
 type chunk struct {
-	seq  uint64
-	data []byte
+	seq   uint64
+	frame []byte // the binary message: the sequence number, then data
+	data  []byte // frame[8:]
 }
 
 // Client streams one session. Write, Script and End may be called from
@@ -77,7 +78,7 @@ type Client struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	cur      []byte
+	cur      []byte   // the chunk being filled: its message (sequence number first)
 	chunks   []chunk // sealed, not acknowledged, in order
 	kept     int64
 	nextSeq  uint64 // of the next chunk sealed
@@ -228,13 +229,13 @@ func (c *Client) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 && c.dropped == nil {
 		if c.cur == nil {
-			c.cur = make([]byte, 0, c.opts.ChunkSize)
+			c.cur = c.newFrame()
 		}
-		take := min(c.opts.ChunkSize-len(c.cur), len(p))
+		take := min(8+c.opts.ChunkSize-len(c.cur), len(p))
 		c.cur = append(c.cur, p[:take]...)
 		p = p[take:]
 		c.bytes += int64(take)
-		if len(c.cur) == c.opts.ChunkSize {
+		if len(c.cur) == 8+c.opts.ChunkSize {
 			c.seal()
 		}
 	}
@@ -244,24 +245,34 @@ func (c *Client) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// newFrame returns an empty chunk's message: room for the sequence
+// number, then up to ChunkSize bytes. It is sent as it is, never copied.
+// (Not reused after its acknowledgement: the sending goroutine may still
+// hold it.)
+func (c *Client) newFrame() []byte {
+	return make([]byte, 8, 8+c.opts.ChunkSize)
+}
+
 // seal turns the chunk being filled into one to send, or drops it (and
 // everything after it) when the bound is full.
 func (c *Client) seal() {
-	if len(c.cur) == 0 {
+	n := len(c.cur) - 8
+	if n <= 0 {
 		return
 	}
-	for c.opts.Block && c.kept > 0 && c.kept+int64(len(c.cur)) > c.opts.MaxBuffer && c.err == nil && c.ended == nil {
+	for c.opts.Block && c.kept > 0 && c.kept+int64(n) > c.opts.MaxBuffer && c.err == nil && c.ended == nil {
 		c.cond.Wait()
 	}
-	if c.kept+int64(len(c.cur)) > c.opts.MaxBuffer {
-		c.dropped = &Dropped{FromSeq: int64(c.nextSeq), FromByte: c.sealed, Bytes: int64(len(c.cur)),
+	if c.kept+int64(n) > c.opts.MaxBuffer {
+		c.dropped = &Dropped{FromSeq: int64(c.nextSeq), FromByte: c.sealed, Bytes: int64(n),
 			Why: fmt.Sprintf("%d bytes waited for the collector's acknowledgement, and the client keeps at most %d", c.kept, c.opts.MaxBuffer)}
 		c.cur = nil
 		return
 	}
-	c.chunks = append(c.chunks, chunk{seq: c.nextSeq, data: c.cur})
-	c.kept += int64(len(c.cur))
-	c.sealed += int64(len(c.cur))
+	binary.BigEndian.PutUint64(c.cur, c.nextSeq)
+	c.chunks = append(c.chunks, chunk{seq: c.nextSeq, frame: c.cur, data: c.cur[8:]})
+	c.kept += int64(n)
+	c.sealed += int64(n)
 	c.nextSeq++
 	c.cur = nil
 	c.cond.Broadcast()
@@ -405,9 +416,7 @@ func (c *Client) serve(ws *websocket.Conn) error {
 			ch := c.chunks[c.sendFrom]
 			c.sendFrom++
 			c.inflight += int64(len(ch.data))
-			msg = make([]byte, 8+len(ch.data))
-			binary.BigEndian.PutUint64(msg, ch.seq)
-			copy(msg[8:], ch.data)
+			msg = ch.frame
 			mt = websocket.BinaryMessage
 		default:
 			end := map[string]any{"type": "end", "reason": c.ending.reason, "last": int64(c.nextSeq) - 1, "bytes": c.sealed}
