@@ -78,7 +78,7 @@ type Client struct {
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	cur      []byte   // the chunk being filled: its message (sequence number first)
+	cur      []byte  // the chunk being filled: its message (sequence number first)
 	chunks   []chunk // sealed, not acknowledged, in order
 	kept     int64
 	nextSeq  uint64 // of the next chunk sealed
