@@ -26,10 +26,32 @@ func (c *Collector) serveBeacon(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	s := c.lookup(q.Get("session"))
-	if s == nil || s.resume == "" || subtle.ConstantTimeCompare([]byte(q.Get("resume")), []byte(s.resume)) != 1 {
-		http.Error(w, "memtrace collect: no such session to end", http.StatusNotFound)
-		return
+	var s *session
+	if q.Get("session") != "" {
+		s = c.lookup(q.Get("session"))
+		if s == nil || s.resume == "" || subtle.ConstantTimeCompare([]byte(q.Get("resume")), []byte(s.resume)) != 1 {
+			http.Error(w, "memtrace collect: no such session to end", http.StatusNotFound)
+			return
+		}
+	} else {
+		// The page went away before its welcome: the session by the name
+		// it chose, made here if its hello never arrived.
+		if !c.tokenOK(q.Get("token")) {
+			http.Error(w, "memtrace collect: a wrong or missing token", http.StatusUnauthorized)
+			return
+		}
+		client := q.Get("client")
+		if client == "" {
+			http.Error(w, "memtrace collect: a beacon names its session or its client", http.StatusBadRequest)
+			return
+		}
+		var meta Meta
+		json.Unmarshal([]byte(q.Get("meta")), &meta)
+		var err error
+		if s, err = c.newSessionFor(client, &meta, "memtrace"); err != nil {
+			http.Error(w, "memtrace collect: "+err.Error(), http.StatusServiceUnavailable)
+			return
+		}
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(4*c.cfg.MaxFrame)))
 	if err != nil {

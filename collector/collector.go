@@ -132,6 +132,7 @@ type Collector struct {
 
 	mu       sync.Mutex
 	sessions map[string]*session
+	byClient map[string]*session // by the name a client chose (hello's client)
 	order    []*session
 	seq      int // sessions named so far in this run
 	closing  bool
@@ -165,7 +166,7 @@ func New(cfg Config) (*Collector, error) {
 		d.Close()
 		return nil, err
 	}
-	c := &Collector{cfg: cfg, dir: d, lock: lk, start: time.Now(), sessions: map[string]*session{}, done: make(chan struct{})}
+	c := &Collector{cfg: cfg, dir: d, lock: lk, start: time.Now(), sessions: map[string]*session{}, byClient: map[string]*session{}, done: make(chan struct{})}
 	if c.token, err = c.loadToken(cfg.Token); err != nil {
 		c.release()
 		return nil, err
@@ -473,6 +474,36 @@ func (c *Collector) newSession(meta *Meta, protocol string) (*session, error) {
 		c.order = append(c.order, s)
 		return s, nil
 	}
+}
+
+// newSessionFor is newSession for a client that named its session
+// client: a second hello or beacon with that name finds it (the first
+// one made wins).
+func (c *Collector) newSessionFor(client string, meta *Meta, protocol string) (*session, error) {
+	if client != "" {
+		c.mu.Lock()
+		s := c.byClient[client]
+		c.mu.Unlock()
+		if s != nil {
+			return s, nil
+		}
+	}
+	s, err := c.newSession(meta, protocol)
+	if err != nil || client == "" || len(client) > 64 {
+		return s, err
+	}
+	c.mu.Lock()
+	if old := c.byClient[client]; old == nil {
+		c.byClient[client] = s
+	}
+	c.mu.Unlock()
+	return s, nil
+}
+
+func (c *Collector) lookupClient(client string) *session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.byClient[client]
 }
 
 func (c *Collector) lookup(name string) *session {

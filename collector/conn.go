@@ -93,6 +93,10 @@ type hello struct {
 	Token    string `json:"token"`
 	Session  string `json:"session"`
 	Resume   string `json:"resume"`
+	// Client is a name the client chose for its new session (random), by
+	// which its beacon finds the session when the page went away before
+	// the welcome arrived.
+	Client string `json:"client"`
 	Meta     Meta   `json:"meta"`
 }
 
@@ -251,7 +255,7 @@ func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 			c.refuse(p, closeGoingAway, c.diskFullReason())
 			return
 		}
-		if s, err = c.newSession(&h.Meta, "memtrace"); err != nil {
+		if s, err = c.newSessionFor(h.Client, &h.Meta, "memtrace"); err != nil {
 			c.refuse(p, closeGoingAway, "no session could be made: "+err.Error())
 			return
 		}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "393c3070be6530a3"
+const Version = "1235391d902bb3ac"

@@ -48,6 +48,14 @@ export function openSocketSink(o, say, stop, onStop) {
   let dropped = null;
   let stopAsked = false;
   let backoff = 50;
+  // The name this page gives its session, by which its beacon finds it
+  // when the page goes away before the collector's welcome.
+  let client = '';
+  try {
+    const r = new $Uint8Array(16);
+    G.crypto.getRandomValues(r);
+    for (let i = 0; i < 16; i++) client += (r[i] < 16 ? '0' : '') + r[i].toString(16);
+  } catch { client = ''; }
 
   function connect() {
     if (ended) return;
@@ -62,7 +70,7 @@ export function openSocketSink(o, say, stop, onStop) {
     ws = s;
     ready = false;
     apply(addListener, s, ['open', () => {
-      send(s, apply(jsonStringify, $JSON, [{ type: 'hello', protocol: 1, token: o.token, session, resume, meta: o.meta }]));
+      send(s, apply(jsonStringify, $JSON, [{ type: 'hello', protocol: 1, token: o.token, session, resume, client: session === '' ? client : '', meta: o.meta }]));
     }]);
     apply(addListener, s, ['message', (ev) => {
       if (typeof ev.data !== 'string') return;
@@ -173,7 +181,7 @@ export function openSocketSink(o, say, stop, onStop) {
       pump();
       send(ws, apply(jsonStringify, $JSON, [end]));
     }
-    if (o.beacon && session !== '' && $fetch !== undefined && $Blob !== undefined) {
+    if (o.beacon && (session !== '' || client !== '') && $fetch !== undefined && $Blob !== undefined) {
       // [seq: 8 bytes][length: 4 bytes][bytes]... then the end as JSON.
       let size = 0;
       for (let i = 0; i < chunks.length; i++) size += 12 + chunks[i].data.length;
@@ -188,8 +196,9 @@ export function openSocketSink(o, say, stop, onStop) {
         apply(typedArraySet, body, [c.data, p + 12]);
         p += 12 + c.data.length;
       }
-      const q = '?session=' + encode(session) + '&resume=' + encode(resume) +
-        '&end=' + encode(apply(jsonStringify, $JSON, [end]));
+      const who = session !== '' ? '?session=' + encode(session) + '&resume=' + encode(resume)
+        : '?client=' + client + '&token=' + encode(o.token) + '&meta=' + encode(apply(jsonStringify, $JSON, [o.meta]));
+      const q = who + '&end=' + encode(apply(jsonStringify, $JSON, [end]));
       try {
         apply($fetch, G, [o.beacon + q, { method: 'POST', body: new $Blob([body]), keepalive: true, credentials: 'omit' }]);
       } catch { /* the page is gone */ }
