@@ -97,7 +97,7 @@ type hello struct {
 	// which its beacon finds the session when the page went away before
 	// the welcome arrived.
 	Client string `json:"client"`
-	Meta     Meta   `json:"meta"`
+	Meta   Meta   `json:"meta"`
 }
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
