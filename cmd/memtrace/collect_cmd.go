@@ -102,36 +102,44 @@ func collectRun(opts *collectOptions) error {
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", opts.Listen)
+	w := opts.IO.ErrOut
+	return serveCollector(opts.ctx, opts.Listen, c, c, opts.Ready, func(addr, host string) {
+		fmt.Fprintf(w, "memtrace collect: listening on %s, writing sessions to %s\n", addr, cfg.Out)
+		q := "?token=" + c.Token()
+		if cfg.Open {
+			q = ""
+			fmt.Fprintf(w, "  open: sessions need no token\n")
+		} else {
+			fmt.Fprintf(w, "  token: %s\n", c.Token())
+		}
+		fmt.Fprintf(w, "  status: http://%s%s%s\n", host, collector.Prefix, q)
+		fmt.Fprintf(w, "  a Node program: memtrace node --collector 'ws://%s/%s' app.js\n", host, q)
+	}, func() { fmt.Fprintf(w, "memtrace collect: stopping: asking clients to end their sessions\n") })
+}
+
+// serveCollector serves h (which mounts the collector c) on listen until
+// ctx ends (nil: SIGINT or SIGTERM), then asks c's clients to end their
+// sessions and waits up to 10 s for them. banner prints the addresses
+// (addr as listened on, host as a browser on this machine dials it);
+// ready, if set, receives addr (tests); stopping says the stop.
+func serveCollector(ctx context.Context, listen string, c *collector.Collector, h http.Handler, ready chan<- string, banner func(addr, host string), stopping func()) error {
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		c.Close()
 		return err
 	}
 	addr := ln.Addr().String()
-	srv := &http.Server{Handler: c, ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-
 	host := addr
-	if h, p, err := net.SplitHostPort(addr); err == nil && (h == "0.0.0.0" || h == "::") {
+	if hh, p, err := net.SplitHostPort(addr); err == nil && (hh == "0.0.0.0" || hh == "::") {
 		host = net.JoinHostPort("127.0.0.1", p)
 	}
-	w := opts.IO.ErrOut
-	fmt.Fprintf(w, "memtrace collect: listening on %s, writing sessions to %s\n", addr, cfg.Out)
-	q := "?token=" + c.Token()
-	if cfg.Open {
-		q = ""
-		fmt.Fprintf(w, "  open: sessions need no token\n")
-	} else {
-		fmt.Fprintf(w, "  token: %s\n", c.Token())
+	banner(addr, host)
+	if ready != nil {
+		ready <- addr
 	}
-	fmt.Fprintf(w, "  status: http://%s%s%s\n", host, collector.Prefix, q)
-	fmt.Fprintf(w, "  a Node program: memtrace node --collector 'ws://%s/%s' app.js\n", host, q)
-	if opts.Ready != nil {
-		opts.Ready <- addr
-	}
-
-	ctx := opts.ctx
 	if ctx == nil {
 		var stop context.CancelFunc
 		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -143,7 +151,7 @@ func collectRun(opts *collectOptions) error {
 		c.Close()
 		return err
 	}
-	fmt.Fprintf(w, "memtrace collect: stopping: asking clients to end their sessions\n")
+	stopping()
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	err = c.Shutdown(sctx)

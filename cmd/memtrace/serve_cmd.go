@@ -4,12 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
-	"net"
-	"net/http"
 	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/MakeNowJust/heredoc"
 	"github.com/spf13/cobra"
@@ -83,39 +78,9 @@ func serveRun(opts *serveOptions) error {
 		return err
 	}
 	defer s.Close()
-	ln, err := net.Listen("tcp", opts.Listen)
-	if err != nil {
-		c.Close()
-		return err
-	}
-	addr := ln.Addr().String()
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	host := addr
-	if h, p, err := net.SplitHostPort(addr); err == nil && (h == "0.0.0.0" || h == "::") {
-		host = net.JoinHostPort("127.0.0.1", p)
-	}
-	fmt.Fprintf(opts.IO.ErrOut, "memtrace serve: %s instrumented at http://%s/ (each page's trace goes to %s)\n", opts.Dir, host, opts.Out)
-	fmt.Fprintf(opts.IO.ErrOut, "  status: http://%s%s?token=%s\n", host, collector.Prefix, c.Token())
-	if opts.Ready != nil {
-		opts.Ready <- addr
-	}
-	ctx := opts.ctx
-	if ctx == nil {
-		var stop context.CancelFunc
-		ctx, stop = signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-	}
-	select {
-	case <-ctx.Done():
-	case err := <-served:
-		c.Close()
-		return err
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	err = c.Shutdown(sctx)
-	srv.Close()
-	return err
+	w := opts.IO.ErrOut
+	return serveCollector(opts.ctx, opts.Listen, c, s, opts.Ready, func(addr, host string) {
+		fmt.Fprintf(w, "memtrace serve: %s instrumented at http://%s/ (each page's trace goes to %s)\n", opts.Dir, host, opts.Out)
+		fmt.Fprintf(w, "  status: http://%s%s?token=%s\n", host, collector.Prefix, c.Token())
+	}, func() { fmt.Fprintf(w, "memtrace serve: stopping: asking pages to end their sessions\n") })
 }
