@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -54,25 +52,11 @@ func TestStatusJSONNeedsTheToken(t *testing.T) {
 	}
 }
 
-// chromium returns Debian's chromium, or skips (fails under CI=true).
-func chromium(t *testing.T) string {
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	testcorpus.Missing(t, "chromium (apt-get install chromium)")
-	return ""
-}
-
 // TestStatusPageInChromium opens the status page in headless Chromium:
 // a session that is streaming shows as streaming, with its bytes
 // growing, then as complete once it ends.
 func TestStatusPageInChromium(t *testing.T) {
-	bin := chromium(t)
+	bin := testcorpus.Chromium(t)
 	tc := startCollector(t, Config{})
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.Flag("headless", "new"),
 		chromedp.UserDataDir(t.TempDir()))

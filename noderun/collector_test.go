@@ -68,14 +68,9 @@ func TestCollectorGivesTheFileTrace(t *testing.T) {
 // trace streamed to the collector at url, and returns the collector's copy.
 func runProgramCollected(t *testing.T, bin, name, url, out string, sess *noderun.Session) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(testcorpus.Dir(t, "meminsight", "programs"), name+".js"))
-	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "test", "testdata"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "test", "testdata", name+".js"), src, 0o644))
+	dir := programDir(t, name)
 	var stderr bytes.Buffer
-	_, err = noderun.Run(noderun.Options{
+	_, err := noderun.Run(noderun.Options{
 		Script: "test/testdata/" + name + ".js", DebugFun: "jalangiRC", Collector: url, Session: sess,
 		Memtrace: bin, Shim: runtimeshim.Source(), Dir: dir, Stdout: &bytes.Buffer{}, Stderr: &stderr,
 	})

@@ -29,12 +29,7 @@ var knownFailing = map[string]string{}
 // path MemInsight recorded, and returns the trace.
 func runProgram(t *testing.T, bin, name string, modes ...func(*noderun.Options)) []byte {
 	t.Helper()
-	dir := t.TempDir()
-	src, err := os.ReadFile(filepath.Join(testcorpus.Dir(t, "meminsight", "programs"), name+".js"))
-	require.NoError(t, err)
-	require.NoError(t, os.MkdirAll(filepath.Join(dir, "test", "testdata"), 0o755))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "test", "testdata", name+".js"), src, 0o644))
+	dir := programDir(t, name)
 	var stderr bytes.Buffer
 	opts := noderun.Options{
 		Script: "test/testdata/" + name + ".js", OutDir: filepath.Join(dir, "out"), DebugFun: "jalangiRC",
@@ -62,6 +57,19 @@ func runProgram(t *testing.T, bin, name string, modes ...func(*noderun.Options))
 	require.NoError(t, err)
 	assert.True(t, rep.OK(), "%s: trace check: %v", name, rep.Findings)
 	return data
+}
+
+// programDir is a new directory where MemInsight's program name is
+// test/testdata/NAME.js (the path MemInsight recorded), in a package.
+func programDir(t *testing.T, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(testcorpus.Dir(t, "meminsight", "programs"), name+".js"))
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "test", "testdata"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "package.json"), []byte("{}\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "test", "testdata", name+".js"), src, 0o644))
+	return dir
 }
 
 func golden(t *testing.T, file string) string {

@@ -7,7 +7,6 @@ import (
 	"log"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,19 +21,6 @@ import (
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/tracedir"
 )
-
-func chromium(t *testing.T) string {
-	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if p, err := exec.LookPath("chromium"); err == nil {
-		return p
-	}
-	testcorpus.Missing(t, "chromium (apt-get install chromium)")
-	return ""
-}
 
 type served struct {
 	c   *collector.Collector
@@ -66,7 +52,7 @@ func startServe(t *testing.T, dir string) *served {
 // (pagehide ends its trace).
 func browse(t *testing.T, pages []string, wait bool) {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)), chromedp.NoSandbox,
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testcorpus.Chromium(t)), chromedp.NoSandbox,
 		chromedp.Flag("headless", "new"), chromedp.UserDataDir(t.TempDir()))
 	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelA()

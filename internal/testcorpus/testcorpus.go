@@ -9,6 +9,7 @@ package testcorpus
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -57,6 +58,22 @@ func Missing(tb testing.TB, what string) {
 		tb.Fatalf("%s (CI=true: a missing prerequisite is a failure)", what)
 	}
 	tb.Skipf("%s (skipped; under CI=true this fails)", what)
+}
+
+// Chromium returns Debian's chromium for the tests that drive a real
+// browser, skipping (or, under CI=true, failing) the test without it.
+func Chromium(tb testing.TB) string {
+	tb.Helper()
+	for _, p := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser"} {
+		if _, err := os.Stat(p); err == nil {
+			return p
+		}
+	}
+	if p, err := exec.LookPath("chromium"); err == nil {
+		return p
+	}
+	Missing(tb, "chromium not found (apt-get install chromium; make test installs it as root)")
+	return ""
 }
 
 // NPMModules returns the repository's testdata/npm/node_modules (the
