@@ -52,6 +52,7 @@ bench:
 FUZZ_TARGETS := \
 	./trace/FuzzReader \
 	./trace/FuzzParseSite \
+	./trace/FuzzStream \
 	./lifetime/FuzzAnalyze \
 	./instrument/FuzzInstrument \
 	./instrument/js/FuzzParse \

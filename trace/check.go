@@ -1,9 +1,8 @@
 package trace
 
 import (
-	"errors"
+	"encoding/binary"
 	"fmt"
-	"io"
 	"strings"
 	"unsafe"
 )
@@ -97,9 +96,11 @@ type Checker struct {
 	// MaxFindings bounds the findings kept (all are counted). 0 means 100.
 	MaxFindings int
 
-	findings []Finding
-	errors   int64
-	warnings int64
+	findings   []Finding
+	firstError Finding // with keepFirst: the first error, kept or not
+	keepFirst  bool
+	errors     int64
+	warnings   int64
 
 	index, offset int64
 	counted       int64 // counted entries so far
@@ -108,9 +109,13 @@ type Checker struct {
 	maxID         int32
 	implicitProto bool     // maxID is a prototype id implied by CREATE_FUN
 	funcs         []uint64 // bit per id: created by CREATE_FUN
+	farFuncs      map[int32]struct{}
 	scripts       map[int32]struct{}
 	mapped        siteSet // the sites SOURCE_MAPPING has mapped
 	sites         [siteCacheSize]siteCacheEntry
+	raw           bool // e.Name is not decoded: rawName holds its bytes
+	rawSites      *[1 << rawSiteBits]rawSiteEntry
+	rawName       []byte // (see check)
 	inBlock       bool
 	blockLast     int32
 	depth         int64
@@ -123,6 +128,7 @@ type Checker struct {
 func NewChecker() *Checker {
 	return &Checker{
 		curSID:   -1,
+		rawSites: new([1 << rawSiteBits]rawSiteEntry),
 		scripts:  make(map[int32]struct{}),
 		mapped:   siteSet{scripts: make(map[int32]*iidSet), other: make(map[uint64]struct{})},
 		domEdges: make(map[uint64]struct{}),
@@ -142,6 +148,9 @@ func (c *Checker) warn(rule Rule, format string, args ...any) {
 func (c *Checker) add(sev Severity, rule Rule, format string, args ...any) {
 	if sev == Error {
 		c.errors++
+		if c.keepFirst && c.errors == 1 {
+			c.firstError = Finding{Index: c.index, Offset: c.offset, Severity: sev, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+		}
 	} else {
 		c.warnings++
 	}
@@ -164,14 +173,31 @@ func (c *Checker) Errors() int64 { return c.errors }
 func (c *Checker) Warnings() int64 { return c.warnings }
 
 func (c *Checker) isFunc(id int32) bool {
-	w := int(id) >> 6
-	return w < len(c.funcs) && c.funcs[w]&(1<<(uint(id)&63)) != 0
+	if w := int(id) >> 6; w < len(c.funcs) && c.funcs[w]&(1<<(uint(id)&63)) != 0 {
+		return true
+	}
+	if c.farFuncs == nil {
+		return false
+	}
+	_, ok := c.farFuncs[id]
+	return ok
 }
 
+// setFunc marks id as a function. Ids come in order, so the bitset grows
+// with the trace; an id far past it (out of order, already reported)
+// goes to a map, so that one bogus id cannot cost memory in proportion
+// to its value.
 func (c *Checker) setFunc(id int32) {
 	w := int(id) >> 6
-	for len(c.funcs) <= w {
-		c.funcs = append(c.funcs, 0)
+	if w >= len(c.funcs) {
+		if w > 2*len(c.funcs)+1024 {
+			if c.farFuncs == nil {
+				c.farFuncs = make(map[int32]struct{})
+			}
+			c.farFuncs[id] = struct{}{}
+			return
+		}
+		c.funcs = append(c.funcs, make([]uint64, w+1-len(c.funcs))...)
 	}
 	c.funcs[w] |= 1 << (uint(id) & 63)
 }
@@ -222,11 +248,14 @@ func (c *Checker) ref(e *Entry, what string, id int32, zeroOK bool) bool {
 	return false
 }
 
+// siteOK reports whether a site the engine resolves is mapped (or one of
+// the reserved script-0 locations).
+func (c *Checker) siteOK(sid, iid int32) bool {
+	return sid == 0 && (iid == 0 || iid == -1 || iid == -2 || iid == -50) || c.mapped.has(sid, iid)
+}
+
 func (c *Checker) site(e *Entry, what string, sid, iid int32) {
-	if sid == 0 && (iid == 0 || iid == -1 || iid == -2 || iid == -50) {
-		return
-	}
-	if !c.mapped.has(sid, iid) {
+	if !c.siteOK(sid, iid) {
 		c.report(RuleUnmappedSite, "%s %s %d:%d has no SOURCE_MAPPING", e.Kind, what, sid, iid)
 	}
 }
@@ -241,6 +270,23 @@ func parseSite(s string) (sid, iid int32, ok bool) {
 	a, ok1 := parseJavaInt(s[:i])
 	b, ok2 := parseJavaInt(s[i+1:])
 	return a, b, ok1 && ok2
+}
+
+// parseSiteUTF16 is parseSite of a string's UTF-16LE bytes: a location
+// is ASCII, so a code unit past 0x7F makes it no location.
+func parseSiteUTF16(raw []byte) (sid, iid int32, ok bool) {
+	var buf [64]byte
+	if len(raw) > 2*len(buf) {
+		return parseSite(decodeUTF16LE(raw)) // leading zeros, say
+	}
+	n := len(raw) / 2
+	for i := 0; i < n; i++ {
+		if raw[2*i+1] != 0 || raw[2*i] >= 0x80 {
+			return 0, 0, false
+		}
+		buf[i] = raw[2*i]
+	}
+	return parseSite(unsafe.String(&buf[0], n))
 }
 
 // ParseSite splits a LAST_USE or TOP_LEVEL_FLUSH location as MemInsight's
@@ -301,6 +347,14 @@ func parseJavaInt(s string) (int32, bool) {
 // pointer remembers each one parsed (a trace of 117 M entries has a few
 // thousand locations).
 func (c *Checker) siteString(e *Entry) (int32, int32, bool) {
+	if c.raw {
+		sid, iid, ok := c.rawSite(c.rawName)
+		if !ok {
+			c.decodeName(e)
+			c.report(RuleSiteString, "%s location %q is not \"sid:iid\" with two 32-bit decimal integers", e.Kind, e.Name)
+		}
+		return sid, iid, ok
+	}
 	s := e.Name
 	p := unsafe.StringData(s)
 	h := (uintptr(unsafe.Pointer(p)) >> 3) ^ uintptr(len(s))
@@ -318,6 +372,43 @@ func (c *Checker) siteString(e *Entry) (int32, int32, bool) {
 }
 
 const siteCacheSize = 4096
+
+// rawSite parses a location's UTF-16LE bytes. A direct-mapped cache
+// keyed by the bytes themselves (up to 8 code units: a location a trace
+// repeats) answers most without a parse.
+func (c *Checker) rawSite(raw []byte) (int32, int32, bool) {
+	n := len(raw)
+	if n > 16 || n < 4 {
+		return parseSiteUTF16(raw)
+	}
+	// The first and last 8 (or 4) bytes are the whole string.
+	var a, b uint64
+	if n >= 8 {
+		a, b = binary.LittleEndian.Uint64(raw), binary.LittleEndian.Uint64(raw[n-8:])
+	} else {
+		a, b = uint64(binary.LittleEndian.Uint32(raw)), uint64(binary.LittleEndian.Uint32(raw[n-4:]))
+	}
+	h := (a*0x9E3779B97F4A7C15 ^ b) * 0xBF58476D1CE4E5B9
+	ce := &c.rawSites[h>>(64-rawSiteBits)]
+	if ce.a == a && ce.b == b && int(ce.n) == n {
+		return ce.sid, ce.iid, true
+	}
+	sid, iid, ok := parseSiteUTF16(raw)
+	if ok {
+		*ce = rawSiteEntry{a: a, b: b, n: int32(n), sid: sid, iid: iid}
+	}
+	return sid, iid, ok
+}
+
+// rawSiteEntry caches the parse of a location of up to 8 code units,
+// keyed by its bytes.
+type rawSiteEntry struct {
+	a, b     uint64
+	n        int32
+	sid, iid int32
+}
+
+const rawSiteBits = 10
 
 type siteCacheEntry struct {
 	p        *byte
@@ -341,11 +432,18 @@ type siteSet struct {
 
 // iidSet is a bitset over [lo, lo+64*len(bits)).
 type iidSet struct {
-	lo   int64
-	bits []uint64
+	lo    int64
+	bits  []uint64
+	count int64 // the sites it holds
 }
 
+// A script's bitset spans at most maxIIDSpan iids, and at most 64 iids per
+// site it holds (past a first 64K), so that a few mappings of far-apart
+// iids cannot cost memory in proportion to the distance: the memory of
+// the set stays within 8 bytes per mapped site.
 const maxIIDSpan = 1 << 26
+
+func (s *iidSet) spanLimit() int64 { return min(maxIIDSpan, max(1<<16, 64*(s.count+1))) }
 
 func (m *siteSet) script(sid int32) *iidSet {
 	if m.set[0] != nil && m.sid[0] == sid {
@@ -387,12 +485,13 @@ func (m *siteSet) add(sid, iid int32) bool {
 	}
 	v := int64(iid)
 	hi := s.lo + int64(len(s.bits))*64
+	limit := s.spanLimit()
 	switch {
 	case v >= s.lo && v < hi:
-	case v >= hi && v-s.lo < maxIIDSpan:
+	case v >= hi && v-s.lo < limit:
 		n := int((v-s.lo)>>6) + 1
-		s.bits = append(s.bits, make([]uint64, max(n, 2*len(s.bits))-len(s.bits))...)
-	case v < s.lo && hi-(v&^63) <= maxIIDSpan:
+		s.bits = append(s.bits, make([]uint64, max(n, min(2*len(s.bits), int(limit>>6)))-len(s.bits))...)
+	case v < s.lo && hi-(v&^63) <= limit:
 		lo := v &^ 63
 		grown := make([]uint64, int((s.lo-lo)>>6)+len(s.bits))
 		copy(grown[(s.lo-lo)>>6:], s.bits)
@@ -403,12 +502,20 @@ func (m *siteSet) add(sid, iid int32) bool {
 	}
 	k := v - s.lo
 	s.bits[k>>6] |= 1 << (uint64(k) & 63)
+	s.count++
 	return true
 }
 
 // Add checks one entry. index and offset locate it in the stream.
 func (c *Checker) Add(e *Entry, index, offset int64) {
 	c.index, c.offset = index, offset
+	c.raw = false
+	c.check(e)
+}
+
+// check applies the rules to e. With c.raw set, e's strings are not
+// decoded: c.rawName holds the UTF-16LE bytes of its one string.
+func (c *Checker) check(e *Entry) {
 	meta := e.Kind.IsMeta()
 
 	if c.inBlock && e.Kind != LastUse && e.Kind != EndLastUse {
@@ -533,7 +640,23 @@ func (c *Checker) Add(e *Entry, index, offset int64) {
 	}
 }
 
-func (c *Checker) text(e *Entry) string { return string(AppendText(nil, e)) }
+func (c *Checker) text(e *Entry) string {
+	if c.raw {
+		c.decodeName(e)
+	}
+	return string(AppendText(nil, e))
+}
+
+// decodeName decodes the strings of an entry checked undecoded, for a
+// message.
+func (c *Checker) decodeName(e *Entry) {
+	if e.Kind == FreeVars && !e.AnyVars {
+		e.Names = e.Names[:0]
+		freeVarNames(c.rawName, func(b []byte) { e.Names = append(e.Names, decodeUTF16LE(b)) })
+		return
+	}
+	e.Name = decodeUTF16LE(c.rawName)
+}
 
 // Finish applies the end-of-trace rules. index and offset are the entry
 // count and the byte length of the stream.
@@ -574,43 +697,3 @@ type Report struct {
 
 // OK reports whether the trace has no error findings.
 func (r *Report) OK() bool { return r.Errors == 0 }
-
-// Check reads a whole trace from src and applies every rule. A decoding
-// error ends the check and is reported as a RuleFormat finding; the error
-// result is only for failures of src itself.
-func Check(src io.Reader, maxFindings int) (*Report, error) {
-	r := NewReader(src)
-	c := NewChecker()
-	c.MaxFindings = maxFindings
-	for {
-		e, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var fe *FormatError
-			if !errors.As(err, &fe) {
-				return nil, err
-			}
-			c.index, c.offset = fe.Index, fe.Offset
-			c.report(RuleFormat, "%s", fe.Msg)
-			return c.result(r), nil
-		}
-		c.Add(e, r.Index(), r.Offset())
-	}
-	c.Finish(r.Index()+1, r.End())
-	return c.result(r), nil
-}
-
-func (c *Checker) result(r *Reader) *Report {
-	return &Report{
-		Entries:    r.Index() + 1,
-		Bytes:      r.End(),
-		Time:       r.Counted() - 1,
-		Findings:   c.findings,
-		Errors:     c.errors,
-		Warnings:   c.warnings,
-		OpenFrames: c.depth,
-		Scripts:    int64(len(c.scripts)),
-	}
-}

@@ -117,96 +117,39 @@ func (r *Reader) Next() (*Entry, error) {
 	r.index++
 	r.offset = r.base + int64(r.r)
 	e := &r.e
-	e.Reset()
-	e.Kind = Kind(r.buf[r.r])
-	p := 1
-	var err error
+	var (
+		n   int
+		raw []byte
+	)
+	for {
+		e.Reset()
+		var need int
+		var err error
+		n, raw, need, err = scanEntry(r.buf[r.r:r.w], e, r.MaxString)
+		if err == nil {
+			break
+		}
+		if err == errShort {
+			err = r.fill(need)
+		}
+		if err != nil {
+			return nil, r.fail(err)
+		}
+	}
 	switch e.Kind {
-	case Declare, Write:
-		if e.IID, p, err = r.int32At(p); err == nil {
-			if e.Name, p, err = r.stringAt(p); err == nil {
-				e.Obj, p, err = r.int32At(p)
-			}
-		}
-	case CreateObj, CreateDOMNode, Debug, FunctionEnter:
-		if err = r.need(p + 8); err == nil {
-			e.IID = r.i32(p)
-			e.Obj = r.i32(p + 4)
-			p += 8
-		}
-	case CreateFun:
-		if err = r.need(p + 12); err == nil {
-			e.IID = r.i32(p)
-			e.FunIID = r.i32(p + 4)
-			e.Obj = r.i32(p + 8)
-			p += 12
-		}
-	case PutField, AddToChildSet, RemoveFromChildSet:
-		if err = r.need(p + 8); err == nil {
-			e.IID = r.i32(p)
-			e.Base = r.i32(p + 4)
-			p += 8
-			if e.Name, p, err = r.stringAt(p); err == nil {
-				e.Obj, p, err = r.int32At(p)
-			}
-		}
-	case LastUse:
-		if err = r.need(p + 8); err == nil {
-			e.Obj = r.i32(p)
-			e.UseTime = r.i32(p + 4)
-			p += 8
-			e.Name, p, err = r.stringAt(p)
-		}
-	case FunctionExit, ScriptExit:
-		e.IID, p, err = r.int32At(p)
-	case Return, DOMRoot:
-		e.Obj, p, err = r.int32At(p)
-	case UpdateCurrentScript:
-		e.SID, p, err = r.int32At(p)
-	case TopLevelFlush:
-		e.Name, p, err = r.stringAt(p)
-	case UpdateIID:
-		if err = r.need(p + 8); err == nil {
-			e.Obj = r.i32(p)
-			e.IID = r.i32(p + 4)
-			p += 8
-		}
-	case AddDOMChild, RemoveDOMChild:
-		if err = r.need(p + 8); err == nil {
-			e.Base = r.i32(p)
-			e.Obj = r.i32(p + 4)
-			p += 8
-		}
-	case Call:
-		if err = r.need(p + 16); err == nil {
-			e.IID = r.i32(p)
-			e.Obj = r.i32(p + 4)
-			e.FunIID = r.i32(p + 8)
-			e.SID = r.i32(p + 12)
-			p += 16
-		}
-	case ScriptEnter:
-		if err = r.need(p + 8); err == nil {
-			e.IID = r.i32(p)
-			e.SID = r.i32(p + 4)
-			p += 8
-			e.Name, p, err = r.stringAt(p)
-		}
+	case Declare, Write, PutField, AddToChildSet, RemoveFromChildSet, LastUse, TopLevelFlush, ScriptEnter:
+		e.Name = r.str(raw)
 	case FreeVars:
-		p, err = r.freeVars(p)
-	case SourceMapping:
-		if err = r.need(p + 20); err == nil {
-			e.IID = r.i32(p)
-			e.Range = [4]int32{r.i32(p + 4), r.i32(p + 8), r.i32(p + 12), r.i32(p + 16)}
-			p += 20
+		if e.AnyVars {
+			e.Name = r.str(raw)
+		} else {
+			if e.Names == nil {
+				e.Names = []string{}
+			}
+			freeVarNames(raw, func(b []byte) { e.Names = append(e.Names, r.str(b)) })
 		}
-	case EndLastUse, Unreachable:
-	default:
-		err = formatMsg(fmt.Sprintf("unknown entry type %d (valid types are 0-%d)", uint8(e.Kind), NumKinds-1))
 	}
-	if err != nil {
-		return nil, r.fail(err)
-	}
+	p := n
 	r.r += p
 	if e.Kind.IsMeta() {
 		r.time = r.counted - 1
@@ -247,38 +190,6 @@ type ioError struct{ err error }
 
 func (e ioError) Error() string { return e.err.Error() }
 func (e ioError) Unwrap() error { return e.err }
-
-func (r *Reader) i32(p int) int32 {
-	return int32(binary.BigEndian.Uint32(r.buf[r.r+p:]))
-}
-
-func (r *Reader) int32At(p int) (int32, int, error) {
-	if err := r.need(p + 4); err != nil {
-		return 0, p, err
-	}
-	return r.i32(p), p + 4, nil
-}
-
-func (r *Reader) stringAt(p int) (string, int, error) {
-	if err := r.need(p + 4); err != nil {
-		return "", p, err
-	}
-	n := r.i32(p)
-	switch {
-	case n < 0:
-		return "", p, formatMsg(fmt.Sprintf("bad string length %d in %s entry (negative)", n, r.e.Kind))
-	case n%2 != 0:
-		return "", p, formatMsg(fmt.Sprintf("bad string length %d in %s entry (odd; UTF-16 code units take 2 bytes)", n, r.e.Kind))
-	case int(n) > r.MaxString:
-		return "", p, formatMsg(fmt.Sprintf("bad string length %d in %s entry (over the limit of %d bytes)", n, r.e.Kind, r.MaxString))
-	}
-	p += 4
-	if err := r.need(p + int(n)); err != nil {
-		return "", p, err
-	}
-	raw := r.buf[r.r+p : r.r+p+int(n)]
-	return r.str(raw), p + int(n), nil
-}
 
 // str decodes a string, interning short ones. A direct-mapped cache keyed
 // by the raw bytes' first and last 8 bytes answers most lookups without
@@ -330,46 +241,6 @@ type strCacheEntry struct {
 	n    int32  // raw length+1; 0 = empty slot
 	s    string
 	raw  *byte // the interned raw bytes, compared when n > 16
-}
-
-func (r *Reader) freeVars(p int) (int, error) {
-	e := &r.e
-	if err := r.need(p + 8); err != nil {
-		return p, err
-	}
-	e.IID = r.i32(p)
-	count := r.i32(p + 4)
-	p += 8
-	var err error
-	switch {
-	case count == -1:
-		e.AnyVars = true
-		e.Name, p, err = r.stringAt(p)
-		return p, err
-	case count < 0:
-		return p, formatMsg(fmt.Sprintf("bad FREE_VARS count %d (must be -1 for ANY, or a count)", count))
-	case count > MaxFreeVars:
-		return p, formatMsg(fmt.Sprintf("bad FREE_VARS count %d (over the limit of %d)", count, MaxFreeVars))
-	}
-	for i := int32(0); i < count; i++ {
-		var s string
-		if s, p, err = r.stringAt(p); err != nil {
-			return p, err
-		}
-		e.Names = append(e.Names, s)
-	}
-	if e.Names == nil {
-		e.Names = []string{}
-	}
-	return p, nil
-}
-
-// need makes sure the first n bytes of the current entry are buffered.
-func (r *Reader) need(n int) error {
-	if r.w-r.r >= n {
-		return nil
-	}
-	return r.fill(n)
 }
 
 // fill reads until buf[r:w] holds at least n bytes. The buffer grows only
