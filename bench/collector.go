@@ -74,10 +74,11 @@ func benchCollector() error {
 		total += int64(len(datas[i%kinds]))
 	}
 	type figure struct {
-		label string
-		wall  []time.Duration
-		cpu   []time.Duration
-		rss   []int64
+		label  string
+		wall   []time.Duration
+		cpu    []time.Duration
+		client []time.Duration
+		rss    []int64
 	}
 	figs := map[string]*figure{}
 	order := []string{"raw loopback websocket (baseline)", "disk write (baseline)", "collector", "collector --fsync"}
@@ -86,21 +87,20 @@ func benchCollector() error {
 	}
 	for run := 0; run < *flagCollectRuns; run++ {
 		for _, l := range order {
-			var wall, cpu time.Duration
-			var rss int64
+			var r runFigures
 			var err error
 			switch l {
 			case "raw loopback websocket (baseline)":
-				wall, cpu, rss, err = collectRun(dir, "rawws-serve", "", datas, n, nil)
+				r, err = collectRun(dir, "rawws-serve", "", datas, n, nil)
 			case "disk write (baseline)":
-				wall, cpu, rss, err = diskRun(dir, datas, n)
+				r, err = diskRun(dir, datas, n)
 			default:
 				out := filepath.Join(dir, "out")
 				mode := "0"
 				if strings.HasSuffix(l, "--fsync") {
 					mode = "1"
 				}
-				wall, cpu, rss, err = collectRun(dir, "collect-serve", out+","+mode, datas, n, func(names []string) error {
+				r, err = collectRun(dir, "collect-serve", out+","+mode, datas, n, func(names []string) error {
 					return verifySessions(out, names, datas, sums)
 				})
 				os.RemoveAll(out)
@@ -109,8 +109,8 @@ func benchCollector() error {
 				return fmt.Errorf("%s: %w", l, err)
 			}
 			f := figs[l]
-			f.wall, f.cpu, f.rss = append(f.wall, wall), append(f.cpu, cpu), append(f.rss, rss)
-			fmt.Fprintf(os.Stderr, "collector %s: run %d: %v wall, %.0f MB/s\n", l, run+1, wall.Round(time.Millisecond), float64(total)/1e6/wall.Seconds())
+			f.wall, f.cpu, f.client, f.rss = append(f.wall, r.wall), append(f.cpu, r.server), append(f.client, r.client), append(f.rss, r.rss)
+			fmt.Fprintf(os.Stderr, "collector %s: run %d: %v wall, %.0f MB/s, CPU %v server, %v clients\n", l, run+1, r.wall.Round(time.Millisecond), float64(total)/1e6/r.wall.Seconds(), r.server.Round(time.Millisecond), r.client.Round(time.Millisecond))
 		}
 	}
 	med := func(ds []time.Duration) time.Duration {
@@ -126,7 +126,7 @@ func benchCollector() error {
 	tput := func(l string) float64 { return float64(total) / 1e6 / med(figs[l].wall).Seconds() }
 	lower := min(tput(order[0]), tput(order[1]))
 	t := &table{title: fmt.Sprintf("collector: %d sessions of %s at once over loopback (%s in all), median of %d runs, wall time", n, mb(size), mb(total), *flagCollectRuns)}
-	t.add("figure", "wall", "throughput", "vs the lower baseline", "server CPU", "server peak RSS", "target")
+	t.add("figure", "wall", "throughput", "vs the lower baseline", "server CPU", "client CPU", "server peak RSS", "target")
 	for _, l := range order {
 		f := figs[l]
 		target := ""
@@ -135,11 +135,18 @@ func benchCollector() error {
 			target = fmt.Sprintf(">= 0.70: %s; peak RSS %.3f of the data: bounded", verdict(r >= 0.70), float64(medI(f.rss))/float64(total))
 		}
 		t.add(l, med(f.wall).Round(time.Millisecond).String(), fmt.Sprintf("%.0f MB/s", tput(l)), fmt.Sprintf("%.2f", tput(l)/lower),
-			med(f.cpu).Round(time.Millisecond).String(), mb(medI(f.rss)), target)
+			med(f.cpu).Round(time.Millisecond).String(), med(f.client).Round(time.Millisecond).String(), mb(medI(f.rss)), target)
 	}
 	t.print()
 	fmt.Println("  every session's trace was the bytes sent (sha256), status complete")
+	fmt.Println("  client CPU: the sending clients' (the disk baseline's: its writers'), in the bench's process; both share the machine's cores with the server")
 	return nil
+}
+
+// runFigures are one run's measurements.
+type runFigures struct {
+	wall, server, client time.Duration
+	rss                  int64
 }
 
 // collectRun starts the server child job (collect-serve: a collector on
@@ -147,30 +154,31 @@ func benchCollector() error {
 // n sessions at once, and returns the wall time of the sending, and the
 // server's CPU time and peak RSS. check, if set, runs on the sessions'
 // names before the server is stopped.
-func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string) error) (time.Duration, time.Duration, int64, error) {
+func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string) error) (runFigures, error) {
+	var none runFigures
 	self, err := os.Executable()
 	if err != nil {
-		return 0, 0, 0, err
+		return none, err
 	}
 	cmd := exec.Command(self, "-child", job, "-file", arg)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return 0, 0, 0, err
+		return none, err
 	}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
-		return 0, 0, 0, err
+		return none, err
 	}
 	stderr := &tailBuffer{max: 64 << 10}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
-		return 0, 0, 0, err
+		return none, err
 	}
 	sc := bufio.NewScanner(stdout)
 	if !sc.Scan() {
 		cmd.Process.Kill()
 		cmd.Wait()
-		return 0, 0, 0, fmt.Errorf("the server did not start: %s", stderr.b)
+		return none, fmt.Errorf("the server did not start: %s", stderr.b)
 	}
 	addr, token, _ := strings.Cut(sc.Text(), " ")
 	// Its last line: its peak RSS (VmHWM), which the rusage of a child
@@ -188,6 +196,8 @@ func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string
 	}()
 	names := make([]string, n)
 	errs := make(chan error, n)
+	var ru0 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := 0; i < n; i++ {
@@ -208,6 +218,9 @@ func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string
 	}
 	wg.Wait()
 	wall := time.Since(start)
+	var ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	clientCPU := time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())
 	close(errs)
 	var ferr error
 	for e := range errs {
@@ -220,13 +233,13 @@ func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string
 	stdin.Close()
 	werr := cmd.Wait()
 	if ferr != nil {
-		return 0, 0, 0, ferr
+		return none, ferr
 	}
 	if werr != nil {
-		return 0, 0, 0, fmt.Errorf("the server: %v: %s", werr, stderr.b)
+		return none, fmt.Errorf("the server: %v: %s", werr, stderr.b)
 	}
 	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-	return wall, time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), <-hwm, nil
+	return runFigures{wall: wall, server: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), client: clientCPU, rss: <-hwm}, nil
 }
 
 // sendRaw writes data to the raw server in collectChunk messages (with an
@@ -299,14 +312,15 @@ func verifySessions(out string, names []string, datas [][]byte, sums [][32]byte)
 }
 
 // diskRun writes n files of the traces' sizes at once, in collectChunk
-// writes, under dir, and returns the wall time (the writer's CPU time and
-// peak RSS are those of this process, not reported).
-func diskRun(dir string, datas [][]byte, n int) (time.Duration, time.Duration, int64, error) {
+// writes, under dir, and returns the wall time and the writers' CPU time.
+func diskRun(dir string, datas [][]byte, n int) (runFigures, error) {
 	d := filepath.Join(dir, "disk")
 	if err := os.MkdirAll(d, 0o755); err != nil {
-		return 0, 0, 0, err
+		return runFigures{}, err
 	}
 	defer os.RemoveAll(d)
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	start := time.Now()
 	var wg sync.WaitGroup
 	errs := make(chan error, n)
@@ -331,11 +345,12 @@ func diskRun(dir string, datas [][]byte, n int) (time.Duration, time.Duration, i
 	}
 	wg.Wait()
 	wall := time.Since(start)
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
 	close(errs)
 	for e := range errs {
-		return 0, 0, 0, e
+		return runFigures{}, e
 	}
-	return wall, 0, 0, nil
+	return runFigures{wall: wall, client: time.Duration(ru1.Utime.Nano() + ru1.Stime.Nano() - ru0.Utime.Nano() - ru0.Stime.Nano())}, nil
 }
 
 // collectorChild serves the collector group's servers until standard
