@@ -240,7 +240,7 @@ func (s *Stream) fast(b []byte) int {
 	// for the rest.
 	var lo int64
 	var bits []uint64
-	if set := c.mapped.scripts[cur]; set != nil {
+	if set := c.mapped.script(cur); set != nil {
 		lo, bits = set.lo, set.bits
 	}
 	here := func(iid int32) bool {
