@@ -60,6 +60,12 @@ func TestCollectorGivesTheFileTrace(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, tracedir.StatusComplete, got.Status, "%s: %s", name, got.Reason)
 		require.True(t, bytes.Equal(file, streamed), "%s: the collector has %d bytes, the file %d", name, len(streamed), len(file))
+		// The program's source went to the session's scripts/.
+		src, err := tracedir.ScriptSource(filepath.Join(c.Out(), sess.Collector), "test/testdata/"+name+".js")
+		require.NoError(t, err, name)
+		orig, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.Equal(t, string(bytes.TrimPrefix(orig, []byte("\xef\xbb\xbf"))), string(src), name)
 	}
 	require.Len(t, c.Sessions(), 61)
 }

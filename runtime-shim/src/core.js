@@ -34,7 +34,8 @@ const GLOBAL = G;
 //   cwd             the working directory at start-up: relative script
 //                   names are relative to it
 //   readText(path)  a file's text (BOM removed), or undefined
-//   openSink(stop)  where the trace goes: {write, close, idle, file, error};
+//   openSink(stop)  where the trace goes: {write, close, idle, file, error,
+//                   script(name, source) when it keeps sources};
 //                   none: the bytes wait for drain
 //   stopped(why)    the trace ended early
 //   instrument, posMap  run-time code instrumented, and its position map
@@ -4718,6 +4719,18 @@ export function install(host) {
     openScripts[openScripts.length] = h;
     curSid = sid;
     logScriptEnter(base + seIid, sid, $String(file));
+    // A sink that keeps sources (a collector's: its session's scripts/)
+    // is told of each script, with how to get its original text (null
+    // when the text at hand is not the one the sites are in, as with a
+    // file instrumented ahead of time); the text is not kept here.
+    if (sink !== undefined && sink.script !== undefined && !stopped) {
+      sink.script($String(file), () => {
+        const t = scriptText(h);
+        h.text = undefined;
+        h.lineStarts = null;
+        return t;
+      });
+    }
     for (let k = 1; k <= n; k++) {
       const p = 4 * (k - 1);
       if (sites[p] !== 0) logSourceMapping(base + k, sites[p], sites[p + 1], sites[p + 2], sites[p + 3]);

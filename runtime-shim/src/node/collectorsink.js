@@ -13,7 +13,7 @@
 // program's thread waits (Atomics.wait, at most the wait given) until the
 // worker has delivered everything and the collector has answered.
 
-import { apply, strIndexOf, strSlice, typedArraySlice } from '../natives.js';
+import { apply, strIndexOf, strSlice, typedArraySlice, SafeSet } from '../natives.js';
 
 // openCollectorSink returns the sink ({write, idle, close, stream,
 // stopRequested}) for
@@ -106,9 +106,24 @@ export function openCollectorSink(builtin, ownThread, o, say, stop, done) {
     if (answer.status !== 'complete') say(answer.reason ? answer.reason : 'the trace ended ' + answer.status + ' at the collector');
     done(answer);
   }
+  // script hands the worker a script's original source (text() returns
+  // it, or null when it is not known), once per name. Code named only by
+  // how it was made (eval) has no name to keep it under. A source over
+  // the collector's frame limit is not sent (the worker drops it); the
+  // trace does not depend on it.
+  const sent = new SafeSet();
+  function script(name, text) {
+    if (closed || dropped !== null || name === 'eval' || name === 'evalIndirect' || name === '' || sent.has(name)) return;
+    sent.add(name);
+    const src = text();
+    if (typeof src !== 'string') return;
+    try {
+      apply(post, port, [{ script: name, source: src }]);
+    } catch { /* the worker is gone */ }
+  }
   // stopRequested: the collector asked the trace to end (the host ends
   // it the next time the program idles, or at the process's end).
-  return { write, idle() {}, close, stream: true, stopRequested: () => st[1] === 1 };
+  return { write, idle() {}, close, script, stream: true, stopRequested: () => st[1] === 1 };
 }
 
 // collectorWorker is the worker's code, run from its own source text: it
@@ -130,7 +145,12 @@ function collectorWorker() {
   const portNo = +u.port || (secure ? 443 : 80);
   const path = u.pathname === '' || u.pathname === '/' ? '/__memtrace__/collect' : u.pathname;
   const resumeWait = cfg.resumeWaitMs > 0 ? cfg.resumeWaitMs : 30000;
-  const chunks = []; // {seq, data}, not acknowledged, in order
+  // chunks: what is not known to have arrived, in order: {seq, data} for
+  // the trace's chunks, {text} for a script's source. Messages arrive in
+  // the order sent, so a source has arrived once a chunk sent after it is
+  // acknowledged; one with no chunk after it is sent again after a
+  // reconnect (the collector keeps a name's first source).
+  const chunks = [];
   let nextSeq = 0;
   let sendFrom = 0;
   let inflight = 0;
@@ -156,6 +176,9 @@ function collectorWorker() {
       for (let i = 0; i < m.length; i += maxFrame - 8) {
         chunks.push({ seq: nextSeq++, data: m.subarray(i, Math.min(m.length, i + maxFrame - 8)) });
       }
+      pump();
+    } else if (m !== null && typeof m === 'object' && typeof m.script === 'string') {
+      chunks.push({ text: JSON.stringify({ type: 'script', name: m.script, source: m.source }) });
       pump();
     } else if (m !== null && typeof m === 'object' && m.end) {
       ending = m;
@@ -307,8 +330,7 @@ function collectorWorker() {
       if (m.window > 0) windowBytes = m.window;
       if (m.maxFrame > 16) maxFrame = m.maxFrame;
       if (m.heartbeat > 0) heartbeat = m.heartbeat * 1000;
-      while (chunks.length > 0 && chunks[0].seq < m.next) ackedBytes += chunks.shift().data.length;
-      Atomics.store(acked, 0, BigInt(ackedBytes));
+      settle(m.next - 1);
       sendFrom = 0;
       inflight = 0;
       endSent = false;
@@ -317,15 +339,7 @@ function collectorWorker() {
       backoff = 50;
       pump();
     } else if (m.type === 'ack') {
-      while (chunks.length > 0 && chunks[0].seq <= m.seq) {
-        const c = chunks.shift();
-        ackedBytes += c.data.length;
-        if (sendFrom > 0) {
-          sendFrom--;
-          inflight -= c.data.length;
-        }
-      }
-      Atomics.store(acked, 0, BigInt(ackedBytes));
+      settle(m.seq);
       pump();
     } else if (m.type === 'stop') {
       Atomics.store(st, 1, 1);
@@ -337,17 +351,44 @@ function collectorWorker() {
     }
   }
 
+  // settle drops what has arrived: every chunk up to seq and what was
+  // sent before it.
+  function settle(seq) {
+    let k = -1;
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i];
+      if (c.text !== undefined) continue;
+      if (c.seq > seq) break;
+      k = i;
+    }
+    for (let i = 0; i <= k; i++) {
+      const c = chunks.shift();
+      const n = c.text !== undefined ? 0 : c.data.length;
+      ackedBytes += n;
+      if (sendFrom > 0) {
+        sendFrom--;
+        inflight -= n;
+      }
+    }
+    Atomics.store(acked, 0, BigInt(ackedBytes));
+  }
+
   function pump() {
     if (!ready || finished || sock === null) return;
     const s = sock;
     while (sendFrom < chunks.length && inflight < windowBytes) {
       const c = chunks[sendFrom++];
+      if (c.text !== undefined) {
+        // A source over the frame limit is not sent.
+        if (Buffer.byteLength(c.text, 'utf8') <= maxFrame) sendText(s, c.text);
+        continue;
+      }
       inflight += c.data.length;
       const h = Buffer.alloc(8);
       h.writeBigUInt64BE(BigInt(c.seq));
       sendFrame(s, 2, h, c.data);
     }
-    if (ending !== null && chunks.length === 0 && !endSent) {
+    if (ending !== null && !endSent && sendFrom === chunks.length && chunks.every((c) => c.text !== undefined)) {
       endSent = true;
       heard = Date.now();
       sendText(s, JSON.stringify({ type: 'end', reason: ending.reason, last: nextSeq - 1, bytes: ending.bytes, dropped: ending.dropped }));
