@@ -170,3 +170,28 @@ const shadowTrace = `[23,0]
 [7,17]
 [20,1]
 `
+
+// TestRemoveReclaimedDOMChild: a page's detached node and its parent are
+// reclaimed when nothing in the trace holds them; a later
+// REMOVE_DOM_CHILD of that edge (the browser handed the node back) is no
+// error, and the child reached again lives on.
+func TestRemoveReclaimedDOMChild(t *testing.T) {
+	data := encodeText(t, `[23,0]
+[1,-1,1]
+[23,1]
+[19,9,1,"page.js"]
+[22,1,1,1,1,9]
+[22,2,1,1,1,5]
+[22,3,1,6,1,9]
+[12,2,2]
+[12,3,3]
+[13,2,3]
+[8,"1:1"]
+[14,2,3]
+[4,1,"kept",3]
+[8,"1:1"]
+[20,9]`)
+	var out bytes.Buffer
+	require.NoError(t, WriteRC(&out, bytes.NewReader(data), Options{}, RCOptions{Verbose: true}))
+	require.Contains(t, out.String(), "Id: 2 ")
+}

@@ -1026,8 +1026,14 @@ func (e *Engine) step(en *trace.Entry) error {
 		if en.Base == 0 || en.Obj == 0 {
 			return e.fail("REMOVE_DOM_CHILD with a null parent or child")
 		}
-		if err := e.removeChild(objKey(en.Base), nameDOMChild, en.Obj, LocUnknown); err != nil {
-			return err
+		// A page's node the engine has reclaimed (only the browser held
+		// it, which the trace does not show: a node an event hands back)
+		// may leave its parent later: nothing to remove. (MemInsight's
+		// engine asserts.)
+		if !e.reclaimedDOM(en.Base) && !e.reclaimedDOM(en.Obj) {
+			if err := e.removeChild(objKey(en.Base), nameDOMChild, en.Obj, LocUnknown); err != nil {
+				return err
+			}
 		}
 		e.l.RemoveDOMChild(en.Base, en.Obj, e.now)
 
@@ -1137,6 +1143,11 @@ func (e *Engine) removeChild(parent nodeKey, name int32, child int32, loc Loc) e
 	}
 	e.decRefTarget(cs, loc)
 	return nil
+}
+
+// reclaimedDOM reports whether id was a DOM node the engine has reclaimed.
+func (e *Engine) reclaimedDOM(id int32) bool {
+	return e.slotOf(objKey(id)) < 0 && e.objs.pv(id)&pvDOM != 0
 }
 
 func (e *Engine) nodeName(k nodeKey) string {

@@ -144,7 +144,11 @@ func Dial(ctx context.Context, opts Options) (*Client, error) {
 }
 
 // Session is the session's name in the collector.
-func (c *Client) Session() string { return c.session }
+func (c *Client) Session() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.session
+}
 
 // Reconnects is the number of times the client resumed its session.
 func (c *Client) Reconnects() int {

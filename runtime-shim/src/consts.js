@@ -9,6 +9,10 @@ export const DECLARE = 0, CREATE_OBJ = 1, CREATE_FUN = 2, PUTFIELD = 3, WRITE = 
   FUNCTION_ENTER = 6, FUNCTION_EXIT = 7, TOP_LEVEL_FLUSH = 8, UPDATE_IID = 9, DEBUG = 10,
   RETURN = 11, CALL = 18, SCRIPT_ENTER = 19, SCRIPT_EXIT = 20, FREE_VARS = 21,
   SOURCE_MAPPING = 22, UPDATE_CURRENT_SCRIPT = 23, END_LAST_USE = 24;
+export const CREATE_DOM_NODE = 12, ADD_DOM_CHILD = 13, REMOVE_DOM_CHILD = 14, DOM_ROOT = 17;
+// Kinds from K_HOST on are the host's own models (its natives()' model:
+// the browser's DOM, browser/dom.js).
+export const K_HOST = 200;
 export const LAST_USE_FLUSH_PERIOD = 10000;
 // Native models (spec 3.6).
 export const K_PUSH = 1, K_POP = 2, K_SHIFT = 3, K_UNSHIFT = 4, K_SPLICE = 5, K_CONCAT = 6,

@@ -14,7 +14,7 @@ import {
 import { idOf, useIdOf, putIdOf, selfIdOf, selfIdOfNew, useReaders, putReaders, stampedId, setId, markNative, fieldOf, kindOf, nativeKind, setFunInfo, funFe, funLit, funScript, enableLazyProtos, lazyProtos, proxy, setProxyTest, idOfNew, peekId, twoProbes } from './ids.js';
 import { hideShimFrames, hideRealmFrames, hideFile, setFrameMap, raiseLimit, programLimit, limitWritten, limitRaised, holdLimit, noteThrow } from './stacks.js';
 import { calleeName } from './callee.js';
-import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, K_EVENT_TARGET, K_ABORT_CONTROLLER, STORE_SLOTS } from './consts.js';
+import { DECLARE, CREATE_OBJ, CREATE_FUN, PUTFIELD, WRITE, LAST_USE, FUNCTION_ENTER, FUNCTION_EXIT, TOP_LEVEL_FLUSH, UPDATE_IID, DEBUG, RETURN, CALL, SCRIPT_ENTER, SCRIPT_EXIT, FREE_VARS, SOURCE_MAPPING, UPDATE_CURRENT_SCRIPT, END_LAST_USE, LAST_USE_FLUSH_PERIOD, K_PUSH, K_POP, K_SHIFT, K_UNSHIFT, K_SPLICE, K_CONCAT, K_DEFINE_PROPERTY, K_SET_TIMEOUT, K_CLEAR_TIMEOUT, K_SET_INTERVAL, K_CLEAR_INTERVAL, K_MAP, K_SET, K_WEAK_MAP, K_MAP_SET, K_MAP_DELETE, K_MAP_CLEAR, K_SET_ADD, K_SET_DELETE, K_SET_CLEAR, K_WEAK_MAP_SET, K_WEAK_MAP_DELETE, K_OBJECT_ASSIGN, K_ARRAY_FROM, K_WEAK_REF_DEREF, K_FIN_REG, K_FIN_REGISTER, K_FIN_UNREGISTER, K_PROMISE, K_THEN, K_CATCH, K_FINALLY, K_PROMISE_RESOLVE, K_PROMISE_REJECT, K_REFLECT_APPLY, K_REFLECT_CONSTRUCT, K_CALL, K_APPLY, K_GEN_RESUME, K_ERROR, K_LOC, K_EVAL, K_FUNCTION, K_RESULT, K_REWRITE, K_ENTRIES, K_OWN_PROPS, K_ITER_RESULT, K_ITERATOR, K_DEEP, K_CREATE, K_DEFINE_PROPS, K_SET_PROTO, K_REFLECT_SET, K_REFLECT_DELETE, K_BIND, K_PROXY, K_REVOKE, K_VIEW, K_SUBARRAY, K_ALL, K_ALL_SETTLED, K_ANY, K_RACE, K_EMITTER, K_SET_IMMEDIATE, K_NEXT_TICK, K_ALS_RUN, K_ALS_ENTER, K_EVENT_TARGET, K_ABORT_CONTROLLER, STORE_SLOTS, CREATE_DOM_NODE, ADD_DOM_CHILD, REMOVE_DOM_CHILD, DOM_ROOT, K_HOST } from './consts.js';
 import { sortIds } from './sortids.js';
 import { setSink, buffer as writerBuffer, need, flush, pending as unflushed, bytes as bytesWritten, e1, e2, e3, e4, u8, i32, str, strNum, site, SITE_MAX, runSlot, cacheRun, runBytes, runEntries, putRun, runOf, putBytes } from './writer.js';
 
@@ -134,6 +134,16 @@ export function install(host) {
   // AsyncLocalStorage's run, enterWith and disable); removeAll:
   // EventEmitter's removeAllListeners.
   var removeAll, alsDisable, etRemove;
+  // hostModel: the host's models of its natives (kinds from K_HOST on) and
+  // of writes to the properties it watches (browser/dom.js): before(kind,
+  // ci, base, args) runs before such a native's call and after(kind, ci,
+  // base, args, val, what before returned) after it; put(o, k) before a
+  // write, putDone(g, o, k, v, what put returned) after it when put
+  // returned something. isDomNode(o): o is written CREATE_DOM_NODE, after
+  // which created(o) is called.
+  var hostModel;
+  var hostEnter; // hostModel.enter, before a function the event loop calls
+  var isDomNode = host.isDomNode;
   if (typeof G.EventTarget === 'function') {
     const EP = G.EventTarget.prototype;
     markNative(EP.addEventListener, K_EVENT_TARGET);
@@ -155,6 +165,8 @@ export function install(host) {
     for (let k = 0; k < n.marks.length; k++) if (nativeKind(n.marks[k][0]) === 0) markNative(n.marks[k][0], n.marks[k][1]);
     removeAll = n.removeAll;
     alsDisable = n.alsDisable;
+    hostModel = n.model;
+    if (hostModel !== undefined && typeof hostModel.enter === 'function') hostEnter = hostModel.enter;
   }
   markNative(N_ASYNC_FUNCTION, K_FUNCTION);
   markNative(N_GENERATOR_FUNCTION, K_FUNCTION);
@@ -961,13 +973,13 @@ export function install(host) {
     e4(CALL, iid, fid, fe, fsid);
   }
 
-  function logCreateObjDiffScript(sid, iid, id) {
+  function logCreateObjDiffScript(sid, iid, id, type) {
     if (stopped || !before()) return;
     note(CREATE_OBJ);
     need(19);
     u8(UPDATE_CURRENT_SCRIPT);
     i32(sid);
-    u8(CREATE_OBJ);
+    u8(type);
     i32(iid);
     i32(id);
     u8(UPDATE_CURRENT_SCRIPT);
@@ -1258,8 +1270,10 @@ export function install(host) {
     const id = newId();
     createdOnField = setId(o, id, re);
     if (re !== 2) markTyped(o, id);
-    if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id);
-    else log3(CREATE_OBJ, allocIid, id);
+    const type = isDomNode !== undefined && isDomNode(o) ? CREATE_DOM_NODE : CREATE_OBJ;
+    if (allocSid !== curSid) logCreateObjDiffScript(allocSid, allocIid, id, type);
+    else log3(type, allocIid, id);
+    if (type === CREATE_DOM_NODE && hostModel !== undefined) hostModel.created(o);
     return id;
   }
 
@@ -1552,7 +1566,10 @@ export function install(host) {
     } else if ((kind === K_SET_TIMEOUT || kind === K_SET_INTERVAL) && typeof args[0] === 'string' && timersTakeStrings) {
       args[0] = instrumentCode(args[0], 'timer', undefined, h);
     }
-    if (kind === K_SPLICE) {
+    let hostPre;
+    if (kind >= K_HOST) {
+      if (hostModel !== undefined) hostPre = hostModel.before(kind, ci, base, args);
+    } else if (kind === K_SPLICE) {
       spliceOldLen = lengthOf(base);
     } else if (kind === K_SET_TIMEOUT || kind === K_SET_IMMEDIATE || kind === K_NEXT_TICK) {
       preSetTimeout(ci, args, kind === K_SET_TIMEOUT ? 2 : 1);
@@ -1630,7 +1647,9 @@ export function install(host) {
     callPending = false;
     curSid = h.sid;
     if (isObj(val)) returned(ci, f, val, isNew);
-    if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val, since, f);
+    if (kind >= K_HOST) {
+      if (hostModel !== undefined) hostModel.after(kind, ci, base, args, val, hostPre);
+    } else if (kind !== 0 && kind !== K_ERROR && kind !== K_LOC) modelAfter(kind, ci, base, args, val, since, f);
     else if (kind === K_ERROR && isObj(val)) errorHolds(ci, val);
     if (cut !== null) lengthCut(ci, args[0], cut);
     if (isObj(f)) {
@@ -3203,9 +3222,14 @@ export function install(host) {
     // before the write (all of them when the new length is no number,
     // whose conversion may run the program's code).
     const cut = id !== 0 && !px && k === 'length' && hasEdges(id) && isArray(o) ? objectsFrom(o, typeof v === 'number' ? v : 0) : null;
+    const hp = hostModel !== undefined && typeof k === 'string' && !px && isObj(o) ? hostModel.put(o, k) : undefined;
     if (store !== undefined) store(o, k, v);
     else if (strict) setStrict(o, k, v);
     else setSloppy(o, k, v);
+    if (hp !== undefined) {
+      curSid = h.sid;
+      hostModel.putDone(h.base + i, o, k, v, hp);
+    }
     if (id === 0) {
       if (!isObj(o)) return v;
       id = idOf(o); // a setter's entry may have given it one
@@ -4133,6 +4157,9 @@ export function install(host) {
 
     // Fe: function entry; returns the frame for R and Fr.
     Fe(i, fn, dis, nt) {
+      // A function the event loop calls (no script open, no CALL): the
+      // host's DOM may have to catch up first (its initial traversal).
+      if (hostEnter !== undefined && !callPending && openScripts.length === 0) hostEnter();
       const fe = this.base + i;
       if (nFree === 0) growFrames();
       const d = freeSlots[--nFree];
@@ -5402,6 +5429,33 @@ export function install(host) {
     openScripts.length = 0;
   }
 
+  // domApi is what the host's DOM model (browser/dom.js) writes through:
+  // ids (given at global iid g, or at the native call site that returned
+  // the node), the DOM's entries, and outside(iid, fn), which runs fn as
+  // code of no script (a mutation observer's callback, the initial
+  // traversal: current script 0) and leaves the pending flush at 0:iid
+  // when fn wrote something (not when inside: in the middle of the
+  // program's code).
+  var domApi = {
+    idOf: (o) => idOf(o),
+    id: (o, g) => idOrCreate(o, g),
+    child: (add, pid, cid) => log3(add ? ADD_DOM_CHILD : REMOVE_DOM_CHILD, pid, cid),
+    root: (id) => log2(DOM_ROOT, id),
+    put: (g, bid, name, vid) => logPutfield(g, bid, name, vid),
+    write: (g, name, id) => logName(WRITE, g, name, id),
+    outside(iid, fn, inside) {
+      const saved = curSid;
+      const t0 = time;
+      curSid = 0;
+      try {
+        fn();
+      } finally {
+        if (time !== t0 && pend[0] === 0 && !inside) setPending(0, iid);
+        curSid = saved;
+      }
+    },
+  };
+
   // The host ends the trace when the program ends (Node: process.exit and
   // the end of the event loop, before the program's 'exit' listeners),
   // gives an uncaught exception its original line, writes the bytes
@@ -5409,7 +5463,7 @@ export function install(host) {
   // it wrote some) and patches what compiles code in other realms (vm).
   if (host.attach !== undefined) {
     host.attach({
-      end, closeScripts, textOf: originalTextOf, vm: vmRuntime,
+      end, closeScripts, textOf: originalTextOf, vm: vmRuntime, dom: domApi,
       flushPending() {
         if (unflushed() === 0 || stopped) return false;
         flush();

@@ -8,14 +8,17 @@
 //
 //   config     the core's settings
 //   openSink   the collector (sink.js)
-//   attach     pagehide and Alt+Shift+T end the trace (MemInsight's key)
+//   isDomNode, natives  the DOM's model (dom.js): nodes, their edges, the
+//              DOM methods and handler properties
+//   attach     pagehide and Alt+Shift+T end the trace (MemInsight's key);
+//              the DOM's initial traversal at DOMContentLoaded
 //
 // Run-time code (eval, new Function, string timers) runs uninstrumented
-// until the instrument service is reached from the page (issue 57); DOM
-// tracking comes with it.
+// until the instrument service is reached from the page (issue 57).
 
 import { apply, G as GLOBAL, N_SET_INTERVAL } from '../natives.js';
 import { openSocketSink } from './sink.js';
+import { domModel } from './dom.js';
 
 const addListener = typeof GLOBAL.EventTarget === 'function' ? GLOBAL.EventTarget.prototype.addEventListener : undefined;
 
@@ -29,6 +32,9 @@ export function browserHost(G) {
   const beacon = url !== '' ? (url.indexOf('wss://') === 0 ? 'https://' + url.slice(6) : 'http://' + url.slice(5)).replace(/\/collect(\?.*)?$/, '/beacon') : '';
   let endReason = 'pagehide';
   let stopFn;
+  // The DOM's model (dom.js): its natives' marks now, before the page runs.
+  let dm;
+  try { dm = domModel(G); } catch { dm = undefined; }
   const say = (msg) => {
     if (G.console) {
       try { G.console.warn('memtrace: ' + msg); } catch { /* ignore */ }
@@ -46,6 +52,10 @@ export function browserHost(G) {
       shimFrames: false,
     },
     cwd: '',
+    isDomNode: dm !== undefined ? dm.isNode : undefined,
+    natives() {
+      return dm !== undefined ? { marks: dm.marks, model: dm.model } : { marks: [] };
+    },
     openSink(stop) {
       if (url === '') return undefined;
       const nav = G.navigator;
@@ -64,7 +74,12 @@ export function browserHost(G) {
     },
     timersTakeStrings: true,
     attach(core) {
-      stopFn = () => core.end();
+      const end = () => {
+        if (dm !== undefined) dm.flush();
+        core.end();
+      };
+      stopFn = end;
+      if (dm !== undefined) dm.start(core.dom);
       // What waits in the buffer goes to the collector every second the
       // page idles (a timer of the shim's: the page's timers are not
       // touched).
@@ -75,13 +90,13 @@ export function browserHost(G) {
       // The page goes away: its trace ends, last uses written.
       apply(addListener, G, ['pagehide', () => {
         endReason = 'pagehide';
-        core.end();
+        end();
       }, true]);
       // MemInsight's key: Alt+Shift+T ends the trace (keyCode 84).
       apply(addListener, G, ['keydown', (e) => {
         if (e && e.altKey && e.shiftKey && (e.keyCode === 84 || e.code === 'KeyT')) {
           endReason = 'key';
-          core.end();
+          end();
         }
       }, true]);
     },
