@@ -19,7 +19,6 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
-	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/tracedir"
@@ -116,12 +115,7 @@ func markedSites(src []byte) map[int]string {
 // objects the page tracked and those still alive; then leaves the page.
 func runGroundTruth(t *testing.T, page string) map[string]siteCount {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testcorpus.Chromium(t)), chromedp.NoSandbox,
-		chromedp.Flag("headless", "new"), chromedp.UserDataDir(t.TempDir()))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	ctx := newBrowser(t)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
 			t.Errorf("page error: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)

@@ -49,17 +49,27 @@ func startServe(t *testing.T, dir string) *served {
 	return &served{c: c, url: srv.URL}
 }
 
+// newBrowser starts headless Chromium with a profile of the test's own,
+// closed when the test ends.
+func newBrowser(t *testing.T) context.Context {
+	t.Helper()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testcorpus.Chromium(t)), chromedp.NoSandbox,
+		chromedp.Flag("headless", "new"), chromedp.UserDataDir(t.TempDir()))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		cancel()
+		cancelA()
+	})
+	return ctx
+}
+
 // browse opens each page in headless Chromium, waits until the page sets
 // window.__memTestDone (or loads, when wait is false), then leaves it
 // (pagehide ends its trace).
 func browse(t *testing.T, pages []string, wait bool) {
 	t.Helper()
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(testcorpus.Chromium(t)), chromedp.NoSandbox,
-		chromedp.Flag("headless", "new"), chromedp.UserDataDir(t.TempDir()))
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelA()
-	ctx, cancel := chromedp.NewContext(actx)
-	defer cancel()
+	ctx := newBrowser(t)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		switch e := ev.(type) {
 		case *cdpruntime.EventExceptionThrown:
