@@ -154,7 +154,7 @@ func (r *runner) upToDate(t *task, src, dst string) bool {
 	if e.Failed || e.Instrumented {
 		// A file Node decides by its text was instrumented as what its
 		// text is, and the text has not changed.
-		goal, byText := r.goalOf(src)
+		goal, byText := r.fileGoal(t.rel, src)
 		if !t.instrument || goal != e.Goal && !(byText && e.Goal == js.Module) {
 			return false
 		}

@@ -26,6 +26,8 @@
 package project
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -45,6 +47,7 @@ import (
 
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/diag"
+	"github.com/memtrace/memtrace/instrument/htmlpage"
 	js "github.com/memtrace/memtrace/instrument/js"
 	"github.com/memtrace/memtrace/internal/glob"
 	"github.com/memtrace/memtrace/internal/safefs"
@@ -88,7 +91,20 @@ type Options struct {
 	// Progress, when set, is called about ten times a second while the
 	// run lasts, from one goroutine.
 	Progress func(Progress)
+	// Web: the tree is a web app (a built dist/): its HTML pages are
+	// rewritten (package htmlpage: PageConfig, the page's configuration as
+	// JSON, and the browser shim, written to WebShimFile, first in
+	// <head>; inline scripts instrumented), its scripts instrumented as
+	// classic scripts, or as modules when a page loads them so (or they
+	// parse only as one), named by their path from the root ("/app.js"),
+	// as memtrace serve names them, and without the Node prelude.
+	Web        bool
+	PageConfig []byte
 }
+
+// WebShimFile is where a web app's pages load the browser shim from (the
+// same path memtrace serve and the proxy serve it at).
+const WebShimFile = "__memtrace__/shim.js"
 
 // Progress is the state of a run.
 type Progress struct {
@@ -194,6 +210,7 @@ type task struct {
 	ino        uint64
 	mode       fs.FileMode
 	instrument bool
+	page       bool // Web: an HTML page to rewrite
 }
 
 type runner struct {
@@ -221,6 +238,7 @@ type runner struct {
 	oldOuts   map[string]bool    // the output files old lists
 	prev      *manifest          // old if it was made with this run's options, else nil (read only)
 	next      *manifest          // this run's
+	modules   map[string]bool    // Web: the scripts pages load as modules
 }
 
 // Run instruments the tree opts.In into opts.Out. It refuses an output
@@ -285,8 +303,34 @@ func Run(opts Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
+	if opts.Web {
+		// Which scripts the pages load as modules decides their goal, so
+		// it is part of what makes an earlier run's outputs current.
+		r.modules = r.pageModules(tasks)
+		var mods []string
+		for m := range r.modules {
+			mods = append(mods, m)
+		}
+		slices.Sort(mods)
+		sum := sha256.Sum256(opts.PageConfig)
+		r.next.Header += "|web|" + hex.EncodeToString(sum[:]) + "|" + strings.Join(mods, "|")
+		r.prev = nil
+		if r.old.Header == r.next.Header {
+			r.prev = r.old
+		}
+	}
 	r.next.Files = make(map[string]manifestEntry, len(tasks))
-	if err := od.WriteFile(instrument.ShimFile, []byte(runtimeshim.Source()), 0o644); err != nil {
+	if opts.Web {
+		sd, err := r.mkdir(od, path.Dir(WebShimFile), path.Dir(WebShimFile), 0o755)
+		if err != nil {
+			return nil, err
+		}
+		err = sd.WriteFile(path.Base(WebShimFile), []byte(runtimeshim.BrowserSource()), 0o644)
+		sd.Close()
+		if err != nil {
+			return nil, err
+		}
+	} else if err := od.WriteFile(instrument.ShimFile, []byte(runtimeshim.Source()), 0o644); err != nil {
 		return nil, err
 	}
 	if opts.Cache != "" {
@@ -543,7 +587,7 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 			stack = append(stack, o)
 			return nil
 		}
-		if rel == instrument.ShimFile || rel == ManifestFile {
+		if rel == instrument.ShimFile || rel == ManifestFile || rel == WebShimFile {
 			return nil // an instrumented tree as input: these are written anew
 		}
 		t := task{rel: rel, out: rel}
@@ -558,6 +602,8 @@ func (r *runner) walk(list *glob.List) ([]task, error) {
 			if isJS(rel) && list.Match(rel) {
 				t.instrument = true
 				t.out = OutputName(rel)
+			} else if r.opts.Web && isPage(rel) && list.Match(rel) {
+				t.page = true
 			}
 		default:
 			r.sum.Warnings = append(r.sum.Warnings, fmt.Sprintf("%s: not a regular file, directory or symbolic link: skipped", rel))
@@ -671,7 +717,7 @@ func (r *runner) mkdir(parent *safefs.Dir, name, rel string, perm fs.FileMode) (
 // the tree that are gone, once empty. A file the manifest does not list is
 // never removed; what cannot be removed is a warning.
 func (r *runner) removeStale() {
-	made := map[string]bool{instrument.ShimFile: true, ManifestFile: true}
+	made := map[string]bool{instrument.ShimFile: true, ManifestFile: true, WebShimFile: true}
 	for _, e := range r.next.Files {
 		made[e.Out] = true
 	}
@@ -728,6 +774,9 @@ func (r *runner) do(t *task) error {
 	}
 	if t.instrument {
 		return r.instrument(t, src)
+	}
+	if t.page {
+		return r.page(t, src)
 	}
 	n, mtime, err := r.copyOut(src, t.out, t.mode)
 	if err == nil {
@@ -862,6 +911,19 @@ func (r *runner) goalOf(src string) (goal js.Goal, byText bool) {
 	return d.goal, d.byText && ext == ".js"
 }
 
+// fileGoal is the goal of input file src (rel in the tree), and whether
+// its text decides (a classic script that parses only as a module is one:
+// Node's rule, and a web app's for a script no page loads as a module).
+func (r *runner) fileGoal(rel, src string) (js.Goal, bool) {
+	if !r.opts.Web {
+		return r.goalOf(src)
+	}
+	if r.modules[rel] || strings.EqualFold(path.Ext(rel), ".mjs") {
+		return js.Module, false
+	}
+	return js.Script, true
+}
+
 // dirGoal is the goal of a directory's .js files, and whether Node decides
 // it by their text (no "type" in the nearest package.json, or none).
 type dirGoal struct {
@@ -961,7 +1023,10 @@ func prelude(goal js.Goal, rel string, inline bool) string {
 // the output with its prelude, or why it cannot be (failure); hit: the
 // output came from the cache.
 func (r *runner) instrumentText(t *task, data []byte, iopts instrument.Options) (out []byte, failure *Failure, hit bool) {
-	pre := prelude(iopts.Goal, t.out, len(data) >= InlineShimMin)
+	pre := ""
+	if !r.opts.Web {
+		pre = prelude(iopts.Goal, t.out, len(data) >= InlineShimMin)
+	}
 	var key string
 	if r.cache != nil {
 		key = cacheKey(r.toolID, iopts, pre, data)
@@ -1036,12 +1101,16 @@ func (r *runner) attempt(t *task, src string) (*attempt, error) {
 		return nil, err
 	}
 	a := &attempt{data: data}
-	goal, byText := r.goalOf(src)
+	goal, byText := r.fileGoal(t.rel, src)
+	name := t.rel
+	if r.opts.Web {
+		name = "/" + t.rel
+	}
 	loader := instrument.LoaderOf(src)
 	if loader != instrument.JS {
 		a.tsconfig = r.tsconfigOf(filepath.Dir(src))
 	}
-	iopts := instrument.Options{Goal: goal, File: t.rel, Loader: loader, Tsconfig: a.tsconfig,
+	iopts := instrument.Options{Goal: goal, File: name, Loader: loader, Tsconfig: a.tsconfig,
 		DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields}
 	a.out, a.failure, a.hit = r.instrumentText(t, data, iopts)
 	a.goal = goal
@@ -1164,4 +1233,105 @@ func (r *runner) copyOut(src, rel string, mode fs.FileMode) (n, mtime int64, err
 	}
 	defer in.Close()
 	return r.writeOut(rel, mode, func(f *os.File) (int64, error) { return io.Copy(f, in) })
+}
+
+// isPage reports whether rel is an HTML page.
+func isPage(rel string) bool {
+	switch strings.ToLower(path.Ext(rel)) {
+	case ".html", ".htm":
+		return true
+	}
+	return false
+}
+
+// pageModules reads the pages among tasks and returns the scripts of the
+// tree they load with <script type="module" src>, by path relative to
+// the root (a src of another origin, or that leaves the tree, is not the
+// tree's).
+func (r *runner) pageModules(tasks []task) map[string]bool {
+	mods := map[string]bool{}
+	for i := range tasks {
+		t := &tasks[i]
+		if !t.page {
+			continue
+		}
+		b, err := os.ReadFile(under(r.in, t.rel))
+		if err != nil {
+			continue // the worker reports it
+		}
+		for _, ref := range htmlpage.Scripts(b) {
+			if !ref.Module {
+				continue
+			}
+			if rel, ok := treePath(t.rel, ref.Src); ok {
+				mods[rel] = true
+			}
+		}
+	}
+	return mods
+}
+
+// treePath resolves a page's URL reference src (the page at rel) to a path
+// of the tree, when it names one.
+func treePath(page, src string) (string, bool) {
+	if i := strings.IndexAny(src, "?#"); i >= 0 {
+		src = src[:i]
+	}
+	if src == "" || strings.HasPrefix(src, "//") || strings.Contains(src, ":") {
+		return "", false
+	}
+	var p string
+	if strings.HasPrefix(src, "/") {
+		p = path.Clean(src)
+	} else {
+		p = path.Clean("/" + path.Join(path.Dir(page), src))
+	}
+	p = strings.TrimPrefix(p, "/")
+	if p == "" || p == "." || strings.HasPrefix(p, "../") {
+		return "", false
+	}
+	return p, true
+}
+
+// page rewrites a page of a web app (Web): the configuration and the
+// browser shim first in <head>, its inline scripts instrumented (named
+// "/PAGE#inline-N"); an inline script that cannot be instrumented is left
+// as it is, with a warning.
+func (r *runner) page(t *task, src string) error {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	res := htmlpage.Rewrite(data, htmlpage.Options{
+		Head: htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile),
+		Name: "/" + t.rel,
+		Instrument: func(code []byte, goal js.Goal, name string) ([]byte, error) {
+			res, err := instrument.Instrument(code, instrument.Options{Goal: goal, File: name,
+				DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields})
+			if err != nil {
+				return nil, err
+			}
+			if res.Unchanged {
+				return code, nil
+			}
+			return res.Code, nil
+		},
+	})
+	n, mtime, err := r.writeOut(t.out, t.mode, func(f *os.File) (int64, error) {
+		n, err := f.Write(res.HTML)
+		return int64(n), err
+	})
+	if err != nil {
+		return err
+	}
+	r.record(t, n, mtime, js.Goal(0), "", false)
+	r.mu.Lock()
+	for _, f := range res.Failures {
+		r.sum.Warnings = append(r.sum.Warnings, fmt.Sprintf("%s: left as it is: %v", t.rel, f))
+	}
+	r.sum.Instrumented++
+	r.sum.InstrumentedBytes += int64(len(data))
+	r.sum.OutBytes += n
+	r.mu.Unlock()
+	return nil
 }

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "839499f0e1d62767"
+const Version = "d1f04c3e22fdc90a"

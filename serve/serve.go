@@ -151,8 +151,7 @@ func (s *Server) page(name string, b []byte) []byte {
 		cfg["allPutFields"] = true
 	}
 	cj, _ := json.Marshal(cfg)
-	head := []byte("<script>globalThis.__memtraceConfig=" + strings.ReplaceAll(string(cj), "</", "<\\/") + ";</script><script src=\"" + ShimPath + "\"></script>")
-	res := htmlpage.Rewrite(b, htmlpage.Options{Head: head, Name: name, Instrument: s.script})
+	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Instrument: s.script})
 	for _, f := range res.Failures {
 		s.o.Log.Printf("%v: left as it is", f)
 	}

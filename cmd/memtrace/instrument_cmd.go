@@ -47,6 +47,11 @@ type instrumentOptions struct {
 	NoCache     bool
 	Jobs        int
 	Quiet       bool
+	// Web and Node force a directory's kind (default: a web app when it
+	// has HTML pages at its root and no package.json there); Collector is
+	// the collector the web app's pages deliver to.
+	Web, Node bool
+	Collector string
 }
 
 // ruleFlag appends --include or --exclude patterns to one ordered list.
@@ -133,12 +138,18 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 						return flagErrorf("--%s is for one FILE, not a directory", f)
 					}
 				}
+				if opts.Web && opts.Node {
+					return flagErrorf("--web and --node exclude each other")
+				}
+				if opts.Collector != "" && opts.Node {
+					return flagErrorf("--collector is for a web app's pages (a Node program takes MEMTRACE_COLLECTOR when it runs)")
+				}
 				if runF != nil {
 					return runF(opts)
 				}
 				return instrumentDirRun(opts)
 			}
-			for _, f := range []string{"node-modules", "cache", "no-cache", "jobs", "quiet", "strict"} {
+			for _, f := range []string{"node-modules", "cache", "no-cache", "jobs", "quiet", "strict", "web", "node", "collector"} {
 				if cmd.Flags().Changed(f) {
 					return flagErrorf("--%s is for a directory, not one FILE", f)
 				}
@@ -178,6 +189,9 @@ func newCmdInstrument(ios *IOStreams, runF func(*instrumentOptions) error) *cobr
 	cmd.Flags().BoolVar(&opts.NoCache, "no-cache", false, "DIR: neither read nor write the cache")
 	cmd.Flags().IntVarP(&opts.Jobs, "jobs", "j", 0, "DIR: instrument `N` files at a time (default: the number of CPUs)")
 	cmd.Flags().BoolVarP(&opts.Quiet, "quiet", "q", false, "DIR: no progress bar and no summary (failures are still reported)")
+	cmd.Flags().BoolVar(&opts.Web, "web", false, "DIR is a web app (a built dist/): rewrite its HTML pages, instrument its scripts for the browser (default when DIR has HTML pages at its root and no package.json)")
+	cmd.Flags().BoolVar(&opts.Node, "node", false, "DIR is a Node program, whatever HTML it holds")
+	cmd.Flags().StringVar(&opts.Collector, "collector", "", "a web app's pages deliver their traces to the collector at `URL` (as memtrace collect prints it; default: the page's own origin, /__memtrace__/)")
 	return cmd
 }
 

@@ -310,3 +310,38 @@ func TestInstrumentDirColourAlternating(t *testing.T) {
 		assert.Equal(t, tty, strings.Contains(got, "\x1b["), "run %d (terminal %v): colour %q", i, tty, got)
 	}
 }
+
+// TestInstrumentWebAppDir: a directory with HTML pages and no
+// package.json is a web app (its pages rewritten, the browser shim
+// written, --collector in each page's configuration); one with a
+// package.json is a Node program unless --web; bad flag combinations are
+// refused.
+func TestInstrumentWebAppDir(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "dist")
+	require.NoError(t, os.MkdirAll(filepath.Join(in, "app"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "app", "index.html"), []byte("<html><head></head><body><script src=\"a.js\"></script></body></html>"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(in, "app", "a.js"), []byte("var a = {};\n"), 0o644))
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCmd(t, "", "instrument", in, "-o", out, "--no-cache", "--collector", "ws://10.0.0.2:8080/?token=abc")
+	require.EqualValues(t, 0, code, stderr)
+	page, err := os.ReadFile(filepath.Join(out, "app", "index.html"))
+	require.NoError(t, err)
+	require.Contains(t, string(page), `globalThis.__memtraceConfig={"collector":"ws://10.0.0.2:8080/?token=abc"}`)
+	_, err = os.Stat(filepath.Join(out, "__memtrace__", "shim.js"))
+	require.NoError(t, err)
+
+	require.NoError(t, os.WriteFile(filepath.Join(in, "package.json"), []byte("{}\n"), 0o644))
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", filepath.Join(dir, "out2"), "--no-cache", "--collector", "ws://10.0.0.2:8080/")
+	require.EqualValues(t, 2, code)
+	require.Contains(t, stderr, "add --web")
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", filepath.Join(dir, "out3"), "--no-cache", "--web")
+	require.EqualValues(t, 0, code, stderr)
+	_, err = os.Stat(filepath.Join(dir, "out3", "__memtrace__", "shim.js"))
+	require.NoError(t, err)
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", filepath.Join(dir, "out4"), "--web", "--node")
+	require.EqualValues(t, 2, code, stderr)
+	code, _, stderr = runCmd(t, "", "instrument", in, "-o", filepath.Join(dir, "out5"), "--web", "--collector", "ftp://x/")
+	require.EqualValues(t, 2, code, stderr)
+	require.Contains(t, stderr, "not a websocket address")
+}

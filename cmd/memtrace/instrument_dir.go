@@ -2,13 +2,45 @@ package main
 
 import (
 	"fmt"
+	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/project"
+	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
+
+// looksLikeWebApp reports whether dir holds HTML pages (at most three
+// directories down, node_modules aside) and no package.json at its root:
+// a built web app, not a Node program.
+func looksLikeWebApp(dir string) bool {
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+		return false
+	}
+	found := false
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || found {
+			return filepath.SkipDir
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() {
+			if d.Name() == "node_modules" || strings.Count(rel, string(filepath.Separator)) >= 3 {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if ext := strings.ToLower(filepath.Ext(d.Name())); ext == ".html" || ext == ".htm" {
+			found = true
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
 
 // instrumentDirRun instruments a whole directory (package project).
 func instrumentDirRun(opts *instrumentOptions) error {
@@ -22,7 +54,23 @@ func instrumentDirRun(opts *instrumentOptions) error {
 		}
 	}
 	exe, _ := os.Executable()
+	web := opts.Web || (!opts.Node && looksLikeWebApp(opts.Input))
+	if opts.Collector != "" && !web {
+		return flagErrorf("--collector is for a web app's pages, and %s looks like a Node program (it has a package.json or no HTML page at its root): add --web if it is a web app", opts.Input)
+	}
+	var pageConfig []byte
+	if web {
+		cfg := runtimeshim.Config{DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Collector: opts.Collector}
+		if opts.Collector != "" {
+			u, err := url.Parse(opts.Collector)
+			if err != nil || (u.Scheme != "ws" && u.Scheme != "wss" && u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return flagErrorf("--collector %q is not a websocket address (ws://HOST:PORT/?token=T, as memtrace collect prints it)", opts.Collector)
+			}
+		}
+		pageConfig = []byte(cfg.JSON())
+	}
 	popts := project.Options{
+		Web: web, PageConfig: pageConfig,
 		In: opts.Input, Out: opts.Output, Rules: opts.Rules, NodeModules: opts.NodeModules,
 		Cache: cache, Strict: opts.Strict, DebugFun: opts.DebugFun,
 		AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Jobs: opts.Jobs,

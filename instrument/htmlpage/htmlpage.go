@@ -10,6 +10,7 @@ package htmlpage
 import (
 	"bytes"
 	"fmt"
+	stdhtml "html"
 	"strings"
 
 	"github.com/tdewolff/parse/v2"
@@ -157,4 +158,56 @@ func unquote(v []byte) string {
 		v = v[1 : len(v)-1]
 	}
 	return string(v)
+}
+
+// Head is what memtrace puts first in a page's <head>: the page's
+// configuration (config, JSON: runtimeshim.Config's fields the browser
+// host reads) and the browser shim's script element (shim: its URL).
+func Head(config []byte, shim string) []byte {
+	c := strings.ReplaceAll(string(config), "</", "<\\/")
+	return []byte("<script>globalThis.__memtraceConfig=" + c + ";</script><script src=\"" + stdhtml.EscapeString(shim) + "\"></script>")
+}
+
+// ScriptRef is a script element of a page that loads a file.
+type ScriptRef struct {
+	Src    string // the src attribute, as written
+	Module bool   // type="module"
+}
+
+// Scripts lists the page's script elements with a src that run
+// (a JavaScript or module type), in order.
+func Scripts(src []byte) []ScriptRef {
+	var out []ScriptRef
+	l := html.NewLexer(parse.NewInputBytes(append([]byte(nil), src...)))
+	var tag string
+	var attrs [][2]string
+	for {
+		tt, _ := l.Next()
+		switch tt {
+		case html.ErrorToken:
+			return out
+		case html.StartTagToken:
+			tag = strings.ToLower(string(l.Text()))
+			attrs = attrs[:0]
+		case html.AttributeToken:
+			attrs = append(attrs, [2]string{strings.ToLower(string(l.AttrKey())), unquote(l.AttrVal())})
+		case html.StartTagCloseToken, html.StartTagVoidToken:
+			if tag != "script" {
+				continue
+			}
+			var s, typ string
+			has := false
+			for _, a := range attrs {
+				switch a[0] {
+				case "src":
+					s, has = a[1], true
+				case "type":
+					typ = strings.ToLower(strings.TrimSpace(a[1]))
+				}
+			}
+			if has && (typ == "module" || jsTypes[typ]) {
+				out = append(out, ScriptRef{Src: s, Module: typ == "module"})
+			}
+		}
+	}
 }

@@ -26,7 +26,19 @@ export function browserHost(G) {
   const c = G.__memtraceConfig !== null && typeof G.__memtraceConfig === 'object' ? G.__memtraceConfig : {};
   const loc = G.location;
   let url = typeof c.collector === 'string' && c.collector !== '' ? c.collector : '';
-  if (url === '' && loc !== undefined && typeof loc.host === 'string' && loc.host !== '') {
+  let token = typeof c.token === 'string' ? c.token : '';
+  if (url !== '') {
+    // An address as memtrace collect prints it (ws://HOST/?token=T): the
+    // trace's path, the token from the query when none is given.
+    try {
+      const u = new URL(url);
+      if (token === '') token = u.searchParams.get('token') || '';
+      if (u.pathname === '' || u.pathname === '/') u.pathname = '/__memtrace__/collect';
+      if (u.protocol === 'http:') u.protocol = 'ws:';
+      if (u.protocol === 'https:') u.protocol = 'wss:';
+      url = u.href;
+    } catch { /* used as it is */ }
+  } else if (loc !== undefined && typeof loc.host === 'string' && loc.host !== '') {
     url = (loc.protocol === 'https:' ? 'wss://' : 'ws://') + loc.host + '/__memtrace__/collect';
   }
   const beacon = url !== '' ? (url.indexOf('wss://') === 0 ? 'https://' + url.slice(6) : 'http://' + url.slice(5)).replace(/\/collect(\?.*)?$/, '/beacon') : '';
@@ -60,7 +72,7 @@ export function browserHost(G) {
       if (url === '') return undefined;
       const nav = G.navigator;
       return openSocketSink({
-        url, token: typeof c.token === 'string' ? c.token : '', limit: c.bufferLimit > 0 ? c.bufferLimit : 64 << 20, beacon,
+        url, token, limit: c.bufferLimit > 0 ? c.bufferLimit : 64 << 20, beacon,
         reason: () => endReason,
         meta: {
           kind: 'page', url: loc !== undefined ? $href(loc) : '', userAgent: nav !== undefined ? nav.userAgent : '', format: 'meminsight',
