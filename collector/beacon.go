@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+
+	"github.com/memtrace/memtrace/tracedir"
 )
 
 // serveBeacon takes the end of a page's session in one request (POST,
@@ -52,6 +54,15 @@ func (c *Collector) serveBeacon(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "memtrace collect: "+err.Error(), http.StatusServiceUnavailable)
 			return
 		}
+	}
+	// A session the socket has ended already (its end came first): what
+	// the beacon repeats is there.
+	s.mu.Lock()
+	over := s.state == tracedir.StatusComplete || s.state == tracedir.StatusIncomplete
+	s.mu.Unlock()
+	if over {
+		w.WriteHeader(http.StatusNoContent)
+		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, int64(4*c.cfg.MaxFrame)))
 	if err != nil {

@@ -2,19 +2,15 @@ package noderun_test
 
 import (
 	"bytes"
-	"io"
-	"math/rand"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/internal/flakynet"
 	"github.com/memtrace/memtrace/internal/memtracebin"
 	"github.com/memtrace/memtrace/noderun"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
@@ -31,62 +27,6 @@ var sourcesProgram = map[string]string{
 		"for (let i = 0; i < 60000; i++) keep.push(lib.item(i), made(i));\n" +
 		"console.log(eval('keep.length'), lib.count());\n",
 	"lib.js": "let n = 0;\nexports.item = (i) => { n++; return { i, s: 'x' + i }; };\nexports.count = () => n;\n",
-}
-
-// flakyRelay forwards TCP connections to target and cuts each one, in both
-// directions, after a random number of the client's bytes (at most max),
-// until cuts connections have been cut; it returns its address and how
-// many it cut.
-func flakyRelay(t *testing.T, target string, max int64, cuts int32) (string, *atomic.Int32) {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	var cut atomic.Int32
-	var wg sync.WaitGroup
-	t.Cleanup(func() {
-		ln.Close()
-		wg.Wait()
-	})
-	rng := rand.New(rand.NewSource(7))
-	var mu sync.Mutex
-	go func() {
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			up, err := net.Dial("tcp", target)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			mu.Lock()
-			limit := int64(-1)
-			if cut.Load() < cuts {
-				limit = 64<<10 + rng.Int63n(max)
-			}
-			mu.Unlock()
-			wg.Add(2)
-			go func() {
-				defer wg.Done()
-				defer up.Close()
-				defer c.Close()
-				if limit < 0 {
-					io.Copy(up, c)
-					return
-				}
-				if n, _ := io.CopyN(up, c, limit); n == limit {
-					cut.Add(1)
-				}
-			}()
-			go func() {
-				defer wg.Done()
-				io.Copy(c, up)
-				c.Close()
-			}()
-		}
-	}()
-	return ln.Addr().String(), &cut
 }
 
 // TestCollectorKeepsSources: memtrace node --collector sends each named
@@ -117,11 +57,11 @@ func TestCollectorKeepsSources(t *testing.T) {
 
 	c, url := startTestCollector(t, collector.Config{})
 	base, token, _ := strings.Cut(url, "/?token=")
-	addr, cut := flakyRelay(t, strings.TrimPrefix(base, "ws://"), 3<<20, 6)
+	relay := flakynet.Start(t, strings.TrimPrefix(base, "ws://"), 64<<10, 3<<20, 6)
 	var sess noderun.Session
-	stderr := run(noderun.Options{Collector: "ws://" + addr + "/?token=" + token, Session: &sess})
+	stderr := run(noderun.Options{Collector: "ws://" + relay.Addr + "/?token=" + token, Session: &sess})
 	require.Equal(t, tracedir.StatusComplete, sess.Status, "%s; stderr: %s", sess.Reason, stderr)
-	require.Equal(t, int32(6), cut.Load(), "the relay did not cut the connection as often as it should")
+	require.Equal(t, int32(6), relay.Cuts.Load(), "the relay did not cut the connection as often as it should")
 	sd := filepath.Join(c.Out(), sess.Collector)
 	got, err := os.ReadFile(filepath.Join(sd, tracedir.TraceFile))
 	require.NoError(t, err)

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d1f04c3e22fdc90a"
+const Version = "6f4cccd774bfc7c5"

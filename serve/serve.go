@@ -42,6 +42,10 @@ type Options struct {
 	DebugFun              string
 	AllUses, AllPutFields bool
 	Log                   *log.Logger
+	// CollectURL is the websocket address pages deliver their traces to
+	// (default: their own origin's /__memtrace__/collect, this server's
+	// collector).
+	CollectURL string
 }
 
 // Server is an http.Handler.
@@ -141,6 +145,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // its inline scripts instrumented.
 func (s *Server) page(name string, b []byte) []byte {
 	cfg := map[string]any{"token": s.o.Collector.Token()}
+	if s.o.CollectURL != "" {
+		cfg["collector"] = s.o.CollectURL
+	}
 	if s.o.DebugFun != "" {
 		cfg["debugFun"] = s.o.DebugFun
 	}

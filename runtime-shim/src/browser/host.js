@@ -92,11 +92,12 @@ export function browserHost(G) {
       };
       stopFn = end;
       if (dm !== undefined) dm.start(core.dom);
-      // What waits in the buffer goes to the collector every second the
-      // page idles (a timer of the shim's: the page's timers are not
-      // touched).
+      // What waits in the buffer goes to the collector every tenth of a
+      // second the page idles (a timer of the shim's: the page's timers
+      // are not touched), so that little is left for the page's last
+      // request when it goes away (sink.js).
       if (N_SET_INTERVAL !== undefined) {
-        try { apply(N_SET_INTERVAL, G, [() => { core.flushPending(); }, 1000]); } catch { /* no timers */ }
+        try { apply(N_SET_INTERVAL, G, [() => { core.flushPending(); }, 100]); } catch { /* no timers */ }
       }
       if (addListener === undefined) return;
       // The page goes away: its trace ends, last uses written.

@@ -30,6 +30,13 @@ const encode = encodeURIComponent;
 // stopRequested}) for the collector at o.url (o: {url, token, meta,
 // limit, beacon}); say tells the user, stop(reason) ends the trace,
 // onStop() is called when the collector asks the trace to end.
+// CHUNK_MAX bounds a chunk's bytes (the collector's frame limit is
+// larger): small enough that the chunks a page still holds when it goes
+// away fit, whole, in its last request, which a browser bounds (a
+// keepalive request carries at most 64 KiB: BEACON_MAX with the headers).
+const CHUNK_MAX = 16 << 10;
+const BEACON_MAX = 60 << 10;
+
 export function openSocketSink(o, say, stop, onStop) {
   if (Socket === undefined) return { error: new Error('no WebSocket in this context') };
   const chunks = []; // {seq, data}, not acknowledged, in order
@@ -162,8 +169,11 @@ export function openSocketSink(o, say, stop, onStop) {
       stop('the collector at ' + o.url + ' fell behind: ' + dropped.why + '; the trace ends after its first ' + sealed + ' bytes');
       return 0;
     }
-    const c = { seq: nextSeq++, data: apply(typedArraySlice, buf, [from, to]) };
-    chunks[chunks.length] = c;
+    // A piece goes in chunks of at most CHUNK_MAX bytes.
+    for (let at = from; at < to; at += CHUNK_MAX) {
+      const end = to - at > CHUNK_MAX ? at + CHUNK_MAX : to;
+      chunks[chunks.length] = { seq: nextSeq++, data: apply(typedArraySlice, buf, [at, end]) };
+    }
     kept += n;
     sealed += n;
     pump();
@@ -182,13 +192,17 @@ export function openSocketSink(o, say, stop, onStop) {
       send(ws, apply(jsonStringify, $JSON, [end]));
     }
     if (o.beacon && (session !== '' || client !== '') && $fetch !== undefined && $Blob !== undefined) {
-      // [seq: 8 bytes][length: 4 bytes][bytes]... then the end as JSON.
+      // [seq: 8 bytes][length: 4 bytes][bytes]... then the end as JSON:
+      // the first chunks not acknowledged, as many as the request takes
+      // (the socket may still deliver the others; if it does not, the
+      // collector ends the session incomplete, saying from which chunk).
       let size = 0;
-      for (let i = 0; i < chunks.length; i++) size += 12 + chunks[i].data.length;
+      let n = 0;
+      while (n < chunks.length && size + 12 + chunks[n].data.length <= BEACON_MAX) size += 12 + chunks[n++].data.length;
       const body = new $Uint8Array(size);
       const dv = new $DataView(body.buffer);
       let p = 0;
-      for (let i = 0; i < chunks.length; i++) {
+      for (let i = 0; i < n; i++) {
         const c = chunks[i];
         apply(dvSetUint32, dv, [p, floor(c.seq / 4294967296)]);
         apply(dvSetUint32, dv, [p + 4, c.seq >>> 0]);
