@@ -1,0 +1,133 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/trace"
+	"github.com/memtrace/memtrace/tracedir"
+)
+
+// todoSteps is the scripted session: each step acts on the app and
+// returns its visible text afterwards.
+var todoSteps = []struct {
+	name string
+	act  func() chromedp.Action[chromedp.Void]
+}{
+	{"add first", func() chromedp.Action[chromedp.Void] { return chromedp.SendKeys(".new-todo", "buy milk"+kb.Enter) }},
+	{"add second", func() chromedp.Action[chromedp.Void] { return chromedp.SendKeys(".new-todo", "walk the dog"+kb.Enter) }},
+	{"add third", func() chromedp.Action[chromedp.Void] { return chromedp.SendKeys(".new-todo", "write tests"+kb.Enter) }},
+	{"complete first", func() chromedp.Action[chromedp.Void] { return chromedp.Click(".todo-list li:nth-child(1) .toggle") }},
+	{"show active", func() chromedp.Action[chromedp.Void] { return clickJS(`document.querySelector('.filters li:nth-child(2) a')`) }},
+	{"show all", func() chromedp.Action[chromedp.Void] { return clickJS(`document.querySelector('.filters li:nth-child(1) a')`) }},
+	{"delete second", func() chromedp.Action[chromedp.Void] {
+		return clickJS(`document.querySelector('.todo-list li:nth-child(2) .destroy')`)
+	}},
+	{"clear completed", func() chromedp.Action[chromedp.Void] { return clickJS(`document.querySelector('.clear-completed')`) }},
+}
+
+// clickJS clicks the element expr names (hidden ones too, as a destroy
+// button is until hovered).
+func clickJS(expr string) chromedp.Action[chromedp.Void] {
+	return chromedp.Evaluate[chromedp.Void](`(` + expr + `).click()`)
+}
+
+// TestTodoMVC: each of the three TodoMVC apps (ES modules, jQuery, a
+// React bundle), served as built and through memtrace serve, goes through
+// the same scripted session (add three todos, complete one, filter,
+// delete one, clear the completed): after each step the app shows the same
+// text instrumented as not, no page error is thrown, and the trace
+// arrives complete at the collector.
+func TestTodoMVC(t *testing.T) {
+	for app, script := range map[string]string{"javascript-es6": "/app.bundle.js", "jquery": "/app.js", "react": "/app.bundle.js"} {
+		t.Run(app, func(t *testing.T) {
+			dir := testcorpus.Dir(t, "todomvc", app, "dist")
+			plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
+			defer plain.Close()
+			want := runTodo(t, plain.URL+"/index.html")
+			s := startServe(t, dir)
+			got := runTodo(t, s.url+"/index.html")
+			for i := range todoSteps {
+				if got[i] != want[i] {
+					t.Errorf("%s, after %q: the instrumented app shows\n%q\nthe app shows\n%q", app, todoSteps[i].name, got[i], want[i])
+				}
+			}
+			sessions := waitSessions(t, s.c, 1)
+			if sessions[0].Status != tracedir.StatusComplete {
+				t.Errorf("%s: the session ended %s: %s", app, sessions[0].Status, sessions[0].Reason)
+			}
+			// The app's own script ran instrumented.
+			data, err := os.ReadFile(filepath.Join(s.c.Out(), s.c.Sessions()[0], tracedir.TraceFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := trace.NewReader(bytes.NewReader(data))
+			var names []string
+			for {
+				e, err := r.Next()
+				if err != nil {
+					break
+				}
+				if e.Kind == trace.ScriptEnter {
+					names = append(names, e.Name)
+				}
+			}
+			if !slices.Contains(names, script) {
+				t.Errorf("%s: the trace enters %v, not %s", app, names, script)
+			}
+			t.Logf("%s: %d steps alike, trace %d bytes, scripts %v", app, len(todoSteps), sessions[0].Bytes, names)
+		})
+	}
+}
+
+// runTodo runs the scripted session on the app at page in a browser of
+// its own and returns the app's text after each step; it leaves the page
+// at the end.
+func runTodo(t *testing.T, page string) []string {
+	t.Helper()
+	ctx := newBrowser(t)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
+			t.Errorf("%s: page error: %s %v", page, e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tctx, chromedp.WaitVisible(".new-todo")); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, st := range todoSteps {
+		if err := chromedp.Do(tctx, st.act()); err != nil {
+			t.Fatalf("%s: %s: %v", page, st.name, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+		text, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.querySelector('.todoapp').innerText`))
+		if err != nil {
+			t.Fatalf("%s: %s: %v", page, st.name, err)
+		}
+		out = append(out, text)
+	}
+	time.Sleep(300 * time.Millisecond)
+	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
