@@ -556,6 +556,7 @@ func runAll() error {
 		{"shim-split", benchShimSplit},
 		{"project", benchProject},
 		{"collector", benchCollector},
+		{"browser", benchBrowser},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {

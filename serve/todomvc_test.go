@@ -13,36 +13,12 @@ import (
 
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/chromedp/chromedp/kb"
 
 	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/internal/todomvc"
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/tracedir"
 )
-
-// todoSteps is the scripted session: each step acts on the app and
-// returns its visible text afterwards.
-var todoSteps = []struct {
-	name string
-	act  func() chromedp.Action[chromedp.Void]
-}{
-	{"add first", func() chromedp.Action[chromedp.Void] { return chromedp.SendKeys(".new-todo", "buy milk"+kb.Enter) }},
-	{"add second", func() chromedp.Action[chromedp.Void] { return chromedp.SendKeys(".new-todo", "walk the dog"+kb.Enter) }},
-	{"add third", func() chromedp.Action[chromedp.Void] { return chromedp.SendKeys(".new-todo", "write tests"+kb.Enter) }},
-	{"complete first", func() chromedp.Action[chromedp.Void] { return chromedp.Click(".todo-list li:nth-child(1) .toggle") }},
-	{"show active", func() chromedp.Action[chromedp.Void] { return clickJS(`document.querySelector('.filters li:nth-child(2) a')`) }},
-	{"show all", func() chromedp.Action[chromedp.Void] { return clickJS(`document.querySelector('.filters li:nth-child(1) a')`) }},
-	{"delete second", func() chromedp.Action[chromedp.Void] {
-		return clickJS(`document.querySelector('.todo-list li:nth-child(2) .destroy')`)
-	}},
-	{"clear completed", func() chromedp.Action[chromedp.Void] { return clickJS(`document.querySelector('.clear-completed')`) }},
-}
-
-// clickJS clicks the element expr names (hidden ones too, as a destroy
-// button is until hovered).
-func clickJS(expr string) chromedp.Action[chromedp.Void] {
-	return chromedp.Evaluate[chromedp.Void](`(` + expr + `).click()`)
-}
 
 // TestTodoMVC: each of the three TodoMVC apps (ES modules, jQuery, a
 // React bundle), served as built and through memtrace serve, goes through
@@ -59,9 +35,9 @@ func TestTodoMVC(t *testing.T) {
 			want := runTodo(t, plain.URL+"/index.html")
 			s := startServe(t, dir)
 			got := runTodo(t, s.url+"/index.html")
-			for i := range todoSteps {
+			for i := range todomvc.Steps {
 				if got[i] != want[i] {
-					t.Errorf("%s, after %q: the instrumented app shows\n%q\nthe app shows\n%q", app, todoSteps[i].name, got[i], want[i])
+					t.Errorf("%s, after %q: the instrumented app shows\n%q\nthe app shows\n%q", app, todomvc.Steps[i].Name, got[i], want[i])
 				}
 			}
 			sessions := waitSessions(t, s.c, 1)
@@ -87,14 +63,14 @@ func TestTodoMVC(t *testing.T) {
 			if !slices.Contains(names, script) {
 				t.Errorf("%s: the trace enters %v, not %s", app, names, script)
 			}
-			t.Logf("%s: %d steps alike, trace %d bytes, scripts %v", app, len(todoSteps), sessions[0].Bytes, names)
+			t.Logf("%s: %d steps alike, trace %d bytes, scripts %v", app, len(todomvc.Steps), sessions[0].Bytes, names)
 		})
 	}
 }
 
-// runTodo runs the scripted session on the app at page in a browser of
-// its own and returns the app's text after each step; it leaves the page
-// at the end.
+// runTodo runs the scripted session (package todomvc) on the app at page
+// in a browser of its own, page errors failing the test, and returns the
+// app's text after each step; it leaves the page at the end.
 func runTodo(t *testing.T, page string) []string {
 	t.Helper()
 	ctx := newBrowser(t)
@@ -107,23 +83,9 @@ func runTodo(t *testing.T, page string) []string {
 	}
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
+	out, _, err := todomvc.Run(tctx, page, 100*time.Millisecond)
+	if err != nil {
 		t.Fatal(err)
-	}
-	if err := chromedp.Do(tctx, chromedp.WaitVisible(".new-todo")); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, st := range todoSteps {
-		if err := chromedp.Do(tctx, st.act()); err != nil {
-			t.Fatalf("%s: %s: %v", page, st.name, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-		text, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.querySelector('.todoapp').innerText`))
-		if err != nil {
-			t.Fatalf("%s: %s: %v", page, st.name, err)
-		}
-		out = append(out, text)
 	}
 	time.Sleep(300 * time.Millisecond)
 	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
