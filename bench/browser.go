@@ -55,7 +55,8 @@ func benchBrowser() error {
 	root := repoRoot()
 	todo := filepath.Join(root, "..", "shared", "corpora", "todomvc", "react", "dist")
 	compute := filepath.Join(root, "bench", "pages", "compute")
-	var plainTodo, instTodo, plainComp, instComp []time.Duration
+	evals := filepath.Join(root, "bench", "pages", "evals")
+	var plainTodo, instTodo, plainComp, instComp, plainEval, instEval []time.Duration
 	var traceRates []float64
 	for run := 0; run < *flagRuns; run++ {
 		w, err := browserRun(chromium, todo, false, true)
@@ -79,6 +80,16 @@ func benchBrowser() error {
 			return err
 		}
 		instComp = append(instComp, w.wall)
+		w, err = browserRun(chromium, evals, false, false)
+		if err != nil {
+			return err
+		}
+		plainEval = append(plainEval, w.wall)
+		w, err = browserRun(chromium, evals, true, false)
+		if err != nil {
+			return err
+		}
+		instEval = append(instEval, w.wall)
 	}
 	med := func(d []time.Duration) time.Duration {
 		s := append([]time.Duration(nil), d...)
@@ -91,6 +102,9 @@ func benchBrowser() error {
 	rc := med(instComp).Seconds() / med(plainComp).Seconds()
 	t.add("compute-heavy page", med(plainComp).Round(time.Millisecond).String(), med(instComp).Round(time.Millisecond).String(),
 		fmt.Sprintf("%.1fx", rc), "")
+	pe, ie := med(plainEval), med(instEval)
+	t.add("eval of a new string (200)", fmt.Sprintf("%.3f ms each", pe.Seconds()*1e3/200), fmt.Sprintf("%.2f ms each", ie.Seconds()*1e3/200),
+		fmt.Sprintf("%.0fx", ie.Seconds()/pe.Seconds()), "(instrument service, synchronous request)")
 	sort.Float64s(traceRates)
 	rate := traceRates[len(traceRates)/2]
 	t.add("trace of the TodoMVC session", "", fmt.Sprintf("%.2f MB/s", rate/1e6), fmt.Sprintf("%.0f%% of a phone's Wi-Fi", 100*rate/phoneWiFi), "(Wi-Fi: 2.5 MB/s)")
@@ -169,8 +183,21 @@ func browserRun(chromium, dir string, instrumented, todo bool) (browserFigure, e
 	}
 	// A person's pause before leaving (not timed): what the shim holds
 	// goes out meanwhile (a page left at once ends incomplete when more
-	// than its last request takes is unacknowledged: docs/protocol.md).
+	// than its last request takes is unacknowledged: docs/protocol.md),
+	// until the collector has had nothing new for half a second.
 	time.Sleep(500 * time.Millisecond)
+	if instrumented {
+		last, still := int64(-1), time.Now()
+		for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline) && time.Since(still) < 500*time.Millisecond; time.Sleep(50 * time.Millisecond) {
+			var b int64
+			for _, ss := range c.Status().Sessions {
+				b += ss.Bytes
+			}
+			if b != last {
+				last, still = b, time.Now()
+			}
+		}
+	}
 	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
 		return f, err
 	}

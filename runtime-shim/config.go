@@ -30,6 +30,11 @@ type Config struct {
 	// collector's token (else the address's token parameter).
 	Collector string `json:"collector,omitempty"`
 	Token     string `json:"token,omitempty"`
+	// Instrument is, in a page, the address of the instrument service of
+	// run-time code (memtrace serve's and the proxy's /__memtrace__/
+	// instrument, with the token): without it, a page's eval, new
+	// Function and string timers run uninstrumented.
+	Instrument string `json:"instrument,omitempty"`
 }
 
 // ConfigVar is the environment variable that carries Config as JSON.

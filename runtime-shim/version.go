@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "6f4cccd774bfc7c5"
+const Version = "11d39755dba96bbe"

@@ -9,6 +9,7 @@ package serve
 
 import (
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"log"
 	"mime"
 	"net/http"
+	"net/url"
 	"path"
 	"path/filepath"
 	"strings"
@@ -27,12 +29,18 @@ import (
 	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/htmlpage"
 	"github.com/memtrace/memtrace/instrument/js"
+	"github.com/memtrace/memtrace/instrument/ondemand"
 	"github.com/memtrace/memtrace/internal/safefs"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 )
 
 // ShimPath is where pages load the browser shim from.
 const ShimPath = collector.Prefix + "shim.js"
+
+// InstrumentPath is the instrument service of run-time code (eval, new
+// Function, string timers: docs/instrument-service.md, HTTP), which a
+// page's shim calls with a synchronous request and the collector's token.
+const InstrumentPath = collector.Prefix + "instrument"
 
 // Options configure a server.
 type Options struct {
@@ -51,6 +59,7 @@ type Options struct {
 // Server is an http.Handler.
 type Server struct {
 	o    Options
+	inst http.Handler // the instrument service
 	dir  *safefs.Dir
 	mu   sync.Mutex
 	memo map[[32]byte][]byte // instrumented scripts by content, goal and name
@@ -66,7 +75,12 @@ func New(o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = log.New(io.Discard, "", 0)
 	}
-	return &Server{o: o, dir: d, memo: map[[32]byte][]byte{}}, nil
+	inst, err := ondemand.Handler(ondemand.Options{AllUses: o.AllUses, AllPutFields: o.AllPutFields, Stderr: o.Log.Writer()}, 0)
+	if err != nil {
+		d.Close()
+		return nil, err
+	}
+	return &Server{o: o, dir: d, inst: inst, memo: map[[32]byte][]byte{}}, nil
 }
 
 // Close releases the directory.
@@ -79,6 +93,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
 		w.Header().Set("Cache-Control", "no-store")
 		io.WriteString(w, runtimeshim.BrowserSource())
+		return
+	case p == InstrumentPath:
+		// The pages' own: with the token their configuration carries.
+		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.o.Collector.Token())) != 1 {
+			http.Error(w, "memtrace serve: the instrument service needs the token", http.StatusUnauthorized)
+			return
+		}
+		w.Header().Set("Cache-Control", "no-store")
+		s.inst.ServeHTTP(w, r)
 		return
 	case strings.HasPrefix(p, collector.Prefix), p == "/" && strings.EqualFold(r.Header.Get("Upgrade"), "websocket"):
 		s.o.Collector.ServeHTTP(w, r)
@@ -144,7 +167,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // page rewrites a page: the configuration and the shim first in <head>,
 // its inline scripts instrumented.
 func (s *Server) page(name string, b []byte) []byte {
-	cfg := map[string]any{"token": s.o.Collector.Token()}
+	cfg := map[string]any{"token": s.o.Collector.Token(), "instrument": InstrumentPath + "?token=" + url.QueryEscape(s.o.Collector.Token())}
 	if s.o.CollectURL != "" {
 		cfg["collector"] = s.o.CollectURL
 	}

@@ -13,10 +13,13 @@
 //   attach     pagehide and Alt+Shift+T end the trace (MemInsight's key);
 //              the DOM's initial traversal at DOMContentLoaded
 //
-// Run-time code (eval, new Function, string timers) runs uninstrumented
-// until the instrument service is reached from the page (issue 57).
+//   instrument run-time code (eval, new Function, string timers) through
+//              the instrument service named by the configuration, with a
+//              synchronous request (instrument.js); none: it runs
+//              uninstrumented
 
 import { apply, G as GLOBAL, N_SET_INTERVAL } from '../natives.js';
+import { instrumentService } from './instrument.js';
 import { openSocketSink } from './sink.js';
 import { domModel } from './dom.js';
 
@@ -85,6 +88,9 @@ export function browserHost(G) {
       });
     },
     timersTakeStrings: true,
+    // Run-time code (eval, new Function, string timers) through the
+    // instrument service the configuration names (instrument.js).
+    instrument: typeof c.instrument === 'string' && c.instrument !== '' ? instrumentService(G, c.instrument, say) : undefined,
     attach(core) {
       const end = () => {
         if (dm !== undefined) dm.flush();

@@ -1,0 +1,62 @@
+// A page's run-time code (eval, new Function, string timers) instrumented
+// by the instrument service of the server that served the page (memtrace
+// serve's, the proxy's: /__memtrace__/instrument, docs/instrument-
+// service.md, HTTP): the engine compiles such code synchronously, so the
+// request is a synchronous XMLHttpRequest (main thread and workers alike).
+// The core caches results by content (core.js, instrumentCode). The
+// natives are the ones found before the page runs.
+
+import { apply } from '../natives.js';
+
+// instrumentService returns the host's instrument(name, strict, global,
+// source): {code, sites} (the site table apart), null when memtrace
+// cannot instrument the code (it runs as it is), or undefined when the
+// service cannot be reached (said once; the code runs as it is).
+export function instrumentService(G, url, say) {
+  const XHR = G.XMLHttpRequest;
+  const Enc = G.TextEncoder;
+  if (typeof XHR !== 'function' || typeof Enc !== 'function') return undefined;
+  const P = XHR.prototype;
+  const open = P.open, send = P.send, setHeader = P.setRequestHeader;
+  const statusOf = Object.getOwnPropertyDescriptor(P, 'status').get;
+  const textOf = Object.getOwnPropertyDescriptor(P, 'responseText').get;
+  const encode = Enc.prototype.encode;
+  const enc = new Enc();
+  const stringify = JSON.stringify, parse = JSON.parse, $JSON = JSON;
+  const indexOf = String.prototype.indexOf, slice = String.prototype.slice;
+  const $Uint8Array = Uint8Array;
+  const set = Object.getPrototypeOf(Uint8Array.prototype).set;
+  let broken = false;
+  return function instrument(name, strict, global, source, kind) {
+    if (broken || kind !== undefined) return undefined;
+    const src = apply(encode, enc, [source]);
+    const head = apply(encode, enc, [apply(stringify, $JSON, [{ id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true, len: src.length }]) + '\n']);
+    const body = new $Uint8Array(head.length + src.length);
+    apply(set, body, [head, 0]);
+    apply(set, body, [src, head.length]);
+    const x = new XHR();
+    try {
+      apply(open, x, ['POST', url, false]);
+      apply(setHeader, x, ['Content-Type', 'application/octet-stream']);
+      apply(send, x, [body]);
+    } catch (e) {
+      broken = true;
+      say('the instrument service at ' + url + ' cannot be reached (' + (e && e.message) + '): run-time code runs uninstrumented');
+      return undefined;
+    }
+    const st = apply(statusOf, x, []);
+    if (st !== 200) {
+      broken = true;
+      say('the instrument service at ' + url + ' answered ' + st + ': run-time code runs uninstrumented');
+      return undefined;
+    }
+    const text = apply(textOf, x, []);
+    const nl = apply(indexOf, text, ['\n']);
+    if (nl < 0) return undefined;
+    let h;
+    try { h = apply(parse, $JSON, [apply(slice, text, [0, nl])]); } catch { return undefined; }
+    if (h === null || typeof h !== 'object') return undefined;
+    if (typeof h.error === 'string') return null;
+    return { code: apply(slice, text, [nl + 1]), sites: typeof h.sites === 'string' ? h.sites : undefined };
+  };
+}
