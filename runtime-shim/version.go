@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "11d39755dba96bbe"
+const Version = "df742ca61caa1978"

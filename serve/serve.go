@@ -37,6 +37,10 @@ import (
 // ShimPath is where pages load the browser shim from.
 const ShimPath = collector.Prefix + "shim.js"
 
+// ConfigPath is a module worker's configuration (a module setting
+// self.__memtraceConfig), imported before the shim.
+const ConfigPath = collector.Prefix + "config.js"
+
 // InstrumentPath is the instrument service of run-time code (eval, new
 // Function, string timers: docs/instrument-service.md, HTTP), which a
 // page's shim calls with a synchronous request and the collector's token.
@@ -94,6 +98,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
 		io.WriteString(w, runtimeshim.BrowserSource())
 		return
+	case p == ConfigPath:
+		// A module worker's configuration, imported before the shim.
+		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.o.Collector.Token())) != 1 {
+			http.Error(w, "memtrace serve: the configuration needs the token", http.StatusUnauthorized)
+			return
+		}
+		cj, _ := json.Marshal(s.config())
+		w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		io.WriteString(w, "self.__memtraceConfig="+string(cj)+";\n")
+		return
 	case p == InstrumentPath:
 		// The pages' own: with the token their configuration carries.
 		if subtle.ConstantTimeCompare([]byte(r.URL.Query().Get("token")), []byte(s.o.Collector.Token())) != 1 {
@@ -148,7 +163,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if ext == ".mjs" || r.Header.Get("Sec-Fetch-Mode") == "cors" && r.Header.Get("Sec-Fetch-Dest") == "script" {
 			goal = js.Module
 		}
+		dest := r.Header.Get("Sec-Fetch-Dest")
+		worker := dest == "worker" || dest == "sharedworker"
 		code, err := s.script(b, goal, name)
+		if worker && err != nil && goal == js.Script {
+			// A worker's request does not say whether it is a module:
+			// its text does.
+			if mcode, merr := s.script(b, js.Module, name); merr == nil {
+				code, err, goal = mcode, nil, js.Module
+			}
+		}
+		if worker && err == nil {
+			code = s.workerPrelude(goal, code)
+		}
 		if err != nil {
 			s.o.Log.Printf("%s: served as it is: %v", name, err)
 			w.Header().Set("Warning", fmt.Sprintf("199 memtrace %q", "not instrumented: "+firstLine(err.Error())))
@@ -167,6 +194,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // page rewrites a page: the configuration and the shim first in <head>,
 // its inline scripts instrumented.
 func (s *Server) page(name string, b []byte) []byte {
+	cj, _ := json.Marshal(s.config())
+	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Instrument: s.script})
+	for _, f := range res.Failures {
+		s.o.Log.Printf("%v: left as it is", f)
+	}
+	return res.HTML
+}
+
+// workerPrelude puts in front of a worker's instrumented script what
+// loads the browser shim into the worker first (a worker has no page to
+// do it), with the worker's configuration, on the first line so that the
+// script keeps its line numbers: importScripts for a classic worker,
+// imports of the configuration and the shim for a module worker.
+func (s *Server) workerPrelude(goal js.Goal, code []byte) []byte {
+	var pre string
+	if goal == js.Module {
+		pre = `import "` + ConfigPath + `?token=` + url.QueryEscape(s.o.Collector.Token()) + `";import "` + ShimPath + `";`
+	} else {
+		cj, _ := json.Marshal(s.config())
+		pre = `if(!self.__mt){self.__memtraceConfig=` + string(cj) + `;importScripts("` + ShimPath + `");}`
+	}
+	return append([]byte(pre), code...)
+}
+
+// config is a page's (or worker's) configuration.
+func (s *Server) config() map[string]any {
 	cfg := map[string]any{"token": s.o.Collector.Token(), "instrument": InstrumentPath + "?token=" + url.QueryEscape(s.o.Collector.Token())}
 	if s.o.CollectURL != "" {
 		cfg["collector"] = s.o.CollectURL
@@ -180,12 +233,7 @@ func (s *Server) page(name string, b []byte) []byte {
 	if s.o.AllPutFields {
 		cfg["allPutFields"] = true
 	}
-	cj, _ := json.Marshal(cfg)
-	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Instrument: s.script})
-	for _, f := range res.Failures {
-		s.o.Log.Printf("%v: left as it is", f)
-	}
-	return res.HTML
+	return cfg
 }
 
 // script instruments a script (memoised by content, goal and name).

@@ -38,6 +38,7 @@ const D_ADJACENT_EL = K_HOST + 7; // insertAdjacentElement
 const D_COPY = K_HOST + 8; // cloneNode, importNode, DOMParser's parseFromString, ...
 const D_ADOPT = K_HOST + 9; // adoptNode
 const D_SHADOW = K_HOST + 10; // attachShadow
+const D_WORKER = K_HOST + 11; // new Worker: the page's workers, told when the page goes away
 
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
@@ -341,6 +342,9 @@ export function domModel(G) {
         case D_ADOPT:
           if (isObj(args[0]) && isNode(args[0])) sync(args[0], ci);
           break;
+        case D_WORKER:
+          if (isObj(val)) workers[workers.length] = val;
+          break;
         case D_SHADOW:
           if (isObj(val) && isObj(base)) {
             link(val, base, ci);
@@ -420,6 +424,7 @@ export function domModel(G) {
     walk(n, g);
   }
 
+  const workers = [];
   const marks = [];
   const mark = (f, kind) => {
     if (typeof f === 'function') marks[marks.length] = [f, kind];
@@ -443,6 +448,7 @@ export function domModel(G) {
   mark(method(G.Element, 'setHTMLUnsafe'), D_REPLACE_CHILDREN);
   mark(method(G.ShadowRoot, 'setHTMLUnsafe'), D_REPLACE_CHILDREN);
   mark(method(G.Element, 'attachShadow'), D_SHADOW);
+  if (typeof G.Worker === 'function') mark(G.Worker, D_WORKER);
   mark(method(G.Document, 'importNode'), D_COPY);
   mark(method(G.Document, 'adoptNode'), D_ADOPT);
   mark(method(G.DOMParser, 'parseFromString'), D_COPY);
@@ -451,10 +457,17 @@ export function domModel(G) {
   mark(method(G.Range, 'extractContents'), D_COPY);
   if (typeof G.Document === 'function' && typeof G.Document.parseHTMLUnsafe === 'function') mark(G.Document.parseHTMLUnsafe, D_COPY);
 
+  const post = typeof G.Worker === 'function' ? G.Worker.prototype.postMessage : undefined;
   return {
     isNode,
     marks,
     model,
+    // endWorkers tells the page's dedicated workers that the page goes
+    // away (msg: what their shim listens for), so that their traces end
+    // in order.
+    endWorkers: guarded((msg) => {
+      for (let k = 0; k < workers.length; k++) apply(post, workers[k], [msg]);
+    }),
     // start gives the model the core's domApi; the initial traversal runs
     // when the parser is done (before the page's own listeners, registered
     // later), or now when the document is parsed already.

@@ -47,6 +47,8 @@ export function browserHost(G) {
   const beacon = url !== '' ? (url.indexOf('wss://') === 0 ? 'https://' + url.slice(6) : 'http://' + url.slice(5)).replace(/\/collect(\?.*)?$/, '/beacon') : '';
   let endReason = 'pagehide';
   let stopFn;
+  const worker = typeof G.importScripts === 'function' && G.document === undefined;
+  const endMsg = { __memtrace$end: token };
   // The DOM's model (dom.js): its natives' marks now, before the page runs.
   let dm;
   try { dm = domModel(G); } catch { dm = undefined; }
@@ -78,7 +80,7 @@ export function browserHost(G) {
         url, token, limit: c.bufferLimit > 0 ? c.bufferLimit : 64 << 20, beacon,
         reason: () => endReason,
         meta: {
-          kind: 'page', url: loc !== undefined ? $href(loc) : '', userAgent: nav !== undefined ? nav.userAgent : '', format: 'meminsight',
+          kind: worker ? 'worker' : 'page', url: loc !== undefined ? $href(loc) : '', userAgent: nav !== undefined ? nav.userAgent : '', format: 'meminsight',
           debugFun: typeof c.debugFun === 'string' ? c.debugFun : '', allUses: c.allUses === true, allPutFields: c.allPutFields === true,
           compact: c.compact === true,
         },
@@ -93,7 +95,10 @@ export function browserHost(G) {
     instrument: typeof c.instrument === 'string' && c.instrument !== '' ? instrumentService(G, c.instrument, say) : undefined,
     attach(core) {
       const end = () => {
-        if (dm !== undefined) dm.flush();
+        if (dm !== undefined) {
+          dm.flush();
+          dm.endWorkers(endMsg);
+        }
         core.end();
       };
       stopFn = end;
@@ -106,6 +111,18 @@ export function browserHost(G) {
         try { apply(N_SET_INTERVAL, G, [() => { core.flushPending(); }, 100]); } catch { /* no timers */ }
       }
       if (addListener === undefined) return;
+      // A dedicated worker: the page that made it goes away (its shim
+      // posts endMsg), the worker's trace ends; the message is the shim's.
+      if (worker) {
+        apply(addListener, G, ['message', (e) => {
+          const d = e !== null && typeof e === 'object' ? e.data : undefined;
+          if (d !== null && typeof d === 'object' && d.__memtrace$end === token && token !== '') {
+            try { e.stopImmediatePropagation(); } catch { /* not an event */ }
+            endReason = 'pagehide';
+            end();
+          }
+        }, true]);
+      }
       // The page goes away: its trace ends, last uses written.
       apply(addListener, G, ['pagehide', () => {
         endReason = 'pagehide';

@@ -1,0 +1,79 @@
+package serve
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+	"time"
+
+	cdpruntime "github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/memtrace/memtrace/tracedir"
+)
+
+// TestWorker: a page's dedicated worker, served by memtrace serve, gets
+// the browser shim before its instrumented script (a worker has no page
+// to load it), answers the page as it does untraced, and is a session of
+// its own (kind worker) beside the page's, with its objects' trace, which
+// ends complete when the page goes away (the page's shim tells it).
+func TestWorker(t *testing.T) {
+	dir := filepath.Join("testdata", "worker")
+	plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer plain.Close()
+	want := workerResult(t, plain.URL+"/index.html")
+	s := startServe(t, dir)
+	got := workerResult(t, s.url+"/index.html")
+	if got != want {
+		t.Fatalf("the page shows %q traced, %q untraced", got, want)
+	}
+	sessions := waitSessions(t, s.c, 2)
+	kinds := map[string]*tracedir.Session{}
+	for _, ss := range sessions {
+		kinds[ss.Kind] = ss
+	}
+	if kinds["page"] == nil || kinds["worker"] == nil {
+		t.Fatalf("sessions: %+v", sessions)
+	}
+	if kinds["page"].Status != tracedir.StatusComplete {
+		t.Errorf("the page's session ended %s: %s", kinds["page"].Status, kinds["page"].Reason)
+	}
+	// The page going away ends the worker's trace in order.
+	if w := kinds["worker"]; w.Status != tracedir.StatusComplete || w.Bytes < 10000 {
+		t.Errorf("the worker's session ended %s (%s) with %d bytes", w.Status, w.Reason, w.Bytes)
+	}
+}
+
+func workerResult(t *testing.T, page string) string {
+	t.Helper()
+	ctx := newBrowser(t)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
+			t.Errorf("page error: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
+		t.Fatal(err)
+	}
+	for done := false; !done; time.Sleep(50 * time.Millisecond) {
+		var err error
+		done, err = chromedp.Run(tctx, chromedp.Evaluate[bool]("window.__memTestDone === true"))
+		if tctx.Err() != nil {
+			t.Fatalf("the page did not finish: %v", err)
+		}
+	}
+	text, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.getElementById('out').textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	return text
+}
