@@ -465,7 +465,11 @@ func (c *Collector) newSession(meta *Meta, protocol string) (*session, error) {
 			sd.Close() // raced with another maker: not ours
 			continue
 		}
-		s, err := createSession(c, name, sd, meta, protocol)
+		parent := ""
+		if p := c.byClient[meta.ParentClient]; meta.ParentClient != "" && p != nil {
+			parent = p.name
+		}
+		s, err := createSession(c, name, sd, meta, protocol, parent)
 		if err != nil {
 			sd.Close()
 			return nil, err

@@ -35,6 +35,9 @@ type Meta struct {
 	AllPutFields    bool     `json:"allPutFields"`
 	Compact         bool     `json:"compact"`
 	Exclude         []string `json:"exclude"`
+	// ParentClient is, for a frame's page, the client name (hello's
+	// client) of the page that holds the frame.
+	ParentClient string `json:"parentClient"`
 }
 
 // label is what names a session's directory: the script's or the page's
@@ -97,7 +100,9 @@ type session struct {
 // journal records: the sequence number and the trace's length after it.
 const journalRecord = 16
 
-func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protocol string) (*session, error) {
+// parent: the session of the page whose frame this session's page is
+// ("" for none).
+func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protocol, parent string) (*session, error) {
 	s := &session{c: c, name: name, dir: sd, protocol: protocol, endedCh: make(chan struct{}), state: tracedir.StatusStreaming, lastSeen: time.Now()}
 	if protocol == "memtrace" {
 		s.resume = randomHex(16)
@@ -108,7 +113,7 @@ func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protoc
 		Start: time.Now().UTC(), Status: tracedir.StatusStreaming, DebugFun: meta.DebugFun,
 		AllUses: meta.AllUses, AllPutFields: meta.AllPutFields, Compact: meta.Compact, Exclude: meta.Exclude,
 		Protocol: protocol, URL: meta.URL, UserAgent: meta.UserAgent, NodeVersion: meta.Node, PID: meta.PID,
-		Format: meta.Format, Received: &tracedir.Received{LastSeq: -1},
+		Format: meta.Format, Received: &tracedir.Received{LastSeq: -1}, Parent: parent,
 	}
 	if s.sess.Kind == "" {
 		s.sess.Kind = "unknown"

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "df742ca61caa1978"
+const Version = "d64e9bbd86389fc5"

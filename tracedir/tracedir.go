@@ -94,6 +94,9 @@ type Session struct {
 	Format      string `json:"format,omitempty"`
 	Remote      string `json:"remote,omitempty"` // the client's address
 	Origin      string `json:"origin,omitempty"` // a browser's Origin header
+	// Parent is, for a frame's page, the session of the page that holds
+	// the frame (a same-origin iframe), when the collector has it.
+	Parent string `json:"parent,omitempty"`
 	// EndReason is what the client said when it ended (exit, pagehide,
 	// key, stop); empty when it did not end.
 	EndReason string     `json:"endReason,omitempty"`

@@ -5582,6 +5582,9 @@ export function install(host) {
       return out;
     },
   };
+  // The host may name what other realms of the page read (a frame's
+  // shim reads its parent's session: browser/host.js).
+  if (host.client !== undefined) defineProperty(api, 'client', { value: host.client, enumerable: false });
   defineProperty(GLOBAL, '__mt', { value: api, writable: false, enumerable: false, configurable: false });
 
   // The global object is id 1, created first (createObjIdManager).

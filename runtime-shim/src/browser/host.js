@@ -48,6 +48,20 @@ export function browserHost(G) {
   let endReason = 'pagehide';
   let stopFn;
   const worker = typeof G.importScripts === 'function' && G.document === undefined;
+  // The name this page gives its session (hello's client: its beacon finds
+  // the session by it), on __mt.client for the pages of its frames, and
+  // the parent's, when this page is a same-origin frame's.
+  let client = '';
+  try {
+    const r = new Uint8Array(16);
+    G.crypto.getRandomValues(r);
+    for (let i = 0; i < 16; i++) client += (r[i] < 16 ? '0' : '') + r[i].toString(16);
+  } catch { client = ''; }
+  let parentClient = '';
+  try {
+    const p = G.parent;
+    if (p !== undefined && p !== null && p !== G && p.__mt !== undefined && typeof p.__mt.client === 'string') parentClient = p.__mt.client;
+  } catch { parentClient = ''; } // another origin's frame
   const endMsg = { __memtrace$end: token };
   // The DOM's model (dom.js): its natives' marks now, before the page runs.
   let dm;
@@ -69,6 +83,7 @@ export function browserHost(G) {
       shimFrames: false,
     },
     cwd: '',
+    client,
     isDomNode: dm !== undefined ? dm.isNode : undefined,
     natives() {
       return dm !== undefined ? { marks: dm.marks, model: dm.model } : { marks: [] };
@@ -77,12 +92,12 @@ export function browserHost(G) {
       if (url === '') return undefined;
       const nav = G.navigator;
       return openSocketSink({
-        url, token, limit: c.bufferLimit > 0 ? c.bufferLimit : 64 << 20, beacon,
+        url, token, client, limit: c.bufferLimit > 0 ? c.bufferLimit : 64 << 20, beacon,
         reason: () => endReason,
         meta: {
           kind: worker ? 'worker' : 'page', url: loc !== undefined ? $href(loc) : '', userAgent: nav !== undefined ? nav.userAgent : '', format: 'meminsight',
           debugFun: typeof c.debugFun === 'string' ? c.debugFun : '', allUses: c.allUses === true, allPutFields: c.allPutFields === true,
-          compact: c.compact === true,
+          compact: c.compact === true, parentClient,
         },
       }, say, stop, () => {
         endReason = 'stop';

@@ -57,12 +57,7 @@ export function openSocketSink(o, say, stop, onStop) {
   let backoff = 50;
   // The name this page gives its session, by which its beacon finds it
   // when the page goes away before the collector's welcome.
-  let client = '';
-  try {
-    const r = new $Uint8Array(16);
-    G.crypto.getRandomValues(r);
-    for (let i = 0; i < 16; i++) client += (r[i] < 16 ? '0' : '') + r[i].toString(16);
-  } catch { client = ''; }
+  const client = typeof o.client === 'string' ? o.client : '';
 
   function connect() {
     if (ended) return;
