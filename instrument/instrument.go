@@ -79,6 +79,10 @@ type Options struct {
 	// PosMap: Result.PosMap gets the position map of the output
 	// (posmap.go), for stack traces.
 	PosMap bool
+	// Line and Col are where the source starts in its file (1-based; 0
+	// means 1): an inline script of a page, whose sites are then at their
+	// line:col in the page (a column on the first line counts from Col).
+	Line, Col int
 	// The switches that only tests set are not here but in
 	// internal/testswitch (InstrumentWith).
 }
@@ -439,6 +443,19 @@ func (r *rewriter) siteList() []Site {
 	}
 	if r.remap != nil {
 		out = r.remap(out)
+	}
+	if dl, dc := int32(max(r.opts.Line, 1)-1), int32(max(r.opts.Col, 1)-1); dl != 0 || dc != 0 {
+		for i := range out {
+			s := &out[i]
+			if s.StartLine == 1 {
+				s.StartCol += dc
+			}
+			if s.EndLine == 1 {
+				s.EndCol += dc
+			}
+			s.StartLine += dl
+			s.EndLine += dl
+		}
 	}
 	r.siteCache = out
 	return out

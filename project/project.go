@@ -1305,8 +1305,8 @@ func (r *runner) page(t *task, src string) error {
 	res := htmlpage.Rewrite(data, htmlpage.Options{
 		Head: htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile),
 		Name: "/" + t.rel,
-		Instrument: func(code []byte, goal js.Goal, name string) ([]byte, error) {
-			res, err := instrument.Instrument(code, instrument.Options{Goal: goal, File: name,
+		Instrument: func(code []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
+			res, err := instrument.Instrument(code, instrument.Options{Goal: goal, File: name, Line: line, Col: col,
 				DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields})
 			if err != nil {
 				return nil, err

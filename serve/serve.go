@@ -195,7 +195,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // its inline scripts instrumented.
 func (s *Server) page(name string, b []byte) []byte {
 	cj, _ := json.Marshal(s.config())
-	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Instrument: s.script})
+	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name,
+		Instrument: func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
+			return s.scriptAt(src, goal, name, line, col)
+		}})
 	for _, f := range res.Failures {
 		s.o.Log.Printf("%v: left as it is", f)
 	}
@@ -238,8 +241,13 @@ func (s *Server) config() map[string]any {
 
 // script instruments a script (memoised by content, goal and name).
 func (s *Server) script(src []byte, goal js.Goal, name string) ([]byte, error) {
+	return s.scriptAt(src, goal, name, 1, 1)
+}
+
+// scriptAt is script for a text that starts at line:col of its file.
+func (s *Server) scriptAt(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00", goal, name)
+	fmt.Fprintf(h, "%d\x00%s\x00%d:%d\x00", goal, name, line, col)
 	h.Write(src)
 	var key [32]byte
 	copy(key[:], h.Sum(nil))
@@ -249,7 +257,7 @@ func (s *Server) script(src []byte, goal js.Goal, name string) ([]byte, error) {
 		return c, nil
 	}
 	s.mu.Unlock()
-	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: name, DebugFun: s.o.DebugFun, AllUses: s.o.AllUses, AllPutFields: s.o.AllPutFields})
+	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: name, Line: line, Col: col, DebugFun: s.o.DebugFun, AllUses: s.o.AllUses, AllPutFields: s.o.AllPutFields})
 	if err != nil {
 		return nil, err
 	}

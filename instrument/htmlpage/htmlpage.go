@@ -25,9 +25,11 @@ type Options struct {
 	// where the page has none, after <html>, else at the start).
 	Head []byte
 	// Instrument rewrites an inline script's text (goal Script or
-	// Module), named name in the trace; an error leaves the script as it
-	// was (recorded in Result.Failures).
-	Instrument func(src []byte, goal js.Goal, name string) ([]byte, error)
+	// Module), named name in the trace, which starts at line:col of the
+	// page (1-based, the column in UTF-16 units: its sites are the
+	// page's); an error leaves the script as it was (recorded in
+	// Result.Failures).
+	Instrument func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error)
 	// Name is the page's name (its URL); inline script k is named
 	// Name#inline-k.
 	Name string
@@ -111,7 +113,8 @@ func Rewrite(src []byte, o Options) Result {
 			if pending != nil && o.Instrument != nil {
 				inline++
 				name := fmt.Sprintf("%s#inline-%d", o.Name, inline)
-				code, err := o.Instrument(data, pending.goal, name)
+				line, col := position(src, start)
+				code, err := o.Instrument(data, pending.goal, name, line, col)
 				if err != nil {
 					res.Failures = append(res.Failures, fmt.Errorf("%s: %w", name, err))
 				} else {
@@ -151,6 +154,31 @@ func scriptGoal(attrs [][2]string) (js.Goal, bool) {
 		return js.Module, true
 	}
 	return js.Script, jsTypes[typ]
+}
+
+// position is the 1-based line and UTF-16 column of byte offset off of
+// src (lines end at \n, \r\n or \r, as JavaScript's do within a page).
+func position(src []byte, off int) (line, col int) {
+	line, ls := 1, 0
+	for i := 0; i < off; i++ {
+		switch src[i] {
+		case '\n':
+			line, ls = line+1, i+1
+		case '\r':
+			if i+1 < len(src) && src[i+1] == '\n' {
+				continue
+			}
+			line, ls = line+1, i+1
+		}
+	}
+	col = 1
+	for _, r := range string(src[ls:off]) {
+		col++
+		if r >= 0x10000 {
+			col++
+		}
+	}
+	return line, col
 }
 
 func unquote(v []byte) string {

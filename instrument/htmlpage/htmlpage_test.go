@@ -5,10 +5,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memtrace/memtrace/instrument"
 	"github.com/memtrace/memtrace/instrument/js"
 )
 
-func fake(src []byte, goal js.Goal, name string) ([]byte, error) {
+func fake3(src []byte, goal js.Goal, name string) ([]byte, error) {
 	if strings.Contains(string(src), "SYNTAX") {
 		return nil, errors.New("a syntax error")
 	}
@@ -17,6 +18,38 @@ func fake(src []byte, goal js.Goal, name string) ([]byte, error) {
 		g = "module"
 	}
 	return []byte("/*" + g + " " + name + "*/" + string(src)), nil
+}
+
+// fake drops the position (TestInlinePositions checks it).
+func fake(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
+	return fake3(src, goal, name)
+}
+
+// TestInlinePositions: an inline script is instrumented with its start's
+// line and UTF-16 column in the page (after a CRLF, a lone CR, and a
+// character outside the BMP), and the instrumenter puts its sites there.
+func TestInlinePositions(t *testing.T) {
+	page := "<html>\r\n<head></head>\r<body>\n<p>\U0001F600</p><script>var a = {};</script></body></html>"
+	var line, col int
+	Rewrite([]byte(page), Options{Name: "p.html", Instrument: func(src []byte, goal js.Goal, name string, l, c int) ([]byte, error) {
+		line, col = l, c
+		return src, nil
+	}})
+	if line != 4 || col != 18 {
+		t.Fatalf("the inline script starts at %d:%d, want 4:18", line, col)
+	}
+	res, err := instrument.Instrument([]byte("var a = {};\nvar b = [];"), instrument.Options{Goal: js.Script, File: "p.html#inline-1", Line: line, Col: col})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var first, second bool
+	for _, s := range res.Sites {
+		first = first || s == instrument.Site{StartLine: 4, StartCol: 26, EndLine: 4, EndCol: 28}
+		second = second || s == instrument.Site{StartLine: 5, StartCol: 9, EndLine: 5, EndCol: 11}
+	}
+	if !first || !second {
+		t.Fatalf("sites %v: {} not at 4:26-28 and [] not at 5:9-11", res.Sites)
+	}
 }
 
 func TestRewrite(t *testing.T) {
