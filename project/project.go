@@ -1302,19 +1302,26 @@ func (r *runner) page(t *task, src string) error {
 	if err != nil {
 		return err
 	}
+	inst := func(code []byte, o instrument.Options) ([]byte, error) {
+		o.DebugFun, o.AllUses, o.AllPutFields = r.opts.DebugFun, r.opts.AllUses, r.opts.AllPutFields
+		res, err := instrument.Instrument(code, o)
+		if err != nil {
+			return nil, err
+		}
+		return res.Code, nil
+	}
 	res := htmlpage.Rewrite(data, htmlpage.Options{
 		Head: htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile),
 		Name: "/" + t.rel,
 		Instrument: func(code []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
-			res, err := instrument.Instrument(code, instrument.Options{Goal: goal, File: name, Line: line, Col: col,
-				DebugFun: r.opts.DebugFun, AllUses: r.opts.AllUses, AllPutFields: r.opts.AllPutFields})
-			if err != nil {
-				return nil, err
-			}
-			if res.Unchanged {
-				return code, nil
-			}
-			return res.Code, nil
+			return inst(code, instrument.Options{Goal: goal, File: name, Line: line, Col: col})
+		},
+		// An event handler attribute's code is a function body.
+		Handler: func(code []byte, name string, line, col int) ([]byte, error) {
+			return inst(code, instrument.Options{Goal: js.CommonJS, File: name, Line: line, Col: col})
+		},
+		URLCode: func(code []byte, name string, line, col int) ([]byte, error) {
+			return inst(code, instrument.Options{Goal: js.Script, Eval: true, GlobalCode: true, File: name, Line: line, Col: col})
 		},
 	})
 	n, mtime, err := r.writeOut(t.out, t.mode, func(f *os.File) (int64, error) {

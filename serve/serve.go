@@ -198,6 +198,12 @@ func (s *Server) page(name string, b []byte) []byte {
 	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name,
 		Instrument: func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 			return s.scriptAt(src, goal, name, line, col)
+		},
+		Handler: func(src []byte, name string, line, col int) ([]byte, error) {
+			return s.scriptAt(src, js.CommonJS, name, line, col)
+		},
+		URLCode: func(src []byte, name string, line, col int) ([]byte, error) {
+			return s.code(src, instrument.Options{Goal: js.Script, Eval: true, GlobalCode: true, File: name, Line: line, Col: col})
 		}})
 	for _, f := range res.Failures {
 		s.o.Log.Printf("%v: left as it is", f)
@@ -244,10 +250,17 @@ func (s *Server) script(src []byte, goal js.Goal, name string) ([]byte, error) {
 	return s.scriptAt(src, goal, name, 1, 1)
 }
 
-// scriptAt is script for a text that starts at line:col of its file.
+// scriptAt is script for a text that starts at line:col of its file (a
+// CommonJS goal: an event handler attribute's function body).
 func (s *Server) scriptAt(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
+	return s.code(src, instrument.Options{Goal: goal, File: name, Line: line, Col: col})
+}
+
+// code instruments src with o and the server's modes, memoised.
+func (s *Server) code(src []byte, o instrument.Options) ([]byte, error) {
+	o.DebugFun, o.AllUses, o.AllPutFields = s.o.DebugFun, s.o.AllUses, s.o.AllPutFields
 	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s\x00%d:%d\x00", goal, name, line, col)
+	fmt.Fprintf(h, "%d\x00%s\x00%d:%d\x00%v%v\x00", o.Goal, o.File, o.Line, o.Col, o.Eval, o.GlobalCode)
 	h.Write(src)
 	var key [32]byte
 	copy(key[:], h.Sum(nil))
@@ -257,7 +270,7 @@ func (s *Server) scriptAt(src []byte, goal js.Goal, name string, line, col int) 
 		return c, nil
 	}
 	s.mu.Unlock()
-	res, err := instrument.Instrument(src, instrument.Options{Goal: goal, File: name, Line: line, Col: col, DebugFun: s.o.DebugFun, AllUses: s.o.AllUses, AllPutFields: s.o.AllPutFields})
+	res, err := instrument.Instrument(src, o)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,9 @@
 // Package htmlpage rewrites an HTML page so that it runs traced: what the
 // caller gives (the page's configuration and the browser shim's script
 // element) goes first in <head>, and the page's inline classic and module
-// scripts are instrumented in place. The page is tokenised with
+// scripts, event handler attributes (onclick="...": function bodies) and
+// javascript: URLs are instrumented in place, each at its line:col in the
+// page. The page is tokenised with
 // github.com/tdewolff/parse/v2's HTML5 lexer, never with regular
 // expressions; every byte the rewriting does not touch is copied as it
 // was. memtrace serve uses it, and the proxy will.
@@ -33,12 +35,20 @@ type Options struct {
 	// Name is the page's name (its URL); inline script k is named
 	// Name#inline-k.
 	Name string
+	// Handler rewrites the code of an event handler attribute (onclick
+	// ...: a function body), named Name#on<event>-k, at line:col of the
+	// page; URLCode the code of a javascript: URL (href, src, action,
+	// formaction: a classic script of its own, its completion value
+	// kept), named Name#javascript-k. Nil, or an error: left as it is
+	// (errors in Result.Failures).
+	Handler, URLCode func(src []byte, name string, line, col int) ([]byte, error)
 }
 
 // Result is a rewritten page.
 type Result struct {
 	HTML     []byte
 	Scripts  int     // inline scripts instrumented
+	Handlers int     // event handler attributes and javascript: URLs instrumented
 	Failures []error // inline scripts left as they were, and why
 }
 
@@ -78,6 +88,7 @@ func Rewrite(src []byte, o Options) Result {
 	var tag string        // the start tag being read
 	var attrs [][2]string // its attributes
 	inline := 0
+	handled := 0
 	var pending *struct{ goal js.Goal } // the next text is an inline script's
 	for {
 		tt, data := l.Next()
@@ -96,7 +107,44 @@ func Rewrite(src []byte, o Options) Result {
 				insert(start)
 			}
 		case html.AttributeToken:
-			attrs = append(attrs, [2]string{strings.ToLower(string(l.AttrKey())), unquote(l.AttrVal())})
+			key := strings.ToLower(string(l.AttrKey()))
+			raw := l.AttrVal()
+			attrs = append(attrs, [2]string{key, unquote(raw)})
+			if code, kind := attrCode(key, raw); kind != "" && (kind == "javascript" && o.URLCode != nil || kind != "javascript" && o.Handler != nil) {
+				// The value's bytes in the page: the token's last ones.
+				vend := pos
+				vstart := vend - len(raw)
+				if vstart < start || string(src[vstart:vend]) != string(raw) {
+					break // not where it was expected: left as it is
+				}
+				handled++
+				name := fmt.Sprintf("%s#%s-%d", o.Name, kind, handled)
+				at := vstart
+				if len(raw) > 0 && (raw[0] == '"' || raw[0] == '\'') {
+					at++
+				}
+				line, col := position(src, at)
+				var got []byte
+				var err error
+				if kind == "javascript" {
+					got, err = o.URLCode(code, name, line, col)
+				} else {
+					got, err = o.Handler(code, name, line, col)
+				}
+				if err != nil {
+					res.Failures = append(res.Failures, fmt.Errorf("%s: %w", name, err))
+					break
+				}
+				if kind == "javascript" {
+					got = append([]byte("javascript:"), urlEscape(got)...)
+				}
+				flush(vstart)
+				out.WriteByte('"')
+				out.WriteString(stdhtml.EscapeString(string(got)))
+				out.WriteByte('"')
+				copied = vend
+				res.Handlers++
+			}
 		case html.StartTagCloseToken, html.StartTagVoidToken:
 			switch tag {
 			case "head":
@@ -179,6 +227,71 @@ func position(src []byte, off int) (line, col int) {
 		}
 	}
 	return line, col
+}
+
+// attrCode returns the code of an attribute that holds some (key, its
+// raw value as written, quotes and character references included): an
+// event handler's ("on..." and the event's name as its kind), or a
+// javascript: URL's ("javascript", percent-decoded as the browser does
+// before it runs the code); kind "" for any other attribute.
+func attrCode(key string, raw []byte) ([]byte, string) {
+	v := stdhtml.UnescapeString(unquote(raw))
+	if len(key) > 2 && strings.HasPrefix(key, "on") {
+		return []byte(v), key
+	}
+	switch key {
+	case "href", "src", "action", "formaction":
+		t := strings.TrimLeft(v, " \t\n\f\r")
+		if len(t) >= 11 && strings.EqualFold(t[:11], "javascript:") {
+			return []byte(percentDecode(t[11:])), "javascript"
+		}
+	}
+	return nil, ""
+}
+
+// percentDecode decodes %XX sequences (others are kept), as a browser
+// does with a javascript: URL's code.
+func percentDecode(s string) string {
+	if !strings.Contains(s, "%") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && ishex(s[i+1]) && ishex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func ishex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	}
+	return c - 'A' + 10
+}
+
+// urlEscape escapes code for a javascript: URL: % and the characters URL
+// parsing drops (tab, line feed, carriage return) become %XX, so that the
+// browser's decoding gives the code back.
+func urlEscape(code []byte) []byte {
+	var out []byte
+	for _, c := range code {
+		switch c {
+		case '%', '\t', '\n', '\r':
+			out = append(out, '%', "0123456789ABCDEF"[c>>4], "0123456789ABCDEF"[c&15])
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 func unquote(v []byte) string {
