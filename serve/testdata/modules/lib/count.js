@@ -1,0 +1,1 @@
+export const counter = { n: 0, add(k) { this.n += k; } };

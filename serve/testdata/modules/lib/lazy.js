@@ -1,0 +1,2 @@
+import { counter } from './count.js';
+export const value = () => ({ seen: counter.n }).seen * 10;
