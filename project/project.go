@@ -1323,6 +1323,20 @@ func (r *runner) page(t *task, src string) error {
 		URLCode: func(code []byte, name string, line, col int) ([]byte, error) {
 			return inst(code, instrument.Options{Goal: js.Script, Eval: true, GlobalCode: true, File: name, Line: line, Col: col})
 		},
+		// A script of the tree with an integrity attribute: its value
+		// for the script's output (instrumented as its own task does,
+		// through the cache).
+		Integrity: func(ref string, module bool, old string) (string, error) {
+			rel, ok := treePath(t.rel, ref)
+			if !ok || !isJS(rel) {
+				return "", nil
+			}
+			a, err := r.attempt(&task{rel: rel, out: OutputName(rel), instrument: true}, under(r.in, rel))
+			if err != nil || a.failure != nil {
+				return "", nil // copied as it is: the old value holds
+			}
+			return htmlpage.IntegrityOf(old, a.out), nil
+		},
 	})
 	n, mtime, err := r.writeOut(t.out, t.mode, func(f *os.File) (int64, error) {
 		n, err := f.Write(res.HTML)

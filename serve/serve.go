@@ -68,6 +68,9 @@ type Server struct {
 	mu   sync.Mutex
 	memo map[[32]byte][]byte // instrumented scripts by content, goal and name
 	size int
+	// classic: the scripts pages load with a classic script element (a
+	// crossorigin one's request is a CORS request, as a module's is).
+	classic map[string]bool
 }
 
 // New opens the app's directory.
@@ -84,7 +87,7 @@ func New(o Options) (*Server, error) {
 		d.Close()
 		return nil, err
 	}
-	return &Server{o: o, dir: d, inst: inst, memo: map[[32]byte][]byte{}}, nil
+	return &Server{o: o, dir: d, inst: inst, memo: map[[32]byte][]byte{}, classic: map[string]bool{}}, nil
 }
 
 // Close releases the directory.
@@ -160,7 +163,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		goal := js.Script
 		// A module script's request is a CORS one (Sec-Fetch-Mode: cors);
 		// a classic script's is not.
-		if ext == ".mjs" || r.Header.Get("Sec-Fetch-Mode") == "cors" && r.Header.Get("Sec-Fetch-Dest") == "script" {
+		s.mu.Lock()
+		classic := s.classic[rel]
+		s.mu.Unlock()
+		if ext == ".mjs" || r.Header.Get("Sec-Fetch-Mode") == "cors" && r.Header.Get("Sec-Fetch-Dest") == "script" && !classic {
 			goal = js.Module
 		}
 		dest := r.Header.Get("Sec-Fetch-Dest")
@@ -195,6 +201,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // its inline scripts instrumented.
 func (s *Server) page(name string, b []byte) []byte {
 	cj, _ := json.Marshal(s.config())
+	for _, ref := range htmlpage.Scripts(b) {
+		if rel, ok := localPath(name, ref.Src); ok && !ref.Module {
+			s.mu.Lock()
+			s.classic[rel] = true
+			s.mu.Unlock()
+		}
+	}
 	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name,
 		Instrument: func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 			return s.scriptAt(src, goal, name, line, col)
@@ -204,6 +217,27 @@ func (s *Server) page(name string, b []byte) []byte {
 		},
 		URLCode: func(src []byte, name string, line, col int) ([]byte, error) {
 			return s.code(src, instrument.Options{Goal: js.Script, Eval: true, GlobalCode: true, File: name, Line: line, Col: col})
+		},
+		// A script of this server's, with an integrity attribute: its
+		// value for the bytes served.
+		Integrity: func(ref string, module bool, old string) (string, error) {
+			rel, ok := localPath(name, ref)
+			if !ok {
+				return "", nil
+			}
+			b, err := s.dir.ReadFile(rel)
+			if err != nil {
+				return "", nil // not served from here: left as it is
+			}
+			goal := js.Script
+			if module || strings.EqualFold(path.Ext(rel), ".mjs") {
+				goal = js.Module
+			}
+			code, err := s.script(b, goal, "/"+rel)
+			if err != nil {
+				return "", nil // served as it is
+			}
+			return htmlpage.IntegrityOf(old, code), nil
 		}})
 	for _, f := range res.Failures {
 		s.o.Log.Printf("%v: left as it is", f)
@@ -282,6 +316,21 @@ func (s *Server) code(src []byte, o instrument.Options) ([]byte, error) {
 	s.size += len(res.Code)
 	s.mu.Unlock()
 	return res.Code, nil
+}
+
+// localPath resolves a page's (name: its path) reference ref to a path
+// relative to the app's root, when it names one of this origin's.
+func localPath(name, ref string) (string, bool) {
+	u, err := url.Parse(ref)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
+		return "", false
+	}
+	p := u.Path
+	if !strings.HasPrefix(p, "/") {
+		p = path.Join(path.Dir(name), p)
+	}
+	rel := strings.TrimPrefix(path.Clean("/"+p), "/")
+	return rel, rel != "" && rel != "."
 }
 
 func firstLine(s string) string {

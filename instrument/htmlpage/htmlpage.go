@@ -11,6 +11,9 @@ package htmlpage
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/base64"
 	"fmt"
 	stdhtml "html"
 	"strings"
@@ -42,6 +45,11 @@ type Options struct {
 	// kept), named Name#javascript-k. Nil, or an error: left as it is
 	// (errors in Result.Failures).
 	Handler, URLCode func(src []byte, name string, line, col int) ([]byte, error)
+	// Integrity gives the integrity value of a script the page loads
+	// (a script element's src, a modulepreload or script preload link's
+	// href: ref as written; module: it loads as one; old: the attribute's
+	// value) for the bytes memtrace serves for it: "" leaves it as it is.
+	Integrity func(ref string, module bool, old string) (string, error)
 }
 
 // Result is a rewritten page.
@@ -89,6 +97,7 @@ func Rewrite(src []byte, o Options) Result {
 	var attrs [][2]string // its attributes
 	inline := 0
 	handled := 0
+	var spans []span // the tag's attribute values, where they are in src
 	var pending *struct{ goal js.Goal } // the next text is an inline script's
 	for {
 		tt, data := l.Next()
@@ -102,6 +111,7 @@ func Rewrite(src []byte, o Options) Result {
 		case html.StartTagToken:
 			tag = strings.ToLower(string(l.Text()))
 			attrs = attrs[:0]
+			spans = spans[:0]
 			if !inserted && tag != "html" && tag != "head" {
 				// No <head>: first thing in the page, before this element.
 				insert(start)
@@ -110,42 +120,24 @@ func Rewrite(src []byte, o Options) Result {
 			key := strings.ToLower(string(l.AttrKey()))
 			raw := l.AttrVal()
 			attrs = append(attrs, [2]string{key, unquote(raw)})
-			if code, kind := attrCode(key, raw); kind != "" && (kind == "javascript" && o.URLCode != nil || kind != "javascript" && o.Handler != nil) {
-				// The value's bytes in the page: the token's last ones.
-				vend := pos
-				vstart := vend - len(raw)
-				if vstart < start || string(src[vstart:vend]) != string(raw) {
-					break // not where it was expected: left as it is
-				}
-				handled++
-				name := fmt.Sprintf("%s#%s-%d", o.Name, kind, handled)
-				at := vstart
-				if len(raw) > 0 && (raw[0] == '"' || raw[0] == '\'') {
-					at++
-				}
-				line, col := position(src, at)
-				var got []byte
-				var err error
-				if kind == "javascript" {
-					got, err = o.URLCode(code, name, line, col)
-				} else {
-					got, err = o.Handler(code, name, line, col)
-				}
-				if err != nil {
-					res.Failures = append(res.Failures, fmt.Errorf("%s: %w", name, err))
-					break
-				}
-				if kind == "javascript" {
-					got = append([]byte("javascript:"), urlEscape(got)...)
-				}
-				flush(vstart)
-				out.WriteByte('"')
-				out.WriteString(stdhtml.EscapeString(string(got)))
-				out.WriteByte('"')
-				copied = vend
-				res.Handlers++
+			// The value's bytes in the page: the token's last ones.
+			if vstart := pos - len(raw); len(raw) > 0 && vstart >= start && string(src[vstart:pos]) == string(raw) {
+				spans = append(spans, span{key, raw, vstart, pos})
 			}
 		case html.StartTagCloseToken, html.StartTagVoidToken:
+			// The tag's attributes that change, in the page's order.
+			for _, sp := range spans {
+				v, ok := rewriteAttr(&o, &res, tag, attrs, sp, src, &handled)
+				if !ok {
+					continue
+				}
+				flush(sp.start)
+				out.WriteByte('"')
+				out.WriteString(stdhtml.EscapeString(v))
+				out.WriteByte('"')
+				copied = sp.end
+			}
+			spans = spans[:0]
 			switch tag {
 			case "head":
 				insert(pos)
@@ -227,6 +219,99 @@ func position(src []byte, off int) (line, col int) {
 		}
 	}
 	return line, col
+}
+
+// span is an attribute value's place in the page: its key, its raw
+// bytes (quotes and character references included), [start, end).
+type span struct {
+	key        string
+	raw        []byte
+	start, end int
+}
+
+// rewriteAttr returns the new value of the attribute at sp of a tag (its
+// attributes attrs), and whether it changes: an event handler's and a
+// javascript: URL's code instrumented, a script's integrity recomputed.
+func rewriteAttr(o *Options, res *Result, tag string, attrs [][2]string, sp span, src []byte, handled *int) (string, bool) {
+	if sp.key == "integrity" {
+		if o.Integrity == nil {
+			return "", false
+		}
+		var ref string
+		var module, has bool
+		for _, a := range attrs {
+			switch a[0] {
+			case "src":
+				if tag == "script" {
+					ref, has = a[1], true
+				}
+			case "href":
+				if tag == "link" {
+					ref, has = a[1], true
+				}
+			case "type":
+				module = strings.EqualFold(strings.TrimSpace(a[1]), "module")
+			case "rel":
+				module = module || strings.EqualFold(strings.TrimSpace(a[1]), "modulepreload")
+			}
+		}
+		if !has || tag == "link" && !linksScript(attrs) {
+			return "", false
+		}
+		v, err := o.Integrity(ref, module, stdhtml.UnescapeString(unquote(sp.raw)))
+		if err != nil {
+			res.Failures = append(res.Failures, fmt.Errorf("%s: the integrity of %s: %w", o.Name, ref, err))
+			return "", false
+		}
+		return v, v != ""
+	}
+	code, kind := attrCode(sp.key, sp.raw)
+	if kind == "" || kind == "javascript" && o.URLCode == nil || kind != "javascript" && o.Handler == nil {
+		return "", false
+	}
+	*handled++
+	name := fmt.Sprintf("%s#%s-%d", o.Name, kind, *handled)
+	at := sp.start
+	if sp.raw[0] == '"' || sp.raw[0] == '\'' {
+		at++
+	}
+	line, col := position(src, at)
+	var got []byte
+	var err error
+	if kind == "javascript" {
+		got, err = o.URLCode(code, name, line, col)
+	} else {
+		got, err = o.Handler(code, name, line, col)
+	}
+	if err != nil {
+		res.Failures = append(res.Failures, fmt.Errorf("%s: %w", name, err))
+		return "", false
+	}
+	res.Handlers++
+	if kind == "javascript" {
+		return "javascript:" + string(urlEscape(got)), true
+	}
+	return string(got), true
+}
+
+// linksScript reports whether a link element loads a script
+// (rel=modulepreload, or rel=preload as=script).
+func linksScript(attrs [][2]string) bool {
+	var rel, as string
+	for _, a := range attrs {
+		switch a[0] {
+		case "rel":
+			rel = strings.ToLower(a[1])
+		case "as":
+			as = strings.ToLower(strings.TrimSpace(a[1]))
+		}
+	}
+	for _, r := range strings.Fields(rel) {
+		if r == "modulepreload" || r == "preload" && as == "script" {
+			return true
+		}
+	}
+	return false
 }
 
 // attrCode returns the code of an attribute that holds some (key, its
@@ -351,4 +436,40 @@ func Scripts(src []byte) []ScriptRef {
 			}
 		}
 	}
+}
+
+// IntegrityOf is an integrity value for b in the strongest algorithm that
+// old names (sha256, sha384 or sha512; sha384 when it names none), as a
+// page's integrity attribute holds it.
+func IntegrityOf(old string, b []byte) string {
+	alg := ""
+	for _, tok := range strings.Fields(old) {
+		a, _, _ := strings.Cut(tok, "-")
+		switch strings.ToLower(a) {
+		case "sha512":
+			alg = "sha512"
+		case "sha384":
+			if alg != "sha512" {
+				alg = "sha384"
+			}
+		case "sha256":
+			if alg == "" {
+				alg = "sha256"
+			}
+		}
+	}
+	var sum []byte
+	switch alg {
+	case "sha512":
+		s := sha512.Sum512(b)
+		sum = s[:]
+	case "sha256":
+		s := sha256.Sum256(b)
+		sum = s[:]
+	default:
+		alg = "sha384"
+		s := sha512.Sum384(b)
+		sum = s[:]
+	}
+	return alg + "-" + base64.StdEncoding.EncodeToString(sum)
 }

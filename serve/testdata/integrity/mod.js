@@ -1,0 +1,2 @@
+export const m = { ok: 'module' };
+window.mod = m;
