@@ -97,7 +97,7 @@ func Rewrite(src []byte, o Options) Result {
 	var attrs [][2]string // its attributes
 	inline := 0
 	handled := 0
-	var spans []span // the tag's attribute values, where they are in src
+	var spans []span                    // the tag's attribute values, where they are in src
 	var pending *struct{ goal js.Goal } // the next text is an inline script's
 	for {
 		tt, data := l.Next()
