@@ -28,11 +28,13 @@ package project
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"maps"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
@@ -1310,9 +1312,21 @@ func (r *runner) page(t *task, src string) error {
 		}
 		return res.Code, nil
 	}
+	// The shim connects to its own origin, and to the collector the
+	// configuration names.
+	connect := []string{"'self'"}
+	var cfg struct {
+		Collector string `json:"collector"`
+	}
+	if json.Unmarshal(r.opts.PageConfig, &cfg) == nil {
+		if u, err := url.Parse(cfg.Collector); err == nil && u.Host != "" {
+			connect = append(connect, u.Scheme+"://"+u.Host)
+		}
+	}
 	res := htmlpage.Rewrite(data, htmlpage.Options{
-		Head: htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile),
-		Name: "/" + t.rel,
+		Head:    htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile),
+		Name:    "/" + t.rel,
+		Connect: connect,
 		Instrument: func(code []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 			return inst(code, instrument.Options{Goal: goal, File: name, Line: line, Col: col})
 		},

@@ -208,7 +208,11 @@ func (s *Server) page(name string, b []byte) []byte {
 			s.mu.Unlock()
 		}
 	}
-	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name,
+	connect := []string{"'self'"}
+	if u, err := url.Parse(s.o.CollectURL); err == nil && u.Host != "" {
+		connect = append(connect, u.Scheme+"://"+u.Host)
+	}
+	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Connect: connect,
 		Instrument: func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 			return s.scriptAt(src, goal, name, line, col)
 		},

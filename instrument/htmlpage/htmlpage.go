@@ -16,6 +16,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	stdhtml "html"
+	"slices"
 	"strings"
 
 	"github.com/tdewolff/parse/v2"
@@ -45,6 +46,11 @@ type Options struct {
 	// kept), named Name#javascript-k. Nil, or an error: left as it is
 	// (errors in Result.Failures).
 	Handler, URLCode func(src []byte, name string, line, col int) ([]byte, error)
+	// Connect lists the sources the shim connects to (its collector, the
+	// instrument service: 'self' for memtrace serve's), added to a
+	// Content-Security-Policy meta element's connect-src where it limits
+	// them (AdjustPolicy).
+	Connect []string
 	// Integrity gives the integrity value of a script the page loads
 	// (a script element's src, a modulepreload or script preload link's
 	// href: ref as written; module: it loads as one; old: the attribute's
@@ -98,6 +104,8 @@ func Rewrite(src []byte, o Options) Result {
 	inline := 0
 	handled := 0
 	var spans []span                    // the tag's attribute values, where they are in src
+	var policies []policySpan           // the page's CSP meta elements' content, where they go in out
+	hashes := hashMap{}                 // the rewritten scripts' and handlers' hashes, old to new
 	var pending *struct{ goal js.Goal } // the next text is an inline script's
 	for {
 		tt, data := l.Next()
@@ -125,11 +133,23 @@ func Rewrite(src []byte, o Options) Result {
 				spans = append(spans, span{key, raw, vstart, pos})
 			}
 		case html.StartTagCloseToken, html.StartTagVoidToken:
-			// The tag's attributes that change, in the page's order.
+			// The tag's attributes that change, in the page's order; a
+			// Content-Security-Policy's is rewritten at the end, when the
+			// hashes of the rewritten scripts are known.
+			csp := tag == "meta" && isCSPMeta(attrs)
 			for _, sp := range spans {
+				if csp && sp.key == "content" {
+					flush(sp.start)
+					policies = append(policies, policySpan{out.Len(), stdhtml.UnescapeString(unquote(sp.raw))})
+					copied = sp.end
+					continue
+				}
 				v, ok := rewriteAttr(&o, &res, tag, attrs, sp, src, &handled)
 				if !ok {
 					continue
+				}
+				if code, kind := attrCode(sp.key, sp.raw); kind != "" && kind != "javascript" {
+					hashes.add(code, []byte(v))
 				}
 				flush(sp.start)
 				out.WriteByte('"')
@@ -162,6 +182,7 @@ func Rewrite(src []byte, o Options) Result {
 					out.Write(code)
 					copied = pos
 					res.Scripts++
+					hashes.add(data, code)
 				}
 			}
 			pending = nil
@@ -174,6 +195,16 @@ func Rewrite(src []byte, o Options) Result {
 	}
 	flush(len(src))
 	res.HTML = out.Bytes()
+	if len(policies) > 0 {
+		// Spliced in from the last, so that the earlier offsets hold.
+		b := res.HTML
+		for i := len(policies) - 1; i >= 0; i-- {
+			p := policies[i]
+			v := `"` + stdhtml.EscapeString(AdjustPolicy(p.value, hashes, o.Connect)) + `"`
+			b = append(b[:p.at], append([]byte(v), b[p.at:]...)...)
+		}
+		res.HTML = b
+	}
 	return res
 }
 
@@ -219,6 +250,96 @@ func position(src []byte, off int) (line, col int) {
 		}
 	}
 	return line, col
+}
+
+// policySpan is a CSP meta element's content: where its value goes in the
+// output, and the value as the page had it.
+type policySpan struct {
+	at    int
+	value string
+}
+
+// isCSPMeta reports whether a meta element's attributes make it a
+// Content-Security-Policy (report-only policies are not read from meta
+// elements).
+func isCSPMeta(attrs [][2]string) bool {
+	for _, a := range attrs {
+		if a[0] == "http-equiv" && strings.EqualFold(strings.TrimSpace(a[1]), "content-security-policy") {
+			return true
+		}
+	}
+	return false
+}
+
+// hashMap maps, per algorithm, the base64 hash of a script's or a
+// handler's text as the page had it to the hash of the text memtrace
+// gives the browser.
+type hashMap map[string]string
+
+func (h hashMap) add(old, new []byte) {
+	s1, n1 := sha256.Sum256(old), sha256.Sum256(new)
+	h["sha256-"+base64.StdEncoding.EncodeToString(s1[:])] = "sha256-" + base64.StdEncoding.EncodeToString(n1[:])
+	s2, n2 := sha512.Sum384(old), sha512.Sum384(new)
+	h["sha384-"+base64.StdEncoding.EncodeToString(s2[:])] = "sha384-" + base64.StdEncoding.EncodeToString(n2[:])
+	s3, n3 := sha512.Sum512(old), sha512.Sum512(new)
+	h["sha512-"+base64.StdEncoding.EncodeToString(s3[:])] = "sha512-" + base64.StdEncoding.EncodeToString(n3[:])
+}
+
+// AdjustPolicy adjusts a Content-Security-Policy just enough for the
+// rewritten page: beside each hash source of a script or handler memtrace
+// rewrote (hashes: old to new), the new text's hash; and the sources of
+// connect (the shim's collector and instrument service) allowed where
+// connect-src, or default-src without it, limits connections. Everything
+// else stays as the page wrote it.
+func AdjustPolicy(policy string, hashes map[string]string, connect []string) string {
+	dirs := strings.Split(policy, ";")
+	hasConnect, defaultAt := false, -1
+	for i, d := range dirs {
+		toks := strings.Fields(d)
+		if len(toks) == 0 {
+			continue
+		}
+		name := strings.ToLower(toks[0])
+		var out []string
+		for _, t := range toks {
+			out = append(out, t)
+			if len(t) > 2 && t[0] == '\'' && t[len(t)-1] == '\'' {
+				if n, ok := hashes[t[1:len(t)-1]]; ok {
+					out = append(out, "'"+n+"'")
+				}
+			}
+		}
+		switch name {
+		case "connect-src":
+			hasConnect = true
+			out = allow(out, connect)
+		case "default-src":
+			defaultAt = i
+		}
+		dirs[i] = " " + strings.Join(out, " ")
+	}
+	if !hasConnect && defaultAt >= 0 && len(connect) > 0 {
+		toks := strings.Fields(dirs[defaultAt])
+		c := allow(append([]string{"connect-src"}, toks[1:]...), connect)
+		dirs = append(dirs, " "+strings.Join(c, " "))
+	}
+	return strings.TrimSpace(strings.Join(dirs, ";"))
+}
+
+// allow adds srcs to a directive's tokens (name first), replacing 'none'.
+func allow(toks []string, srcs []string) []string {
+	out := toks[:1]
+	for _, t := range toks[1:] {
+		if !strings.EqualFold(t, "'none'") {
+			out = append(out, t)
+		}
+	}
+	for _, s := range srcs {
+		if !slices.ContainsFunc(out[1:], func(t string) bool { return strings.EqualFold(t, s) }) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // span is an attribute value's place in the page: its key, its raw

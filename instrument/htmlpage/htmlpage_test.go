@@ -83,3 +83,21 @@ func TestRewriteKeepsBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestAdjustPolicy: hash sources gain their rewritten text's hash, and
+// connections are allowed where connect-src, or default-src without it,
+// limits them; nothing else changes.
+func TestAdjustPolicy(t *testing.T) {
+	h := map[string]string{"sha256-OLD": "sha256-NEW"}
+	for _, c := range []struct{ in, want string }{
+		{"script-src 'sha256-OLD' 'self'", "script-src 'sha256-OLD' 'sha256-NEW' 'self'"},
+		{"default-src 'self'; connect-src 'none'", "default-src 'self'; connect-src 'self' ws://c:1"},
+		{"default-src https:; img-src *", "default-src https:; img-src *; connect-src https: 'self' ws://c:1"},
+		{"img-src *", "img-src *"},
+		{"connect-src 'self' ws://c:1", "connect-src 'self' ws://c:1"},
+	} {
+		if got := AdjustPolicy(c.in, h, []string{"'self'", "ws://c:1"}); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
