@@ -83,10 +83,14 @@ type Config struct {
 	MaxConns     int           // open connections (default 256)
 	Fsync        bool          // sync before each acknowledgement
 	MinFree      int64         // bytes free below which writing stops (default 256 MiB)
-	Engine       string        // "" or "builtin"
-	EngineCmd    []string      // a command per session, the trace on its stdin
-	Version      string        // memtrace's, for session.json
-	Log          *log.Logger   // nil: standard error
+	// Sources, when set, gives the original source of a script a
+	// session's trace enters (by its name), for the session's scripts/:
+	// memtrace serve's pages' scripts, which the pages do not send.
+	Sources   func(name string) []byte
+	Engine    string      // "" or "builtin"
+	EngineCmd []string    // a command per session, the trace on its stdin
+	Version   string      // memtrace's, for session.json
+	Log       *log.Logger // nil: standard error
 	// FreeSpace reports the bytes free for Out's file system (nil:
 	// statfs). Tests set it.
 	FreeSpace func() (int64, error)
@@ -124,11 +128,12 @@ func (c *Config) defaults() {
 
 // Collector receives sessions. Its methods are safe for concurrent use.
 type Collector struct {
-	cfg   Config
-	dir   *safefs.Dir
-	lock  *safefs.Lock
-	token string
-	start time.Time
+	cfg       Config
+	sourcesFn atomic.Pointer[func(string) []byte] // SetSources'
+	dir       *safefs.Dir
+	lock      *safefs.Lock
+	token     string
+	start     time.Time
 
 	mu       sync.Mutex
 	sessions map[string]*session
@@ -225,6 +230,19 @@ func randomHex(n int) string {
 		panic(err) // crypto/rand does not fail on Linux
 	}
 	return hex.EncodeToString(b)
+}
+
+// SetSources sets Config.Sources (memtrace serve's, made after the
+// collector); nil: none.
+func (c *Collector) SetSources(f func(name string) []byte) {
+	c.sourcesFn.Store(&f)
+}
+
+func (c *Collector) sources() func(string) []byte {
+	if f := c.sourcesFn.Load(); f != nil && *f != nil {
+		return *f
+	}
+	return c.cfg.Sources
 }
 
 // Token is the token clients must present.

@@ -93,6 +93,8 @@ type session struct {
 	peer     *peer // the connected client, nil when none
 	wait     *time.Timer
 	scripts  *tracedir.ScriptStore
+	entered  []string        // scripts the last chunk entered (watchScripts)
+	asked    map[string]bool // the names Sources was asked for
 	engine   *engine
 	lastSeen time.Time
 }
@@ -157,6 +159,7 @@ func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protoc
 		}
 	}
 	s.check = newStreamCheck()
+	s.watchScripts()
 	s.startEngine()
 	return s, nil
 }
@@ -229,6 +232,7 @@ func reopenSession(c *Collector, name string, sd *safefs.Dir) (*session, error) 
 		return nil, err
 	}
 	s.check = newStreamCheck()
+	s.watchScripts()
 	buf := make([]byte, 1<<20)
 	var res feedResult
 	for off := int64(0); off < s.bytes; {
@@ -388,6 +392,7 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 		return 0, &fault{code: closeTooBig, reason: s.sess.Reason, ended: true}
 	}
 	res := s.check.Feed(data)
+	s.keepSources()
 	if res.violation != nil {
 		keep := res.violation.Offset - s.bytes
 		if keep > 0 {
@@ -440,6 +445,41 @@ func (s *session) violate(res feedResult) {
 	s.entriesA.Store(res.entries)
 	s.sess.Violation = v
 	s.finishLocked(tracedir.StatusIncomplete, fmt.Sprintf("entry %d (at byte %d) breaks the rule %s: %s; the trace keeps the %d bytes before it", v.Index, v.Offset, v.Rule, v.Message, v.Offset))
+}
+
+// watchScripts has the session's checker note the scripts the trace
+// enters, whose sources the collector's Sources gives (keepSources).
+func (s *session) watchScripts() {
+	if s.c.sources() == nil {
+		return
+	}
+	s.check.s.Checker().OnScript = func(name string) {
+		if len(s.entered) < 1<<16 {
+			s.entered = append(s.entered, name)
+		}
+	}
+}
+
+// keepSources keeps the sources of the scripts the last chunk entered
+// (s.mu held).
+func (s *session) keepSources() {
+	for _, name := range s.entered {
+		if name == "" || s.asked[name] || len(s.asked) >= 1<<16 {
+			continue
+		}
+		if s.asked == nil {
+			s.asked = map[string]bool{}
+		}
+		s.asked[name] = true
+		if src := s.c.sources()(name); src != nil {
+			if _, err := s.scripts.Add(name, src); err != nil {
+				s.c.logf("%s: the source of %q is not kept: %v", s.name, name, err)
+				continue
+			}
+			s.sess.Scripts = s.scripts.Len()
+		}
+	}
+	s.entered = s.entered[:0]
 }
 
 // addScript keeps a script's original source.

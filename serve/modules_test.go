@@ -16,7 +16,7 @@ import (
 // specifier), a static import, a top-level await of a dynamic import and
 // import.meta, served by memtrace serve, gives its untraced results, and
 // every module is a script of the trace (module goal: the requests say
-// so).
+// so), whose original source the session's scripts/ keeps.
 func TestModulePage(t *testing.T) {
 	dir := filepath.Join("testdata", "modules")
 	plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
@@ -54,5 +54,28 @@ func TestModulePage(t *testing.T) {
 		if !scripts[name] {
 			t.Errorf("no script %s in the trace: %v", name, scripts)
 		}
+	}
+	// The session's scripts/ keeps each one's original source.
+	sd := filepath.Join(s.c.Out(), s.c.Sessions()[0])
+	for name, file := range map[string]string{"/lib/shapes.js": "lib/shapes.js", "/lib/lazy.js": "lib/lazy.js"} {
+		src, err := tracedir.ScriptSource(sd, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(src, orig) {
+			t.Errorf("scripts/ keeps for %s %q, not its source", name, src)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inline, err := tracedir.ScriptSource(sd, "/index.html#inline-1")
+	if err != nil || !bytes.Contains(page, inline) || !bytes.Contains(inline, []byte("import { area, Square } from 'shapes';")) {
+		t.Errorf("scripts/ keeps for the inline module %q (%v)", inline, err)
 	}
 }

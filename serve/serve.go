@@ -71,6 +71,11 @@ type Server struct {
 	// classic: the scripts pages load with a classic script element (a
 	// crossorigin one's request is a CORS request, as a module's is).
 	classic map[string]bool
+	// inline: the original text of the pages' inline scripts, handlers
+	// and javascript: URLs, by their names in the trace (the sessions'
+	// scripts/), inlineSize their bytes (bounded).
+	inline     map[string][]byte
+	inlineSize int
 }
 
 // New opens the app's directory.
@@ -87,7 +92,9 @@ func New(o Options) (*Server, error) {
 		d.Close()
 		return nil, err
 	}
-	return &Server{o: o, dir: d, inst: inst, memo: map[[32]byte][]byte{}, classic: map[string]bool{}}, nil
+	s := &Server{o: o, dir: d, inst: inst, memo: map[[32]byte][]byte{}, classic: map[string]bool{}, inline: map[string][]byte{}}
+	o.Collector.SetSources(s.source)
+	return s, nil
 }
 
 // Close releases the directory.
@@ -214,12 +221,15 @@ func (s *Server) page(name string, b []byte) []byte {
 	}
 	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Connect: connect,
 		Instrument: func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
+			s.keepInline(name, src)
 			return s.scriptAt(src, goal, name, line, col)
 		},
 		Handler: func(src []byte, name string, line, col int) ([]byte, error) {
+			s.keepInline(name, src)
 			return s.scriptAt(src, js.CommonJS, name, line, col)
 		},
 		URLCode: func(src []byte, name string, line, col int) ([]byte, error) {
+			s.keepInline(name, src)
 			return s.code(src, instrument.Options{Goal: js.Script, Eval: true, GlobalCode: true, File: name, Line: line, Col: col})
 		},
 		// A script of this server's, with an integrity attribute: its
@@ -247,6 +257,39 @@ func (s *Server) page(name string, b []byte) []byte {
 		s.o.Log.Printf("%v: left as it is", f)
 	}
 	return res.HTML
+}
+
+// source is the original text of a script a session enters, for its
+// scripts/: a file of the app by its path, or a page's inline script,
+// handler or javascript: URL by its name; nil when unknown.
+func (s *Server) source(name string) []byte {
+	if strings.Contains(name, "#") {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.inline[name]
+	}
+	if !strings.HasPrefix(name, "/") {
+		return nil // eval code, another origin's
+	}
+	b, err := s.dir.ReadFile(strings.TrimPrefix(path.Clean(name), "/"))
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// keepInline remembers an inline text's original (source).
+func (s *Server) keepInline(name string, src []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.inlineSize+len(src) > 64<<20 {
+		s.inline, s.inlineSize = map[string][]byte{}, 0
+	}
+	if old, ok := s.inline[name]; ok {
+		s.inlineSize -= len(old)
+	}
+	s.inline[name] = append([]byte(nil), src...)
+	s.inlineSize += len(src)
 }
 
 // workerPrelude puts in front of a worker's instrumented script what

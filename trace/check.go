@@ -95,6 +95,9 @@ func (f Finding) String() string {
 type Checker struct {
 	// MaxFindings bounds the findings kept (all are counted). 0 means 100.
 	MaxFindings int
+	// OnScript, when set, is called with the name of each script a
+	// SCRIPT_ENTER enters (the collector keeps their sources).
+	OnScript func(name string)
 
 	findings   []Finding
 	firstError Finding // with keepFirst: the first error, kept or not
@@ -620,6 +623,12 @@ func (c *Checker) check(e *Entry) {
 			c.report(RuleScriptReuse, "SCRIPT_ENTER of script id %d, which was entered before", e.SID)
 		}
 		c.scripts[e.SID] = struct{}{}
+		if c.OnScript != nil {
+			if c.raw {
+				c.decodeName(e)
+			}
+			c.OnScript(e.Name)
+		}
 	case ScriptExit:
 	case SourceMapping:
 		if _, ok := c.scripts[c.curSID]; !ok {
