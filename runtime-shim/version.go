@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "d64e9bbd86389fc5"
+const Version = "4d96f9abaf7734b9"

@@ -24,7 +24,7 @@
 // without recursion. Writes of on* handler properties of event targets
 // are PUTFIELDs of the target (it holds the handler).
 
-import { apply, getOwnPropertyDescriptor, hasOwn, isArray, SafeWeakMap } from '../natives.js';
+import { apply, getOwnPropertyDescriptor, hasOwn, isArray, SafeMap, SafeWeakMap } from '../natives.js';
 import { K_HOST } from '../consts.js';
 
 // The kinds of the DOM's natives (core.js calls hostModel.before/after).
@@ -39,6 +39,7 @@ const D_COPY = K_HOST + 8; // cloneNode, importNode, DOMParser's parseFromString
 const D_ADOPT = K_HOST + 9; // adoptNode
 const D_SHADOW = K_HOST + 10; // attachShadow
 const D_WORKER = K_HOST + 11; // new Worker: the page's workers, told when the page goes away
+const D_SET_ATTR = K_HOST + 12; // setAttribute: an event handler's code set at run time
 
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
@@ -62,8 +63,10 @@ function method(C, name) {
 
 // domModel returns the DOM's model for the page's global G ({isNode,
 // marks, model, start(dom), flush()}), or undefined where there is no DOM
-// (a worker).
-export function domModel(G) {
+// (a worker). inst: the host's instrument service (instrument.js), for
+// the code a page sets at run time (handler attributes, script elements
+// inserted with their text), or undefined.
+export function domModel(G, inst) {
   const Node = G.Node;
   const doc = G.document;
   if (typeof Node !== 'function' || !isObj(doc)) return undefined;
@@ -88,6 +91,14 @@ export function domModel(G) {
   const listItem = method(G.NodeList, 'item');
 
   const isNode = (o) => apply(hasInstance, Node, [o]);
+  const Script = G.HTMLScriptElement;
+  const isScript = typeof Script === 'function' ? (o) => apply(hasInstance, Script, [o]) : () => false;
+  const scriptText = desc(Script, 'text');
+  const scriptType = getter(Script, 'type');
+  const hasAttr = method(G.Element, 'hasAttribute');
+  const qsa = method(G.Element, 'querySelectorAll');
+  const fragQsa = method(G.DocumentFragment, 'querySelectorAll');
+  const hrefOf = getter(G.Location, 'href');
   const isTarget = typeof ET === 'function' ? (o) => apply(hasInstance, ET, [o]) : () => false;
   const isTemplate = typeof Template === 'function' && contentOf !== undefined ? (o) => apply(hasInstance, Template, [o]) : () => false;
   const par = (n) => apply(parentOf, n, []);
@@ -159,6 +170,69 @@ export function domModel(G) {
         }
       }
     }
+  }
+
+  // Code a page sets at run time, instrumented through the service before
+  // the browser compiles it (by content: a page that makes the same
+  // element over and over asks once), named by the page and a counter.
+  const codeCache = new SafeMap();
+  let dynamic = 0;
+  let pageName = '';
+  try { pageName = apply(hrefOf, G.location, []); } catch { pageName = ''; }
+  function instrumented(kind, code, what) {
+    if (inst === undefined || typeof code !== 'string' || code.length > 1 << 20) return undefined;
+    const key = kind + '\0' + code;
+    let r = codeCache.get(key);
+    if (r === undefined) {
+      const a = inst(pageName + '#' + what + '-dyn' + ++dynamic, false, false, code, kind);
+      r = a !== null && a !== undefined && typeof a.code === 'string' ? a.code : null;
+      if (codeCache.size < 512) codeCache.set(key, r);
+    }
+    return r === null ? undefined : r;
+  }
+
+  // setHandler: setAttribute(name, value) of an event handler attribute
+  // gets the value's code instrumented (a function body).
+  function setHandler(el, args) {
+    const name = args[0], v = args[1];
+    if (typeof name !== 'string' || name.length < 3 || typeof v !== 'string' || !isObj(el) || !isNode(el)) return;
+    const low = apply(toLower, name, []);
+    if (low[0] !== 'o' || low[1] !== 'n') return;
+    const code = instrumented('handler', v, low);
+    if (code !== undefined) args[1] = code;
+  }
+
+  // prepare instruments the text of the script elements about to be
+  // inserted (among the nodes ns, or under them) that have not run: not
+  // in a document, no src, a JavaScript or module type, not seen before.
+  const prepared = new SafeWeakMap();
+  function prepare(ns) {
+    if (inst === undefined || scriptText === undefined) return ns;
+    for (let k = 0; k < ns.length; k++) {
+      const n = ns[k];
+      if (isScript(n)) {
+        prepareScript(n);
+        continue;
+      }
+      const t = type(n);
+      const list = t === 1 && qsa !== undefined ? apply(qsa, n, ['script']) : t === 11 && fragQsa !== undefined ? apply(fragQsa, n, ['script']) : null;
+      if (list === null) continue;
+      const m = apply(listLength, list, []);
+      for (let j = 0; j < m; j++) prepareScript(apply(listItem, list, [j]));
+    }
+    return ns;
+  }
+  function prepareScript(s) {
+    if (prepared.get(s) !== undefined) return;
+    prepared.set(s, true);
+    let connected = true;
+    try { connected = apply(connectedOf, s, []) === true; } catch { connected = true; }
+    if (connected || (hasAttr !== undefined && apply(hasAttr, s, ['src']))) return;
+    const ty = scriptType !== undefined ? apply(toLower, apply(scriptType, s, []), []) : '';
+    const kind = ty === 'module' ? 'module' : ty === '' || ty === 'text/javascript' || ty === 'application/javascript' ? 'script' : '';
+    if (kind === '') return;
+    const code = instrumented(kind, apply(scriptText.get, s, []), 'script');
+    if (code !== undefined) apply(scriptText.set, s, [code]);
   }
 
   // children lists n's children.
@@ -281,10 +355,13 @@ export function domModel(G) {
     before: guarded((kind, ci, base, args) => {
       if (dom === undefined) return undefined;
       switch (kind) {
+        case D_SET_ATTR:
+          setHandler(base, args);
+          return undefined;
         case D_MOVE:
-          return moved(args, 0, []);
+          return prepare(moved(args, 0, []));
         case D_PARENT_ADD: {
-          const out = moved(args, 0, []);
+          const out = prepare(moved(args, 0, []));
           out.where = base;
           return out;
         }
@@ -296,7 +373,7 @@ export function domModel(G) {
           return out;
         }
         case D_SIBLING_ADD: {
-          const out = moved(args, 0, []);
+          const out = prepare(moved(args, 0, []));
           out.where = isObj(base) && isNode(base) ? par(base) : null;
           return out;
         }
@@ -449,6 +526,7 @@ export function domModel(G) {
   mark(method(G.ShadowRoot, 'setHTMLUnsafe'), D_REPLACE_CHILDREN);
   mark(method(G.Element, 'attachShadow'), D_SHADOW);
   if (typeof G.Worker === 'function') mark(G.Worker, D_WORKER);
+  mark(method(G.Element, 'setAttribute'), D_SET_ATTR);
   mark(method(G.Document, 'importNode'), D_COPY);
   mark(method(G.Document, 'adoptNode'), D_ADOPT);
   mark(method(G.DOMParser, 'parseFromString'), D_COPY);

@@ -63,14 +63,17 @@ export function browserHost(G) {
     if (p !== undefined && p !== null && p !== G && p.__mt !== undefined && typeof p.__mt.client === 'string') parentClient = p.__mt.client;
   } catch { parentClient = ''; } // another origin's frame
   const endMsg = { __memtrace$end: token };
-  // The DOM's model (dom.js): its natives' marks now, before the page runs.
-  let dm;
-  try { dm = domModel(G); } catch { dm = undefined; }
   const say = (msg) => {
     if (G.console) {
       try { G.console.warn('memtrace: ' + msg); } catch { /* ignore */ }
     }
   };
+  // Run-time code through the instrument service (instrument.js).
+  const inst = typeof c.instrument === 'string' && c.instrument !== '' ? instrumentService(G, c.instrument, say) : undefined;
+  // The DOM's model (dom.js): its natives' marks now, before the page runs.
+  let dm;
+  try { dm = domModel(G, inst); } catch { dm = undefined; }
+
   return {
     config: {
       debugFun: typeof c.debugFun === 'string' ? c.debugFun : '',
@@ -107,7 +110,7 @@ export function browserHost(G) {
     timersTakeStrings: true,
     // Run-time code (eval, new Function, string timers) through the
     // instrument service the configuration names (instrument.js).
-    instrument: typeof c.instrument === 'string' && c.instrument !== '' ? instrumentService(G, c.instrument, say) : undefined,
+    instrument: inst,
     attach(core) {
       const end = () => {
         if (dm !== undefined) {

@@ -9,9 +9,12 @@
 import { apply } from '../natives.js';
 
 // instrumentService returns the host's instrument(name, strict, global,
-// source): {code, sites} (the site table apart), null when memtrace
+// source, kind): {code, sites} (the site table apart), null when memtrace
 // cannot instrument the code (it runs as it is), or undefined when the
-// service cannot be reached (said once; the code runs as it is).
+// service cannot be reached (said once; the code runs as it is). kind:
+// undefined for eval code; 'handler' (an event handler attribute's
+// function body), 'script' or 'module' (a script element's text) for the
+// DOM's model, their site tables in their code.
 export function instrumentService(G, url, say) {
   const XHR = G.XMLHttpRequest;
   const Enc = G.TextEncoder;
@@ -28,9 +31,13 @@ export function instrumentService(G, url, say) {
   const set = Object.getPrototypeOf(Uint8Array.prototype).set;
   let broken = false;
   return function instrument(name, strict, global, source, kind) {
-    if (broken || kind !== undefined) return undefined;
+    if (broken) return undefined;
     const src = apply(encode, enc, [source]);
-    const head = apply(encode, enc, [apply(stringify, $JSON, [{ id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true, len: src.length }]) + '\n']);
+    const req = kind === 'handler' ? { id: 1, name, goal: 'commonjs', loader: 'js', len: src.length }
+      : kind === 'script' || kind === 'module' ? { id: 1, name, goal: kind, loader: 'js', len: src.length }
+        : kind === undefined ? { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true, len: src.length } : undefined;
+    if (req === undefined) return undefined;
+    const head = apply(encode, enc, [apply(stringify, $JSON, [req]) + '\n']);
     const body = new $Uint8Array(head.length + src.length);
     apply(set, body, [head, 0]);
     apply(set, body, [src, head.length]);
