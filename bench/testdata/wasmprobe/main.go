@@ -1,7 +1,8 @@
 //go:build ignore
 
-// A probe of the instrumenter compiled to WebAssembly (docs/browser.md's
-// measure of the run-time code choice): GOOS=js GOARCH=wasm go build.
+// A probe of the instrumenter compiled to WebAssembly (the measure of the
+// run-time code choice, docs/instrument-service.md): GOOS=js GOARCH=wasm
+// go build -o inst.wasm bench/testdata/wasmprobe/main.go.
 package main
 
 import (
