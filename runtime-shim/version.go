@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4d96f9abaf7734b9"
+const Version = "93c99c28e6bb7e3d"

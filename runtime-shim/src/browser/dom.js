@@ -40,6 +40,11 @@ const D_ADOPT = K_HOST + 9; // adoptNode
 const D_SHADOW = K_HOST + 10; // attachShadow
 const D_WORKER = K_HOST + 11; // new Worker: the page's workers, told when the page goes away
 const D_SET_ATTR = K_HOST + 12; // setAttribute: an event handler's code set at run time
+const D_RAF = K_HOST + 13; // requestAnimationFrame: the browser holds the callback until it runs
+const D_CANCEL_RAF = K_HOST + 14; // cancelAnimationFrame
+const D_OBSERVER = K_HOST + 15; // new ResizeObserver, IntersectionObserver, MutationObserver: it holds its callback
+const D_OBSERVE = K_HOST + 16; // observe(target): the target holds the observer
+const D_UNOBSERVE = K_HOST + 17; // unobserve(target)
 
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
@@ -358,6 +363,32 @@ export function domModel(G, inst) {
         case D_SET_ATTR:
           setHandler(base, args);
           return undefined;
+        case D_RAF: {
+          // A global name holds the callback until it runs (as the core's
+          // timers' do).
+          const fun = args[0];
+          if (typeof fun !== 'function') return undefined;
+          const name = '~raf~' + ++rafCount;
+          dom.write(ci, name, dom.id(fun, ci));
+          args[0] = function (t) {
+            try {
+              return apply(fun, this, [t]);
+            } finally {
+              rafNames.delete(name);
+              guarded(() => dom.outside(-1, () => dom.write(-1, name, 0)))();
+            }
+          };
+          return name;
+        }
+        case D_CANCEL_RAF: {
+          const name = rafIds.get(args[0]);
+          if (name !== undefined && rafNames.has(name)) {
+            rafIds.delete(args[0]);
+            rafNames.delete(name);
+            dom.write(ci, name, 0);
+          }
+          return undefined;
+        }
         case D_MOVE:
           return prepare(moved(args, 0, []));
         case D_PARENT_ADD: {
@@ -421,6 +452,27 @@ export function domModel(G, inst) {
           break;
         case D_WORKER:
           if (isObj(val)) workers[workers.length] = val;
+          break;
+        case D_RAF:
+          if (typeof pre === 'string' && typeof val === 'number') {
+            rafIds.set(val, pre);
+            rafNames.set(pre, true);
+          }
+          break;
+        case D_OBSERVER:
+          if (isObj(val) && typeof args[0] === 'function') dom.put(ci, dom.id(val, ci), '~callback~', dom.id(args[0], ci));
+          break;
+        case D_OBSERVE:
+          if (isObj(base) && isObj(args[0])) {
+            const oid = dom.id(base, ci);
+            dom.put(ci, dom.id(args[0], ci), '~observer~' + oid, oid);
+          }
+          break;
+        case D_UNOBSERVE:
+          if (isObj(base) && isObj(args[0])) {
+            const oid = dom.idOf(base), tid = dom.idOf(args[0]);
+            if (oid !== 0 && tid !== 0) dom.put(ci, tid, '~observer~' + oid, 0);
+          }
           break;
         case D_SHADOW:
           if (isObj(val) && isObj(base)) {
@@ -502,6 +554,9 @@ export function domModel(G, inst) {
   }
 
   const workers = [];
+  let rafCount = 0;
+  const rafIds = new SafeMap(); // requestAnimationFrame's id -> its callback's global name
+  const rafNames = new SafeMap(); // the names of the callbacks not run yet
   const marks = [];
   const mark = (f, kind) => {
     if (typeof f === 'function') marks[marks.length] = [f, kind];
@@ -527,6 +582,14 @@ export function domModel(G, inst) {
   mark(method(G.Element, 'attachShadow'), D_SHADOW);
   if (typeof G.Worker === 'function') mark(G.Worker, D_WORKER);
   mark(method(G.Element, 'setAttribute'), D_SET_ATTR);
+  if (typeof G.requestAnimationFrame === 'function') mark(G.requestAnimationFrame, D_RAF);
+  if (typeof G.cancelAnimationFrame === 'function') mark(G.cancelAnimationFrame, D_CANCEL_RAF);
+  for (const C of [G.ResizeObserver, G.IntersectionObserver, G.MutationObserver]) {
+    if (typeof C !== 'function') continue;
+    mark(C, D_OBSERVER);
+    mark(method(C, 'observe'), D_OBSERVE);
+    mark(method(C, 'unobserve'), D_UNOBSERVE);
+  }
   mark(method(G.Document, 'importNode'), D_COPY);
   mark(method(G.Document, 'adoptNode'), D_ADOPT);
   mark(method(G.DOMParser, 'parseFromString'), D_COPY);

@@ -82,4 +82,27 @@ trackTree('clone', clone);
   var shadow = host.attachShadow({ mode: 'closed' });
   shadow.appendChild(track('shadow', document.createElement('slot'))); // site:shadow
 })();
-setTimeout(function () { __memTestDone = true; }, 50);
+// An animation frame loop that goes on holds its closure; one that ran
+// lets it go.
+(function () {
+  var inLoop = track('rafloop', { n: 0 }); // site:rafloop
+  (function frame() { inLoop.n++; requestAnimationFrame(frame); })();
+})();
+(function () {
+  var once = track('rafonce', { n: 0 }); // site:rafonce
+  requestAnimationFrame(function () { once.n++; });
+})();
+// An observer observing a node of the document holds its callback's
+// closure; one that stopped observing does not.
+(function () {
+  var seen = track('resize', { n: 0 }); // site:resize
+  new ResizeObserver(function () { seen.n++; }).observe(document.body);
+})();
+(function () {
+  var gone = track('unobserved', { n: 0 }); // site:unobserved
+  var el = document.getElementById('holder');
+  var io = new IntersectionObserver(function () { gone.n++; });
+  io.observe(el);
+  io.unobserve(el);
+})();
+setTimeout(function () { __memTestDone = true; }, 200);
