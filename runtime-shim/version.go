@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "93c99c28e6bb7e3d"
+const Version = "4e35aee1c0a2f0f4"

@@ -126,6 +126,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
+		if r.URL.Query().Get("kind") == "html" {
+			s.fragment(w, r)
+			return
+		}
 		s.inst.ServeHTTP(w, r)
 		return
 	case strings.HasPrefix(p, collector.Prefix), p == "/" && strings.EqualFold(r.Header.Get("Upgrade"), "websocket"):
@@ -208,8 +212,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // its inline scripts instrumented.
 func (s *Server) page(name string, b []byte) []byte {
 	cj, _ := json.Marshal(s.config())
+	return s.rewrite(name, b, htmlpage.Head(cj, ShimPath))
+}
+
+// rewrite rewrites HTML b (a page named name, with head; or, head nil,
+// what a page of its writes with document.write): its scripts, handlers
+// and javascript: URLs instrumented, integrity and CSP adjusted.
+func (s *Server) rewrite(name string, b, head []byte) []byte {
+	base := name
+	if i := strings.IndexByte(base, '#'); i >= 0 {
+		base = base[:i]
+	}
 	for _, ref := range htmlpage.Scripts(b) {
-		if rel, ok := localPath(name, ref.Src); ok && !ref.Module {
+		if rel, ok := localPath(base, ref.Src); ok && !ref.Module {
 			s.mu.Lock()
 			s.classic[rel] = true
 			s.mu.Unlock()
@@ -219,7 +234,7 @@ func (s *Server) page(name string, b []byte) []byte {
 	if u, err := url.Parse(s.o.CollectURL); err == nil && u.Host != "" {
 		connect = append(connect, u.Scheme+"://"+u.Host)
 	}
-	res := htmlpage.Rewrite(b, htmlpage.Options{Head: htmlpage.Head(cj, ShimPath), Name: name, Connect: connect,
+	res := htmlpage.Rewrite(b, htmlpage.Options{Head: head, Name: name, Connect: connect,
 		Instrument: func(src []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 			s.keepInline(name, src)
 			return s.scriptAt(src, goal, name, line, col)
@@ -235,7 +250,7 @@ func (s *Server) page(name string, b []byte) []byte {
 		// A script of this server's, with an integrity attribute: its
 		// value for the bytes served.
 		Integrity: func(ref string, module bool, old string) (string, error) {
-			rel, ok := localPath(name, ref)
+			rel, ok := localPath(base, ref)
 			if !ok {
 				return "", nil
 			}
@@ -257,6 +272,28 @@ func (s *Server) page(name string, b []byte) []byte {
 		s.o.Log.Printf("%v: left as it is", f)
 	}
 	return res.HTML
+}
+
+// fragment answers a page's document.write: the HTML it writes (the
+// body, UTF-8), named by the query's name (PAGEPATH#write-N), rewritten
+// as a page's is, without the head.
+func (s *Server) fragment(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	name := r.URL.Query().Get("name")
+	if !strings.HasPrefix(name, "/") || !strings.Contains(name, "#") {
+		http.Error(w, "memtrace serve: a fragment is named PAGEPATH#write-N", http.StatusBadRequest)
+		return
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, 16<<20))
+	if err != nil {
+		http.Error(w, "memtrace serve: "+err.Error(), http.StatusRequestEntityTooLarge)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Write(s.rewrite(name, b, nil))
 }
 
 // source is the original text of a script a session enters, for its

@@ -45,9 +45,11 @@ const D_CANCEL_RAF = K_HOST + 14; // cancelAnimationFrame
 const D_OBSERVER = K_HOST + 15; // new ResizeObserver, IntersectionObserver, MutationObserver: it holds its callback
 const D_OBSERVE = K_HOST + 16; // observe(target): the target holds the observer
 const D_UNOBSERVE = K_HOST + 17; // unobserve(target)
+const D_WRITE = K_HOST + 18; // document.write, writeln: the HTML written, rewritten by the server
 
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
+const strIndexOf = String.prototype.indexOf;
 const isObj = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function';
 
 function desc(C, name) {
@@ -103,7 +105,7 @@ export function domModel(G, inst) {
   const hasAttr = method(G.Element, 'hasAttribute');
   const qsa = method(G.Element, 'querySelectorAll');
   const fragQsa = method(G.DocumentFragment, 'querySelectorAll');
-  const hrefOf = getter(G.Location, 'href');
+
   const isTarget = typeof ET === 'function' ? (o) => apply(hasInstance, ET, [o]) : () => false;
   const isTemplate = typeof Template === 'function' && contentOf !== undefined ? (o) => apply(hasInstance, Template, [o]) : () => false;
   const par = (n) => apply(parentOf, n, []);
@@ -182,8 +184,15 @@ export function domModel(G, inst) {
   // element over and over asks once), named by the page and a counter.
   const codeCache = new SafeMap();
   let dynamic = 0;
+  let writes = 0;
+  // (location's members are its own, unforgeable: read once, now.)
   let pageName = '';
-  try { pageName = apply(hrefOf, G.location, []); } catch { pageName = ''; }
+  let pagePath = '/';
+  try {
+    const loc = G.location;
+    pageName = apply(getOwnPropertyDescriptor(loc, 'href').get, loc, []);
+    pagePath = apply(getOwnPropertyDescriptor(loc, 'pathname').get, loc, []);
+  } catch { /* no location */ }
   function instrumented(kind, code, what) {
     if (inst === undefined || typeof code !== 'string' || code.length > 1 << 20) return undefined;
     const key = kind + '\0' + code;
@@ -362,6 +371,17 @@ export function domModel(G, inst) {
       switch (kind) {
         case D_SET_ATTR:
           setHandler(base, args);
+          return undefined;
+        case D_WRITE:
+          // The HTML written goes to the parser: its scripts and handlers
+          // are rewritten first, by the server, as a page's are.
+          if (inst === undefined || typeof inst.html !== 'function') return undefined;
+          for (let k = 0; k < args.length; k++) {
+            const v = args[k];
+            if (typeof v !== 'string' || apply(strIndexOf, v, ['<']) < 0) continue;
+            const r = inst.html(pagePath + '#write-' + ++writes, v);
+            if (typeof r === 'string') args[k] = r;
+          }
           return undefined;
         case D_RAF: {
           // A global name holds the callback until it runs (as the core's
@@ -582,6 +602,8 @@ export function domModel(G, inst) {
   mark(method(G.Element, 'attachShadow'), D_SHADOW);
   if (typeof G.Worker === 'function') mark(G.Worker, D_WORKER);
   mark(method(G.Element, 'setAttribute'), D_SET_ATTR);
+  mark(method(G.Document, 'write'), D_WRITE);
+  mark(method(G.Document, 'writeln'), D_WRITE);
   if (typeof G.requestAnimationFrame === 'function') mark(G.requestAnimationFrame, D_RAF);
   if (typeof G.cancelAnimationFrame === 'function') mark(G.cancelAnimationFrame, D_CANCEL_RAF);
   for (const C of [G.ResizeObserver, G.IntersectionObserver, G.MutationObserver]) {

@@ -30,20 +30,12 @@ export function instrumentService(G, url, say) {
   const $Uint8Array = Uint8Array;
   const set = Object.getPrototypeOf(Uint8Array.prototype).set;
   let broken = false;
-  return function instrument(name, strict, global, source, kind) {
-    if (broken) return undefined;
-    const src = apply(encode, enc, [source]);
-    const req = kind === 'handler' ? { id: 1, name, goal: 'commonjs', loader: 'js', len: src.length }
-      : kind === 'script' || kind === 'module' ? { id: 1, name, goal: kind, loader: 'js', len: src.length }
-        : kind === undefined ? { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true, len: src.length } : undefined;
-    if (req === undefined) return undefined;
-    const head = apply(encode, enc, [apply(stringify, $JSON, [req]) + '\n']);
-    const body = new $Uint8Array(head.length + src.length);
-    apply(set, body, [head, 0]);
-    apply(set, body, [src, head.length]);
+  // post sends body to the service (query: what follows its address) and
+  // returns the answer's text, or undefined when it cannot.
+  function post(query, body) {
     const x = new XHR();
     try {
-      apply(open, x, ['POST', url, false]);
+      apply(open, x, ['POST', url + query, false]);
       apply(setHeader, x, ['Content-Type', 'application/octet-stream']);
       apply(send, x, [body]);
     } catch (e) {
@@ -57,7 +49,22 @@ export function instrumentService(G, url, say) {
       say('the instrument service at ' + url + ' answered ' + st + ': run-time code runs uninstrumented');
       return undefined;
     }
-    const text = apply(textOf, x, []);
+    return apply(textOf, x, []);
+  }
+  const encodeURI = encodeURIComponent;
+  function instrument(name, strict, global, source, kind) {
+    if (broken) return undefined;
+    const src = apply(encode, enc, [source]);
+    const req = kind === 'handler' ? { id: 1, name, goal: 'commonjs', loader: 'js', len: src.length }
+      : kind === 'script' || kind === 'module' ? { id: 1, name, goal: kind, loader: 'js', len: src.length }
+        : kind === undefined ? { id: 1, name, goal: 'script', loader: 'js', eval: true, strict, global, sitesApart: true, len: src.length } : undefined;
+    if (req === undefined) return undefined;
+    const head = apply(encode, enc, [apply(stringify, $JSON, [req]) + '\n']);
+    const body = new $Uint8Array(head.length + src.length);
+    apply(set, body, [head, 0]);
+    apply(set, body, [src, head.length]);
+    const text = post('', body);
+    if (text === undefined) return undefined;
     const nl = apply(indexOf, text, ['\n']);
     if (nl < 0) return undefined;
     let h;
@@ -65,5 +72,10 @@ export function instrumentService(G, url, say) {
     if (h === null || typeof h !== 'object') return undefined;
     if (typeof h.error === 'string') return null;
     return { code: apply(slice, text, [nl + 1]), sites: typeof h.sites === 'string' ? h.sites : undefined };
-  };
+  }
+  // instrument.html rewrites HTML a page writes (document.write), named
+  // name (PAGEPATH#write-N), as the server rewrites pages: its text, or
+  // undefined.
+  instrument.html = (name, text) => broken ? undefined : post('&kind=html&name=' + encodeURI(name), apply(encode, enc, [text]));
+  return instrument;
 }
