@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "4e35aee1c0a2f0f4"
+const Version = "82bf0a0686a5fc6e"

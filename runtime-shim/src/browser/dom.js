@@ -46,6 +46,8 @@ const D_OBSERVER = K_HOST + 15; // new ResizeObserver, IntersectionObserver, Mut
 const D_OBSERVE = K_HOST + 16; // observe(target): the target holds the observer
 const D_UNOBSERVE = K_HOST + 17; // unobserve(target)
 const D_WRITE = K_HOST + 18; // document.write, writeln: the HTML written, rewritten by the server
+const D_CHANNEL = K_HOST + 19; // new MessageChannel: its ports, each holding the other while entangled
+const D_PORT_CLOSE = K_HOST + 20; // MessagePort's close: the ports let each other go
 
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
@@ -479,6 +481,31 @@ export function domModel(G, inst) {
             rafNames.set(pre, true);
           }
           break;
+        case D_CHANNEL:
+          if (isObj(val) && port1Of !== undefined && port2Of !== undefined) {
+            const p1 = apply(port1Of, val, []), p2 = apply(port2Of, val, []);
+            const c = dom.id(val, ci), i1 = dom.id(p1, ci), i2 = dom.id(p2, ci);
+            dom.put(ci, c, 'port1', i1);
+            dom.put(ci, c, 'port2', i2);
+            // An entangled port can still be posted to: its other end
+            // keeps it (and the handler it holds).
+            dom.put(ci, i1, '~entangled~', i2);
+            dom.put(ci, i2, '~entangled~', i1);
+            entangled.set(p1, p2);
+            entangled.set(p2, p1);
+          }
+          break;
+        case D_PORT_CLOSE: {
+          const other = isObj(base) ? entangled.get(base) : undefined;
+          if (other !== undefined) {
+            entangled.delete(base);
+            entangled.delete(other);
+            const a = dom.idOf(base), b = dom.idOf(other);
+            if (a !== 0) dom.put(ci, a, '~entangled~', 0);
+            if (b !== 0) dom.put(ci, b, '~entangled~', 0);
+          }
+          break;
+        }
         case D_OBSERVER:
           if (isObj(val) && typeof args[0] === 'function') dom.put(ci, dom.id(val, ci), '~callback~', dom.id(args[0], ci));
           break;
@@ -577,6 +604,8 @@ export function domModel(G, inst) {
   let rafCount = 0;
   const rafIds = new SafeMap(); // requestAnimationFrame's id -> its callback's global name
   const rafNames = new SafeMap(); // the names of the callbacks not run yet
+  const entangled = new SafeWeakMap(); // a channel's port -> the other
+  const port1Of = getter(G.MessageChannel, 'port1'), port2Of = getter(G.MessageChannel, 'port2');
   const marks = [];
   const mark = (f, kind) => {
     if (typeof f === 'function') marks[marks.length] = [f, kind];
@@ -603,6 +632,8 @@ export function domModel(G, inst) {
   if (typeof G.Worker === 'function') mark(G.Worker, D_WORKER);
   mark(method(G.Element, 'setAttribute'), D_SET_ATTR);
   mark(method(G.Document, 'write'), D_WRITE);
+  if (typeof G.MessageChannel === 'function') mark(G.MessageChannel, D_CHANNEL);
+  mark(method(G.MessagePort, 'close'), D_PORT_CLOSE);
   mark(method(G.Document, 'writeln'), D_WRITE);
   if (typeof G.requestAnimationFrame === 'function') mark(G.requestAnimationFrame, D_RAF);
   if (typeof G.cancelAnimationFrame === 'function') mark(G.cancelAnimationFrame, D_CANCEL_RAF);

@@ -105,4 +105,21 @@ trackTree('clone', clone);
   io.observe(el);
   io.unobserve(el);
 })();
+// A message port with a handler: while its other end is kept, the browser
+// keeps it (its handler can still be called); closed, it lets it go. (A
+// channel dropped whole Chromium collects when its ports' IPC allows:
+// not a deterministic ground truth, so not here.)
+var otherEnd;
+(function () {
+  var viaKeptChannel = track('keptport', { n: 0 }); // site:keptport
+  var ch = new MessageChannel();
+  ch.port1.onmessage = function () { viaKeptChannel.n++; };
+  otherEnd = ch.port2;
+})();
+(function () {
+  var closedPort = track('closedport', { n: 0 }); // site:closedport
+  var ch = new MessageChannel();
+  ch.port1.onmessage = function () { closedPort.n++; };
+  ch.port1.close();
+})();
 setTimeout(function () { __memTestDone = true; }, 200);
