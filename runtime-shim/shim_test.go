@@ -182,8 +182,10 @@ func TestBundleParsesAndFitsBudget(t *testing.T) {
 
 // browserBudget is the browser bundle's (issue 57: at most 60 KB
 // gzipped; the bytes themselves: the core, 100 KB, and the browser host;
-// 120 KiB with the DOM's model, browser/dom.js, 7 KB: 39 KB gzipped).
-const browserBudget = 120 << 10
+// 120 KiB with the DOM's model, browser/dom.js, 7 KB: 39 KB gzipped;
+// 124 KiB with run-time code, workers, frames and the models of what the
+// browser holds (frames, observers, ports, requests): 41 KB gzipped).
+const browserBudget = 124 << 10
 
 // TestBrowserBundleParsesAndFitsBudget: the browser bundle parses with
 // our parser as a classic script, fits its budget, and names nothing of

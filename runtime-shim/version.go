@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "82bf0a0686a5fc6e"
+const Version = "b6a9bd5d7635da96"

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -39,7 +40,22 @@ func TestGroundTruthInChromium(t *testing.T) {
 	}
 	lines := markedSites(src)
 	s := startServe(t, dir)
+	// /slow answers once the page has been measured: requests to it are
+	// in flight meanwhile.
+	slow := make(chan struct{})
+	f := func(w http.ResponseWriter, r *http.Request) bool {
+		if r.URL.Path != "/slow" {
+			return false
+		}
+		select {
+		case <-slow:
+		case <-r.Context().Done():
+		}
+		return true
+	}
+	s.before.Store(&f)
 	alive := runGroundTruth(t, s.url+"/index.html")
+	close(slow)
 	sessions := waitSessions(t, s.c, 1)
 	if sessions[0].Status != tracedir.StatusComplete {
 		t.Fatalf("the session ended %s: %s", sessions[0].Status, sessions[0].Reason)

@@ -31,6 +31,9 @@ import (
 type served struct {
 	c   *collector.Collector
 	url string
+	// before, when set, answers the requests it takes (true) before the
+	// server (a test's own endpoints).
+	before atomic.Pointer[func(http.ResponseWriter, *http.Request) bool]
 }
 
 func startServe(t *testing.T, dir string) *served {
@@ -43,14 +46,21 @@ func startServe(t *testing.T, dir string) *served {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(s)
+	sv := &served{c: c}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if f := sv.before.Load(); f != nil && (*f)(w, r) {
+			return
+		}
+		s.ServeHTTP(w, r)
+	}))
+	sv.url = srv.URL
 	t.Cleanup(func() {
 		srv.CloseClientConnections()
 		srv.Close()
 		c.Close()
 		s.Close()
 	})
-	return &served{c: c, url: srv.URL}
+	return sv
 }
 
 // newBrowser starts headless Chromium with a profile of the test's own,

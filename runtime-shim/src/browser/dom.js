@@ -48,6 +48,8 @@ const D_UNOBSERVE = K_HOST + 17; // unobserve(target)
 const D_WRITE = K_HOST + 18; // document.write, writeln: the HTML written, rewritten by the server
 const D_CHANNEL = K_HOST + 19; // new MessageChannel: its ports, each holding the other while entangled
 const D_PORT_CLOSE = K_HOST + 20; // MessagePort's close: the ports let each other go
+const D_XHR_SEND = K_HOST + 21; // XMLHttpRequest's send: the browser holds the request until it ends
+const D_FETCH = K_HOST + 22; // fetch: the browser holds the promise until it settles
 
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
@@ -506,6 +508,26 @@ export function domModel(G, inst) {
           }
           break;
         }
+        case D_XHR_SEND:
+          // In flight, the request is the browser's (a global name),
+          // until loadend.
+          if (isObj(base) && addListener !== undefined) {
+            const id = dom.id(base, ci);
+            const name = '~xhr~' + id;
+            dom.write(ci, name, id);
+            apply(addListener, base, ['loadend', guarded(() => dom.outside(-1, () => dom.write(-1, name, 0))), { once: true }]);
+          }
+          break;
+        case D_FETCH:
+          // Pending, the promise is the browser's, until it settles.
+          if (isObj(val) && promiseThen !== undefined) {
+            const id = dom.id(val, ci);
+            const name = '~fetch~' + id;
+            dom.write(ci, name, id);
+            const done = guarded(() => dom.outside(-1, () => dom.write(-1, name, 0)));
+            apply(promiseThen, val, [done, done]);
+          }
+          break;
         case D_OBSERVER:
           if (isObj(val) && typeof args[0] === 'function') dom.put(ci, dom.id(val, ci), '~callback~', dom.id(args[0], ci));
           break;
@@ -605,6 +627,7 @@ export function domModel(G, inst) {
   const rafIds = new SafeMap(); // requestAnimationFrame's id -> its callback's global name
   const rafNames = new SafeMap(); // the names of the callbacks not run yet
   const entangled = new SafeWeakMap(); // a channel's port -> the other
+  const promiseThen = typeof G.Promise === 'function' ? G.Promise.prototype.then : undefined;
   const port1Of = getter(G.MessageChannel, 'port1'), port2Of = getter(G.MessageChannel, 'port2');
   const marks = [];
   const mark = (f, kind) => {
@@ -633,6 +656,8 @@ export function domModel(G, inst) {
   mark(method(G.Element, 'setAttribute'), D_SET_ATTR);
   mark(method(G.Document, 'write'), D_WRITE);
   if (typeof G.MessageChannel === 'function') mark(G.MessageChannel, D_CHANNEL);
+  mark(method(G.XMLHttpRequest, 'send'), D_XHR_SEND);
+  if (typeof G.fetch === 'function') mark(G.fetch, D_FETCH);
   mark(method(G.MessagePort, 'close'), D_PORT_CLOSE);
   mark(method(G.Document, 'writeln'), D_WRITE);
   if (typeof G.requestAnimationFrame === 'function') mark(G.requestAnimationFrame, D_RAF);

@@ -122,4 +122,17 @@ var otherEnd;
   ch.port1.onmessage = function () { closedPort.n++; };
   ch.port1.close();
 })();
+// Requests in flight (the test's /slow answers when the test ends): the
+// browser holds them, and what their callbacks keep; the page keeps none.
+(function () {
+  var byXhr = track('xhr', { n: 0 }); // site:xhr
+  var x = new XMLHttpRequest();
+  x.open('GET', '/slow');
+  x.onload = function () { byXhr.n++; };
+  x.send();
+})();
+(function () {
+  var byFetch = track('fetch', { n: 0 }); // site:fetch
+  fetch('/slow').then(function () { byFetch.n++; });
+})();
 setTimeout(function () { __memTestDone = true; }, 200);
