@@ -89,10 +89,11 @@ var update = flag.Bool("update", false, "rewrite the expected outputs under test
 // (core.js names nothing of Node's): issue 55; 127 KiB with the sink to
 // a collector (node/collectorsink.js: a websocket client of the trace
 // protocol in a worker thread, 8 KB): issue 56; 128 KiB once that sink
-// also sends each script's original source for the session's scripts/.
-// This is the Node bundle's budget; a browser host's bundle gets its
-// own.)
-const sizeBudget = 128 << 10
+// also sends each script's original source for the session's scripts/;
+// 129 KiB once the core offers hosts the hooks of the browser's DOM model
+// (isDomNode, host-kind natives, watched writes, domApi). This is the
+// Node bundle's budget; a browser host's bundle gets its own.)
+const sizeBudget = 129 << 10
 
 func TestBundleIsFresh(t *testing.T) {
 	js, version, err := bundle.Bundle("src")

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "b6a9bd5d7635da96"
+const Version = "17eba4d1113896fa"

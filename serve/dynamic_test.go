@@ -16,7 +16,8 @@ import (
 // TestDynamicCode: code a page sets at run time (an event handler
 // attribute by setAttribute, clicked twice; classic script elements
 // inserted with their text, one inside a fragment; a module script
-// element) runs instrumented, through the instrument service, each a
+// element; a handler attribute in HTML written with innerHTML) runs
+// instrumented, through the instrument service, each a
 // script of the trace, with the results it gives untraced.
 func TestDynamicCode(t *testing.T) {
 	dir := filepath.Join("testdata", "dynamic")
@@ -55,6 +56,19 @@ func TestDynamicCode(t *testing.T) {
 	}
 	if kinds["onclick"] != 2 || kinds["script"] != 3 {
 		t.Fatalf("scripts made at run time in the trace: %v (want onclick 2, script 3)", kinds)
+	}
+	// The handler in HTML written with innerHTML ran instrumented.
+	r = trace.NewReader(bytes.NewReader(data))
+	inner := false
+	for {
+		e, err := r.Next()
+		if err != nil {
+			break
+		}
+		inner = inner || e.Kind == trace.ScriptEnter && strings.Contains(e.Name, "#html-") && strings.HasSuffix(e.Name, "#onclick-1")
+	}
+	if !inner || !strings.Contains(want, `"inner":{"ok":"ih"}`) {
+		t.Fatalf("the innerHTML handler did not run instrumented (results %s)", want)
 	}
 }
 

@@ -3223,9 +3223,12 @@ export function install(host) {
     // whose conversion may run the program's code).
     const cut = id !== 0 && !px && k === 'length' && hasEdges(id) && isArray(o) ? objectsFrom(o, typeof v === 'number' ? v : 0) : null;
     const hp = hostModel !== undefined && typeof k === 'string' && !px && isObj(o) ? hostModel.put(o, k) : undefined;
-    if (store !== undefined) store(o, k, v);
-    else if (strict) setStrict(o, k, v);
-    else setSloppy(o, k, v);
+    // The host may write another value than the program's (HTML whose
+    // handlers it instruments); the assignment's value stays the program's.
+    const sv = hp !== undefined && hp.value !== undefined ? hp.value(v) : v;
+    if (store !== undefined) store(o, k, sv);
+    else if (strict) setStrict(o, k, sv);
+    else setSloppy(o, k, sv);
     if (hp !== undefined) {
       curSid = h.sid;
       hostModel.putDone(h.base + i, o, k, v, hp);

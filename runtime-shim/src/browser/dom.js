@@ -54,6 +54,7 @@ const D_FETCH = K_HOST + 22; // fetch: the browser holds the promise until it se
 const hasInstance = Function.prototype[Symbol.hasInstance];
 const toLower = String.prototype.toLowerCase;
 const strIndexOf = String.prototype.indexOf;
+const charCodeAt = String.prototype.charCodeAt;
 const isObj = (v) => (typeof v === 'object' && v !== null) || typeof v === 'function';
 
 function desc(C, name) {
@@ -70,6 +71,24 @@ function getter(C, name) {
 function method(C, name) {
   const d = desc(C, name);
   return d !== undefined && typeof d.value === 'function' ? d.value : undefined;
+}
+
+// hasHandler reports whether HTML text s may hold an event handler
+// attribute: "on", after a space, a quote or a slash, then letters and
+// "=" (a cheap look before asking the server).
+function hasHandler(s) {
+  for (let i = apply(strIndexOf, s, ['on']); i > 0; i = apply(strIndexOf, s, ['on', i + 2])) {
+    const b = apply(charCodeAt, s, [i - 1]);
+    if (b !== 32 && b !== 9 && b !== 10 && b !== 13 && b !== 12 && b !== 47 && b !== 34 && b !== 39) continue;
+    let j = i + 2;
+    while (j < s.length) {
+      const c = apply(charCodeAt, s, [j]) | 32;
+      if (c < 97 || c > 122) break;
+      j++;
+    }
+    if (j > i + 2 && j < s.length && apply(charCodeAt, s, [j]) === 61) return true;
+  }
+  return false;
 }
 
 // domModel returns the DOM's model for the page's global G ({isNode,
@@ -207,6 +226,22 @@ export function domModel(G, inst) {
       if (codeCache.size < 512) codeCache.set(key, r);
     }
     return r === null ? undefined : r;
+  }
+
+  // htmlValue is the HTML an innerHTML or outerHTML write gives the
+  // parser: with event handler attributes, rewritten by the server (they
+  // compile when the event comes; the scripts such a write makes do not
+  // run), by content.
+  function htmlValue(v) {
+    if (inst === undefined || typeof inst.html !== 'function' || typeof v !== 'string' || !hasHandler(v)) return v;
+    const key = 'html\0' + v;
+    let r = codeCache.get(key);
+    if (r === undefined) {
+      const a = inst.html(pagePath + '#html-' + ++writes, v);
+      r = typeof a === 'string' ? a : null;
+      if (codeCache.size < 512 && v.length < 1 << 16) codeCache.set(key, r);
+    }
+    return r === null ? v : r;
   }
 
   // setHandler: setAttribute(name, value) of an event handler attribute
@@ -586,12 +621,13 @@ export function domModel(G, inst) {
           const where = isTemplate(o) && k === 'innerHTML' ? apply(contentOf, o, []) : o;
           const out = children(where);
           out.where = where;
+          if (k === 'innerHTML') out.value = htmlValue;
           return out;
         }
         if (k === 'outerHTML' || k === 'outerText') {
           if (!isNode(o) || type(o) !== 1) return undefined;
           const p = par(o);
-          return p === null ? undefined : { where: p };
+          return p === null ? undefined : { where: p, value: k === 'outerHTML' ? htmlValue : undefined };
         }
       } catch { /* not the model's */ }
       return undefined;

@@ -22,4 +22,8 @@ var m = document.createElement('script');
 m.type = 'module';
 m.text = 'results.module = { meta: typeof import.meta };';
 document.body.appendChild(m);
+// Handlers in HTML written with innerHTML.
+document.getElementById('box').insertAdjacentHTML('beforeend', '<span id="holder2"></span>');
+document.getElementById('holder2').innerHTML = '<button id="ih" onclick="results.inner = { ok: this.id }">x</button> on time';
+document.getElementById('ih').click();
 setTimeout(function () { __memTestDone = true; }, 300);
