@@ -77,3 +77,32 @@ func workerResult(t *testing.T, page string) string {
 	}
 	return text
 }
+
+// TestSharedWorker: a shared worker, served by memtrace serve, gets the
+// shim too, answers the page as it does untraced, and is a session of its
+// own (kind worker) with its trace. (It outlives any one page: its
+// session ends when the browser ends the worker.)
+func TestSharedWorker(t *testing.T) {
+	dir := filepath.Join("testdata", "sharedworker")
+	plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
+	defer plain.Close()
+	want := workerResult(t, plain.URL+"/index.html")
+	if want != "shared says 500" {
+		t.Fatalf("untraced, the page shows %q", want)
+	}
+	s := startServe(t, dir)
+	if got := workerResult(t, s.url+"/index.html"); got != want {
+		t.Fatalf("the page shows %q traced, %q untraced", got, want)
+	}
+	var worker string
+	for deadline := time.Now().Add(10 * time.Second); worker == "" && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		for _, ss := range s.c.Status().Sessions {
+			if ss.Kind == "worker" && ss.Bytes > 10000 {
+				worker = ss.Name
+			}
+		}
+	}
+	if worker == "" {
+		t.Fatalf("no session of the shared worker with its trace: %+v", s.c.Status().Sessions)
+	}
+}
