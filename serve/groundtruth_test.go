@@ -3,7 +3,6 @@ package serve
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"os"
@@ -17,7 +16,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/heapprofiler"
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/memtrace/memtrace/lifetime"
@@ -131,26 +129,7 @@ func markedSites(src []byte) map[int]string {
 // objects the page tracked and those still alive; then leaves the page.
 func runGroundTruth(t *testing.T, page string) map[string]siteCount {
 	t.Helper()
-	ctx := newBrowser(t)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			t.Errorf("page error: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	tctx, tcancel := context.WithTimeout(ctx, 60*time.Second)
-	defer tcancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
-		t.Fatal(err)
-	}
-	for done := false; !done; time.Sleep(50 * time.Millisecond) {
-		var err error
-		done, err = chromedp.Run(tctx, chromedp.Evaluate[bool]("window.__memTestDone === true"))
-		if tctx.Err() != nil {
-			t.Fatalf("the page did not finish: %v", err)
-		}
-	}
+	tctx := openPage(t, page)
 	// Collect, twice (what a first collection frees may hold more), each
 	// in a task of its own so that no WeakRef target is kept for the job.
 	for k := 0; k < 2; k++ {
@@ -163,9 +142,7 @@ func runGroundTruth(t *testing.T, page string) map[string]siteCount {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := chromedp.Run(tctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
-	}
+	leave(t, tctx)
 	var pairs [][2]any
 	if err := json.Unmarshal([]byte(counts), &pairs); err != nil {
 		t.Fatalf("%v: %s", err, counts)

@@ -1,16 +1,9 @@
 package serve
 
 import (
-	"bytes"
-	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/memtrace/memtrace/trace"
-	"github.com/memtrace/memtrace/tracedir"
 )
 
 // TestHandlerAttributes: a page's event handler attributes (onclick with
@@ -19,40 +12,13 @@ import (
 // script of the trace named PAGE#on<event>-k or PAGE#javascript-k, with
 // the results they give untraced.
 func TestHandlerAttributes(t *testing.T) {
-	dir := filepath.Join("testdata", "handlers")
-	plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer plain.Close()
-	want := pageResults(t, plain.URL+"/index.html")
-	s := startServe(t, dir)
-	got := pageResults(t, s.url+"/index.html")
-	if got != want {
-		t.Fatalf("the page's results traced:\n%s\nuntraced:\n%s", got, want)
-	}
+	want, _, data := tracedAlike(t, filepath.Join("testdata", "handlers"), "JSON.stringify(window.results)")
 	if !strings.Contains(want, `"n":2`) || !strings.Contains(want, `"percent":"100%"`) {
 		t.Fatalf("the page did not run its handlers: %s", want)
 	}
-	sessions := waitSessions(t, s.c, 1)
-	if sessions[0].Status != tracedir.StatusComplete {
-		t.Fatalf("the session ended %s: %s", sessions[0].Status, sessions[0].Reason)
-	}
-	data, err := os.ReadFile(filepath.Join(s.c.Out(), s.c.Sessions()[0], tracedir.TraceFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := trace.Check(bytes.NewReader(data), 10)
-	if err != nil || !rep.OK() {
-		t.Fatalf("trace check: %v %v", err, rep.Findings)
-	}
-	r := trace.NewReader(bytes.NewReader(data))
 	scripts := map[string]int{}
-	for {
-		e, err := r.Next()
-		if err != nil {
-			break
-		}
-		if e.Kind == trace.ScriptEnter {
-			scripts[e.Name[strings.LastIndex(e.Name, "#")+1:]]++
-		}
+	for name, k := range scriptNames(data) {
+		scripts[name[strings.LastIndex(name, "#")+1:]] += k
 	}
 	for _, name := range []string{"onsubmit-1", "onclick-2", "javascript-3", "javascript-4"} {
 		if scripts[name] == 0 {

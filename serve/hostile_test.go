@@ -2,14 +2,9 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
-
-	cdpruntime "github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/tracedir"
@@ -22,37 +17,9 @@ import (
 // error, the same result), and its trace still arrives complete and
 // passes every rule: the shim uses the natives it found first.
 func TestHostilePage(t *testing.T) {
-	dir := filepath.Join("testdata", "hostile")
-	s := startServe(t, dir)
-	ctx := newBrowser(t)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			t.Errorf("page error: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(s.url+"/index.html")); err != nil {
-		t.Fatal(err)
-	}
-	for done := false; !done; time.Sleep(50 * time.Millisecond) {
-		var err error
-		done, err = chromedp.Run(tctx, chromedp.Evaluate[bool]("window.__memTestDone === true"))
-		if tctx.Err() != nil {
-			t.Fatalf("the page did not finish: %v", err)
-		}
-	}
-	res, err := chromedp.Run(tctx, chromedp.Evaluate[string](`JSON.stringify(window.result)`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `{"items":5,"kept":2500,"random":0.5,"logged":true}`; res != want {
+	s := startServe(t, filepath.Join("testdata", "hostile"))
+	if res, want := pageValue(t, s.url+"/index.html", `JSON.stringify(window.result)`), `{"items":5,"kept":2500,"random":0.5,"logged":true}`; res != want {
 		t.Fatalf("the page's result: %s, want %s", res, want)
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
 	}
 	sessions := waitSessions(t, s.c, 1)
 	if sessions[0].Status != tracedir.StatusComplete {

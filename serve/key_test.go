@@ -1,10 +1,8 @@
 package serve
 
 import (
-	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -16,19 +14,7 @@ import (
 // its end reason "key".
 func TestKeyEndsTheTrace(t *testing.T) {
 	s := startServe(t, filepath.Join("testdata", "handlers"))
-	ctx := newBrowser(t)
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(s.url+"/index.html")); err != nil {
-		t.Fatal(err)
-	}
-	for done := false; !done; time.Sleep(50 * time.Millisecond) {
-		var err error
-		done, err = chromedp.Run(tctx, chromedp.Evaluate[bool]("window.__memTestDone === true"))
-		if tctx.Err() != nil {
-			t.Fatalf("the page did not finish: %v", err)
-		}
-	}
+	tctx := openPage(t, s.url+"/index.html")
 	if err := chromedp.Do(tctx, chromedp.KeyEvent("T", chromedp.KeyModifiers(chromedp.ModifierAlt, chromedp.ModifierShift))); err != nil {
 		t.Fatal(err)
 	}

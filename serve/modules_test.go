@@ -2,13 +2,10 @@ package serve
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/tracedir"
 )
 
@@ -19,39 +16,10 @@ import (
 // so), whose original source the session's scripts/ keeps.
 func TestModulePage(t *testing.T) {
 	dir := filepath.Join("testdata", "modules")
-	plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
-	defer plain.Close()
-	want := pageResults(t, plain.URL+"/index.html")
-	s := startServe(t, dir)
-	got := pageResults(t, s.url+"/index.html")
-	if got != want || want == "" {
-		t.Fatalf("the page's results traced:\n%s\nuntraced:\n%s", got, want)
-	}
-	sessions := waitSessions(t, s.c, 1)
-	if sessions[0].Status != tracedir.StatusComplete {
-		t.Fatalf("the session ended %s: %s", sessions[0].Status, sessions[0].Reason)
-	}
-	data, err := os.ReadFile(filepath.Join(s.c.Out(), s.c.Sessions()[0], tracedir.TraceFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := trace.Check(bytes.NewReader(data), 10)
-	if err != nil || !rep.OK() {
-		t.Fatalf("trace check: %v %v", err, rep.Findings)
-	}
-	r := trace.NewReader(bytes.NewReader(data))
-	scripts := map[string]bool{}
-	for {
-		e, err := r.Next()
-		if err != nil {
-			break
-		}
-		if e.Kind == trace.ScriptEnter {
-			scripts[e.Name] = true
-		}
-	}
+	_, s, data := tracedAlike(t, dir, "JSON.stringify(window.results)")
+	scripts := scriptNames(data)
 	for _, name := range []string{"/index.html#inline-1", "/lib/shapes.js", "/lib/count.js", "/lib/lazy.js"} {
-		if !scripts[name] {
+		if scripts[name] == 0 {
 			t.Errorf("no script %s in the trace: %v", name, scripts)
 		}
 	}

@@ -1,15 +1,12 @@
 package serve
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
-	"github.com/chromedp/chromedp"
 
 	"github.com/memtrace/memtrace/tracedir"
 )
@@ -48,34 +45,7 @@ func TestWorker(t *testing.T) {
 
 func workerResult(t *testing.T, page string) string {
 	t.Helper()
-	ctx := newBrowser(t)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			t.Errorf("page error: %s %v", e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
-		t.Fatal(err)
-	}
-	for done := false; !done; time.Sleep(50 * time.Millisecond) {
-		var err error
-		done, err = chromedp.Run(tctx, chromedp.Evaluate[bool]("window.__memTestDone === true"))
-		if tctx.Err() != nil {
-			t.Fatalf("the page did not finish: %v", err)
-		}
-	}
-	text, err := chromedp.Run(tctx, chromedp.Evaluate[string](`document.getElementById('out').textContent`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
-	}
-	return text
+	return pageValue(t, page, "document.getElementById('out').textContent")
 }
 
 // TestSharedWorker: a shared worker, served by memtrace serve, gets the
