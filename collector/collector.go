@@ -461,6 +461,11 @@ func (c *Collector) diskFullReason() string {
 func (c *Collector) newSession(meta *Meta, protocol string) (*session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.newSessionLocked(meta, protocol)
+}
+
+// newSessionLocked is newSession with c.mu held.
+func (c *Collector) newSessionLocked(meta *Meta, protocol string) (*session, error) {
 	if c.closing {
 		return nil, errors.New("the collector is shutting down")
 	}
@@ -501,24 +506,22 @@ func (c *Collector) newSession(meta *Meta, protocol string) (*session, error) {
 // newSessionFor is newSession for a client that named its session
 // client: a second hello or beacon with that name finds it (the first
 // one made wins).
+// The lookup and the making are one step: a page's hello and its beacon
+// (the page went away before its welcome) may arrive at once, and must
+// find one session.
 func (c *Collector) newSessionFor(client string, meta *Meta, protocol string) (*session, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if client != "" {
-		c.mu.Lock()
-		s := c.byClient[client]
-		c.mu.Unlock()
-		if s != nil {
+		if s := c.byClient[client]; s != nil {
 			return s, nil
 		}
 	}
-	s, err := c.newSession(meta, protocol)
+	s, err := c.newSessionLocked(meta, protocol)
 	if err != nil || client == "" || len(client) > 64 {
 		return s, err
 	}
-	c.mu.Lock()
-	if old := c.byClient[client]; old == nil {
-		c.byClient[client] = s
-	}
-	c.mu.Unlock()
+	c.byClient[client] = s
 	return s, nil
 }
 

@@ -19,8 +19,6 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/memtrace/memtrace/lifetime"
-	"github.com/memtrace/memtrace/trace"
-	"github.com/memtrace/memtrace/tracedir"
 )
 
 // TestGroundTruthInChromium: a page allocates objects and DOM nodes at
@@ -54,18 +52,7 @@ func TestGroundTruthInChromium(t *testing.T) {
 	s.before.Store(&f)
 	alive := runGroundTruth(t, s.url+"/index.html")
 	close(slow)
-	sessions := waitSessions(t, s.c, 1)
-	if sessions[0].Status != tracedir.StatusComplete {
-		t.Fatalf("the session ended %s: %s", sessions[0].Status, sessions[0].Reason)
-	}
-	data, err := os.ReadFile(filepath.Join(s.c.Out(), s.c.Sessions()[0], tracedir.TraceFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := trace.Check(bytes.NewReader(data), 10)
-	if err != nil || !rep.OK() {
-		t.Fatalf("trace check: %v %v", err, rep.Findings)
-	}
+	data := completeTrace(t, s.c)
 	var out bytes.Buffer
 	if err := lifetime.WriteRC(&out, bytes.NewReader(data), lifetime.Options{}, lifetime.RCOptions{Verbose: true}); err != nil {
 		t.Fatal(err)

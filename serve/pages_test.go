@@ -13,6 +13,7 @@ import (
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/memtrace/memtrace/collector"
 	"github.com/memtrace/memtrace/trace"
 	"github.com/memtrace/memtrace/tracedir"
 )
@@ -92,11 +93,18 @@ func tracedAlike(t *testing.T, dir, expr string) (string, *served, []byte) {
 	if got := pageValue(t, s.url+"/index.html", expr); got != want {
 		t.Fatalf("traced, the page gives\n%s\nuntraced\n%s", got, want)
 	}
-	sessions := waitSessions(t, s.c, 1)
+	return want, s, completeTrace(t, s.c)
+}
+
+// completeTrace waits for the one session of c to end, requires it
+// complete with a trace that passes every rule, and returns the trace.
+func completeTrace(t *testing.T, c *collector.Collector) []byte {
+	t.Helper()
+	sessions := waitSessions(t, c, 1)
 	if sessions[0].Status != tracedir.StatusComplete {
 		t.Fatalf("the session ended %s: %s", sessions[0].Status, sessions[0].Reason)
 	}
-	data, err := os.ReadFile(filepath.Join(s.c.Out(), s.c.Sessions()[0], tracedir.TraceFile))
+	data, err := os.ReadFile(filepath.Join(c.Out(), c.Sessions()[0], tracedir.TraceFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +112,7 @@ func tracedAlike(t *testing.T, dir, expr string) (string, *served, []byte) {
 	if err != nil || !rep.OK() {
 		t.Fatalf("trace check: %v %v", err, rep.Findings)
 	}
-	return want, s, data
+	return data
 }
 
 // scriptNames counts the SCRIPT_ENTERs of a trace by name.

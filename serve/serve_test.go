@@ -38,7 +38,7 @@ type served struct {
 
 func startServe(t *testing.T, dir string) *served {
 	t.Helper()
-	c, err := collector.New(collector.Config{Out: filepath.Join(t.TempDir(), "traces"), Log: log.New(io.Discard, "", 0)})
+	c, err := collector.New(collector.Config{Out: filepath.Join(t.TempDir(), "traces"), Log: testLog(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,6 +61,22 @@ func startServe(t *testing.T, dir string) *served {
 		s.Close()
 	})
 	return sv
+}
+
+// testLog is the collector's log in tests: the test's log with
+// MEMTRACE_TEST_LOG=1, else nothing.
+func testLog(t *testing.T) *log.Logger {
+	if os.Getenv("MEMTRACE_TEST_LOG") == "" {
+		return log.New(io.Discard, "", 0)
+	}
+	return log.New(testWriter{t}, "collector: ", 0)
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(b []byte) (int, error) {
+	w.t.Log(strings.TrimSuffix(string(b), "\n"))
+	return len(b), nil
 }
 
 // newBrowser starts headless Chromium with a profile of the test's own,
