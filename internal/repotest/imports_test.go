@@ -50,6 +50,7 @@ var importRules = map[string][]string{
 	"internal/testcorpus":  {},
 	"internal/testswitch":  {},
 	"internal/flakynet":    {},
+	"proxy/ca":             {"internal/safefs"},
 	"internal/todomvc":     {},
 	// The CLI and the bench put the pieces together: anything but each other.
 	"cmd/memtrace": {"*"},
