@@ -79,7 +79,9 @@ func (c *CA) SPKIHash() string {
 }
 
 // PEM is the CA certificate in PEM; DER in DER.
-func (c *CA) PEM() []byte { return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Cert.Raw}) }
+func (c *CA) PEM() []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Cert.Raw})
+}
 func (c *CA) DER() []byte { return append([]byte(nil), c.Cert.Raw...) }
 
 // Load reads the CA in dir. The directory must be its user's alone and the
