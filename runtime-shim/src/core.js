@@ -3225,7 +3225,7 @@ export function install(host) {
     const hp = hostModel !== undefined && typeof k === 'string' && !px && isObj(o) ? hostModel.put(o, k) : undefined;
     // The host may write another value than the program's (HTML whose
     // handlers it instruments); the assignment's value stays the program's.
-    const sv = hp !== undefined && hp.value !== undefined ? hp.value(v) : v;
+    const sv = hp !== undefined && hasOwn(hp, 'value') && typeof hp.value === 'function' ? hp.value(v) : v;
     if (store !== undefined) store(o, k, sv);
     else if (strict) setStrict(o, k, sv);
     else setSloppy(o, k, sv);
