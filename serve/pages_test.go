@@ -23,6 +23,19 @@ import (
 // is good for a further 30 s.
 func openPage(t *testing.T, page string) context.Context {
 	t.Helper()
+	ctx := pageBrowser(t, page)
+	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	t.Cleanup(cancel)
+	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, tctx)
+	return tctx
+}
+
+// pageBrowser is newBrowser for page, whose errors fail the test.
+func pageBrowser(t *testing.T, page string) context.Context {
+	t.Helper()
 	ctx := newBrowser(t)
 	if err := chromedp.Listen(ctx, func(ev any) {
 		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
@@ -31,13 +44,7 @@ func openPage(t *testing.T, page string) context.Context {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	tctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(tctx, chromedp.Navigate(page)); err != nil {
-		t.Fatal(err)
-	}
-	waitDone(t, tctx)
-	return tctx
+	return ctx
 }
 
 // waitDone waits until the page of ctx sets window.__memTestDone.

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
 	"github.com/memtrace/memtrace/internal/testcorpus"
@@ -73,14 +72,7 @@ func TestTodoMVC(t *testing.T) {
 // app's text after each step; it leaves the page at the end.
 func runTodo(t *testing.T, page string) []string {
 	t.Helper()
-	ctx := newBrowser(t)
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*cdpruntime.EventExceptionThrown); ok {
-			t.Errorf("%s: page error: %s %v", page, e.ExceptionDetails.Text, e.ExceptionDetails.Exception.Description)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
+	ctx := pageBrowser(t, page)
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
 	out, _, err := todomvc.Run(tctx, page, 100*time.Millisecond)

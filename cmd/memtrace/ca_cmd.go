@@ -13,11 +13,20 @@ import (
 // certificate exported, a new one made (the proxy's HTTPS interception).
 func newCmdCA(ios *IOStreams) *cobra.Command {
 	var dir string
-	caDir := func() (string, error) {
-		if dir != "" {
-			return dir, nil
+	// open loads the CA (making it on first use), or with renew makes a
+	// new one.
+	open := func(renew bool) (*ca.CA, error) {
+		d := dir
+		if d == "" {
+			var err error
+			if d, err = ca.DefaultDir(); err != nil {
+				return nil, err
+			}
 		}
-		return ca.DefaultDir()
+		if renew {
+			return ca.Create(d)
+		}
+		return ca.LoadOrCreate(d)
 	}
 	cmd := &cobra.Command{
 		Use:   "ca [--dir DIR]",
@@ -37,11 +46,7 @@ func newCmdCA(ios *IOStreams) *cobra.Command {
 		`),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := caDir()
-			if err != nil {
-				return err
-			}
-			c, err := ca.LoadOrCreate(d)
+			c, err := open(false)
 			if err != nil {
 				return err
 			}
@@ -57,11 +62,7 @@ func newCmdCA(ios *IOStreams) *cobra.Command {
 		Short: "Write the CA's certificate (PEM, or DER with --der) to standard output or FILE",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := caDir()
-			if err != nil {
-				return err
-			}
-			c, err := ca.LoadOrCreate(d)
+			c, err := open(false)
 			if err != nil {
 				return err
 			}
@@ -79,11 +80,7 @@ func newCmdCA(ios *IOStreams) *cobra.Command {
 		Short: "Make a new CA (the old one kept as ca.pem.old and ca-key.pem.old): devices that trusted the old one must trust the new one",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			d, err := caDir()
-			if err != nil {
-				return err
-			}
-			c, err := ca.Create(d)
+			c, err := open(true)
 			if err != nil {
 				return err
 			}
