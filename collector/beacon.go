@@ -38,7 +38,7 @@ func (c *Collector) serveBeacon(w http.ResponseWriter, r *http.Request) {
 	} else {
 		// The page went away before its welcome: the session by the name
 		// it chose, made here if its hello never arrived.
-		if !c.tokenOK(q.Get("token")) {
+		if !c.SessionTokenOK(q.Get("token")) {
 			http.Error(w, "memtrace collect: a wrong or missing token", http.StatusUnauthorized)
 			return
 		}

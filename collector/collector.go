@@ -17,11 +17,14 @@ package collector
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net/http"
 	"net/url"
@@ -253,12 +256,45 @@ func (c *Collector) Out() string { return c.cfg.Out }
 
 func (c *Collector) logf(format string, args ...any) { c.cfg.Log.Printf(format, args...) }
 
-// tokenOK reports whether t is the collector's token (or none is needed).
+// tokenOK reports whether t is the collector's token (or none is needed):
+// what the status, the stop command and everything but a session's own
+// traffic need.
 func (c *Collector) tokenOK(t string) bool {
 	if c.cfg.Open {
 		return true
 	}
 	return subtle.ConstantTimeCompare([]byte(t), []byte(c.token)) == 1
+}
+
+// PageToken is a fresh token for one page (or process) to deliver its
+// trace with: "p" + a random part + "." + its MAC under the collector's
+// token, so no state is kept. It opens sessions (the hello, the beacon,
+// MemInsight's protocol) and the instrument service of memtrace serve
+// and the proxy, never the status or the stop command: a page of any
+// site the proxy serves holds one, and must not read the others'
+// sessions.
+func (c *Collector) PageToken() string {
+	r := randomHex(12)
+	return "p" + r + "." + c.pageMAC(r)
+}
+
+func (c *Collector) pageMAC(r string) string {
+	m := hmac.New(sha256.New, []byte(c.token))
+	io.WriteString(m, "memtrace page token\x00"+r)
+	return hex.EncodeToString(m.Sum(nil)[:16])
+}
+
+// SessionTokenOK reports whether t may open a session: the collector's
+// token or one of its PageTokens (or none is needed).
+func (c *Collector) SessionTokenOK(t string) bool {
+	if c.tokenOK(t) {
+		return true
+	}
+	r, mac, ok := strings.Cut(t, ".")
+	if !ok || len(r) != 25 || r[0] != 'p' {
+		return false
+	}
+	return hmac.Equal([]byte(mac), []byte(c.pageMAC(r[1:])))
 }
 
 // originOK applies the origin policy to a websocket upgrade or a status

@@ -235,7 +235,7 @@ func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 		c.refuse(p, closeProtocol, fmt.Sprintf("trace format %q: this collector reads meminsight", h.Meta.Format))
 		return
 	}
-	if !c.tokenOK(h.Token) {
+	if !c.SessionTokenOK(h.Token) {
 		what := "a wrong token"
 		if h.Token == "" {
 			what = "no token"
@@ -406,7 +406,7 @@ func (c *Collector) serveMemInsight(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer c.releaseConn()
-	if !c.tokenOK(r.URL.Query().Get("token")) {
+	if !c.SessionTokenOK(r.URL.Query().Get("token")) {
 		c.logf("refused a MemInsight connection from %s: no token in its URL (run with --open, or dial /?token=...)", r.RemoteAddr)
 		http.Error(w, "memtrace collect: a token is required (?token=...), or run the collector with --open", http.StatusUnauthorized)
 		return
