@@ -132,6 +132,7 @@ func (c *Config) defaults() {
 // Collector receives sessions. Its methods are safe for concurrent use.
 type Collector struct {
 	cfg       Config
+	uninstFn  atomic.Pointer[func(*tracedir.Session) []tracedir.Uninstrumented]
 	sourcesFn atomic.Pointer[func(string) []byte] // SetSources'
 	dir       *safefs.Dir
 	lock      *safefs.Lock
@@ -246,6 +247,22 @@ func (c *Collector) sources() func(string) []byte {
 		return *f
 	}
 	return c.cfg.Sources
+}
+
+// SetUninstrumented sets what lists, when a session ends, the scripts
+// its page ran as they were (the proxy's: a script that could not be
+// instrumented is served unchanged); a session with any ends incomplete.
+// f is called with the session's description and must not call the
+// collector.
+func (c *Collector) SetUninstrumented(f func(s *tracedir.Session) []tracedir.Uninstrumented) {
+	c.uninstFn.Store(&f)
+}
+
+func (c *Collector) uninstrumented(s *tracedir.Session) []tracedir.Uninstrumented {
+	if f := c.uninstFn.Load(); f != nil && *f != nil {
+		return (*f)(s)
+	}
+	return nil
 }
 
 // Token is the token clients must present.

@@ -619,6 +619,12 @@ func (s *session) finishLocked(status, reason string) {
 	if s.c.cfg.Fsync {
 		s.f.Sync()
 	}
+	if u := s.c.uninstrumented(&s.sess); len(u) > 0 {
+		s.sess.Uninstrumented = u
+		if status == tracedir.StatusComplete {
+			status, reason = tracedir.StatusIncomplete, fmt.Sprintf("%d of the page's scripts ran uninstrumented (listed under uninstrumented)", len(u))
+		}
+	}
 	s.closeFiles()
 	s.dir.Remove(ChunksFile)
 	s.dir.Remove(ResumeFile)

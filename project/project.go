@@ -1324,9 +1324,9 @@ func (r *runner) page(t *task, src string) error {
 		}
 	}
 	res := htmlpage.Rewrite(data, htmlpage.Options{
-		Head:    htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile),
-		Name:    "/" + t.rel,
-		Connect: connect,
+		Head:   htmlpage.Head(r.opts.PageConfig, "/"+WebShimFile, ""),
+		Name:   "/" + t.rel,
+		Policy: htmlpage.Change{Connect: connect, TrustedTypes: htmlpage.TrustedTypesPolicy},
 		Instrument: func(code []byte, goal js.Goal, name string, line, col int) ([]byte, error) {
 			return inst(code, instrument.Options{Goal: goal, File: name, Line: line, Col: col})
 		},

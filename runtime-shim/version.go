@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "3492eb6aa59c29a5"
+const Version = "55f37fefdafb9f53"

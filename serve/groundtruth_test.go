@@ -98,6 +98,9 @@ func TestGroundTruthInChromium(t *testing.T) {
 	}
 }
 
+// siteCount is a site's objects, and how many stay reachable to the end.
+type siteCount struct{ objects, atEnd int }
+
 // markedSites maps the lines of src marked "// site:X" to X.
 func markedSites(src []byte) map[int]string {
 	out := map[int]string{}

@@ -2,16 +2,12 @@ package serve
 
 import (
 	"bytes"
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
-
-	"github.com/chromedp/chromedp"
 
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/internal/todomvc"
@@ -65,23 +61,4 @@ func TestTodoMVC(t *testing.T) {
 			t.Logf("%s: %d steps alike, trace %d bytes, scripts %v", app, len(todomvc.Steps), sessions[0].Bytes, names)
 		})
 	}
-}
-
-// runTodo runs the scripted session (package todomvc) on the app at page
-// in a browser of its own, page errors failing the test, and returns the
-// app's text after each step; it leaves the page at the end.
-func runTodo(t *testing.T, page string) []string {
-	t.Helper()
-	ctx := pageBrowser(t, page)
-	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
-	defer cancel()
-	out, _, err := todomvc.Run(tctx, page, 100*time.Millisecond)
-	if err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if err := chromedp.Do(tctx, chromedp.Navigate("about:blank")); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }

@@ -46,11 +46,11 @@ type Options struct {
 	// kept), named Name#javascript-k. Nil, or an error: left as it is
 	// (errors in Result.Failures).
 	Handler, URLCode func(src []byte, name string, line, col int) ([]byte, error)
-	// Connect lists the sources the shim connects to (its collector, the
-	// instrument service: 'self' for memtrace serve's), added to a
-	// Content-Security-Policy meta element's connect-src where it limits
-	// them (AdjustPolicy).
-	Connect []string
+	// Policy is what a Content-Security-Policy meta element must allow
+	// besides the rewritten scripts' hashes (AdjustPolicy): the shim's
+	// connections ('self' for memtrace serve's), its Trusted Types
+	// policy.
+	Policy Change
 	// Integrity gives the integrity value of a script the page loads
 	// (a script element's src, a modulepreload or script preload link's
 	// href: ref as written; module: it loads as one; old: the attribute's
@@ -64,6 +64,10 @@ type Result struct {
 	Scripts  int     // inline scripts instrumented
 	Handlers int     // event handler attributes and javascript: URLs instrumented
 	Failures []error // inline scripts left as they were, and why
+	// Hashes maps the hash sources of the page's rewritten scripts and
+	// handlers to their new ones (Change.Hashes), for the policies of
+	// the response's headers.
+	Hashes map[string]string
 }
 
 // jsTypes are the type attribute values of classic scripts
@@ -195,12 +199,15 @@ func Rewrite(src []byte, o Options) Result {
 	}
 	flush(len(src))
 	res.HTML = out.Bytes()
+	res.Hashes = hashes
 	if len(policies) > 0 {
 		// Spliced in from the last, so that the earlier offsets hold.
 		b := res.HTML
 		for i := len(policies) - 1; i >= 0; i-- {
 			p := policies[i]
-			v := `"` + stdhtml.EscapeString(AdjustPolicy(p.value, hashes, o.Connect)) + `"`
+			c := o.Policy
+			c.Hashes, c.Shim = hashes, false
+			v := `"` + stdhtml.EscapeString(AdjustPolicy(p.value, c)) + `"`
 			b = append(b[:p.at], append([]byte(v), b[p.at:]...)...)
 		}
 		res.HTML = b
@@ -285,45 +292,108 @@ func (h hashMap) add(old, new []byte) {
 	h["sha512-"+base64.StdEncoding.EncodeToString(s3[:])] = "sha512-" + base64.StdEncoding.EncodeToString(n3[:])
 }
 
+// TrustedTypesPolicy is the name of the shim's Trusted Types policy,
+// which a page's trusted-types directive is made to allow.
+const TrustedTypesPolicy = "memtrace"
+
+// Change is what a Content-Security-Policy must allow for a page memtrace
+// rewrote.
+type Change struct {
+	// Hashes maps the hash sources of the scripts and handlers memtrace
+	// rewrote (old to new: Result.Hashes).
+	Hashes map[string]string
+	// Connect lists the sources the shim connects to (its collector, the
+	// instrument service).
+	Connect []string
+	// Shim: memtrace's own script elements (Head's) must be allowed, as
+	// a policy of the response's headers needs (a meta element's comes
+	// after them, and does not apply to them). A policy that limits
+	// inline scripts gains Nonce (Head's nonce); one that lets them run
+	// gains 'self' for the shim instead (a nonce there would turn
+	// 'unsafe-inline' off).
+	Shim  bool
+	Nonce string
+	// TrustedTypes names the shim's Trusted Types policy, added where a
+	// trusted-types directive limits the policies a page may make.
+	TrustedTypes string
+}
+
 // AdjustPolicy adjusts a Content-Security-Policy just enough for the
 // rewritten page: beside each hash source of a script or handler memtrace
-// rewrote (hashes: old to new), the new text's hash; and the sources of
-// connect (the shim's collector and instrument service) allowed where
-// connect-src, or default-src without it, limits connections. Everything
-// else stays as the page wrote it.
-func AdjustPolicy(policy string, hashes map[string]string, connect []string) string {
+// rewrote, the new text's hash; memtrace's script elements allowed
+// (c.Nonce); the sources of c.Connect allowed where connect-src, or
+// default-src without it, limits connections; the shim's Trusted Types
+// policy named. Everything else stays as the page wrote it.
+func AdjustPolicy(policy string, c Change) string {
 	dirs := strings.Split(policy, ";")
-	hasConnect, defaultAt := false, -1
+	has := map[string]bool{}
+	defaultAt := -1
 	for i, d := range dirs {
 		toks := strings.Fields(d)
 		if len(toks) == 0 {
 			continue
 		}
 		name := strings.ToLower(toks[0])
+		if has[name] {
+			continue // a repeated directive is ignored by browsers
+		}
+		has[name] = true
 		var out []string
 		for _, t := range toks {
 			out = append(out, t)
 			if len(t) > 2 && t[0] == '\'' && t[len(t)-1] == '\'' {
-				if n, ok := hashes[t[1:len(t)-1]]; ok {
+				if n, ok := c.Hashes[t[1:len(t)-1]]; ok {
 					out = append(out, "'"+n+"'")
 				}
 			}
 		}
 		switch name {
 		case "connect-src":
-			hasConnect = true
-			out = allow(out, connect)
+			out = allow(out, c.Connect)
+		case "script-src", "script-src-elem":
+			if c.Shim {
+				out = allowShim(out, c.Nonce)
+			}
+		case "trusted-types":
+			if c.TrustedTypes != "" {
+				out = allow(out, []string{c.TrustedTypes})
+			}
 		case "default-src":
 			defaultAt = i
 		}
 		dirs[i] = " " + strings.Join(out, " ")
 	}
-	if !hasConnect && defaultAt >= 0 && len(connect) > 0 {
+	if defaultAt >= 0 {
 		toks := strings.Fields(dirs[defaultAt])
-		c := allow(append([]string{"connect-src"}, toks[1:]...), connect)
-		dirs = append(dirs, " "+strings.Join(c, " "))
+		if !has["connect-src"] && len(c.Connect) > 0 {
+			dirs = append(dirs, " "+strings.Join(allow(append([]string{"connect-src"}, toks[1:]...), c.Connect), " "))
+		}
+		if c.Shim && !has["script-src"] && !has["script-src-elem"] {
+			dirs = append(dirs, " "+strings.Join(allowShim(append([]string{"script-src"}, toks[1:]...), c.Nonce), " "))
+		}
 	}
 	return strings.TrimSpace(strings.Join(dirs, ";"))
+}
+
+// allowShim lets a script directive (name first) run memtrace's script
+// elements: by their nonce where inline scripts need one, else by
+// 'self' (the shim is served from the page's origin).
+func allowShim(toks []string, nonce string) []string {
+	inline, keyed := false, false
+	for _, t := range toks[1:] {
+		l := strings.ToLower(t)
+		switch {
+		case l == "'unsafe-inline'":
+			inline = true
+		case l == "'strict-dynamic'", strings.HasPrefix(l, "'nonce-"), strings.HasPrefix(l, "'sha256-"),
+			strings.HasPrefix(l, "'sha384-"), strings.HasPrefix(l, "'sha512-"):
+			keyed = true
+		}
+	}
+	if inline && !keyed || nonce == "" {
+		return allow(toks, []string{"'self'"})
+	}
+	return allow(toks, []string{"'nonce-" + nonce + "'"})
 }
 
 // allow adds srcs to a directive's tokens (name first), replacing 'none'.
@@ -509,10 +579,15 @@ func unquote(v []byte) string {
 
 // Head is what memtrace puts first in a page's <head>: the page's
 // configuration (config, JSON: runtimeshim.Config's fields the browser
-// host reads) and the browser shim's script element (shim: its URL).
-func Head(config []byte, shim string) []byte {
+// host reads) and the browser shim's script element (shim: its URL),
+// both with nonce when it is not "" (Options.Policy's).
+func Head(config []byte, shim, nonce string) []byte {
 	c := strings.ReplaceAll(string(config), "</", "<\\/")
-	return []byte("<script>globalThis.__memtraceConfig=" + c + ";</script><script src=\"" + stdhtml.EscapeString(shim) + "\"></script>")
+	n := ""
+	if nonce != "" {
+		n = ` nonce="` + stdhtml.EscapeString(nonce) + `"`
+	}
+	return []byte("<script" + n + ">globalThis.__memtraceConfig=" + c + ";</script><script" + n + " src=\"" + stdhtml.EscapeString(shim) + "\"></script>")
 }
 
 // ScriptRef is a script element of a page that loads a file.
@@ -557,6 +632,54 @@ func Scripts(src []byte) []ScriptRef {
 			}
 		}
 	}
+}
+
+// IntegrityMatches reports whether b matches the integrity value v as a
+// browser checks it: against the hashes of the strongest algorithm v
+// names (a value naming none matches anything).
+func IntegrityMatches(v string, b []byte) bool {
+	rank := map[string]int{"sha256": 1, "sha384": 2, "sha512": 3}
+	best, any := 0, false
+	var sums []string
+	for _, tok := range strings.Fields(v) {
+		alg, h, ok := strings.Cut(tok, "-")
+		alg = strings.ToLower(alg)
+		if !ok || rank[alg] == 0 {
+			continue
+		}
+		h, _, _ = strings.Cut(h, "?") // options
+		if rank[alg] > best {
+			best, sums = rank[alg], nil
+		}
+		if rank[alg] == best {
+			sums = append(sums, h)
+		}
+		any = true
+	}
+	if !any {
+		return true
+	}
+	var sum []byte
+	switch best {
+	case 1:
+		s := sha256.Sum256(b)
+		sum = s[:]
+	case 2:
+		s := sha512.Sum384(b)
+		sum = s[:]
+	default:
+		s := sha512.Sum512(b)
+		sum = s[:]
+	}
+	got := base64.StdEncoding.EncodeToString(sum)
+	for _, h := range sums {
+		// Base64url is accepted as well.
+		h = strings.NewReplacer("-", "+", "_", "/").Replace(h)
+		if strings.TrimRight(h, "=") == strings.TrimRight(got, "=") {
+			return true
+		}
+	}
+	return false
 }
 
 // IntegrityOf is an integrity value for b in the strongest algorithm that

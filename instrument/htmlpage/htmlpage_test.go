@@ -96,7 +96,30 @@ func TestAdjustPolicy(t *testing.T) {
 		{"img-src *", "img-src *"},
 		{"connect-src 'self' ws://c:1", "connect-src 'self' ws://c:1"},
 	} {
-		if got := AdjustPolicy(c.in, h, []string{"'self'", "ws://c:1"}); got != c.want {
+		if got := AdjustPolicy(c.in, Change{Hashes: h, Connect: []string{"'self'", "ws://c:1"}}); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestAdjustPolicyShim: a policy of the response's headers lets
+// memtrace's script elements run, by their nonce where inline scripts
+// need one (strict-dynamic, nonces, hashes, nothing), by 'self' where
+// 'unsafe-inline' lets them run (a nonce would turn it off); and a
+// trusted-types directive allows the shim's policy.
+func TestAdjustPolicyShim(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"script-src 'nonce-abc' 'strict-dynamic'", "script-src 'nonce-abc' 'strict-dynamic' 'nonce-N'"},
+		{"script-src 'unsafe-inline' https:", "script-src 'unsafe-inline' https: 'self'"},
+		{"script-src 'unsafe-inline' 'sha256-x'", "script-src 'unsafe-inline' 'sha256-x' 'nonce-N'"},
+		{"script-src 'none'", "script-src 'nonce-N'"},
+		{"default-src 'self'", "default-src 'self'; script-src 'self' 'nonce-N'"},
+		{"script-src-elem 'self'; script-src 'self'", "script-src-elem 'self' 'nonce-N'; script-src 'self' 'nonce-N'"},
+		{"require-trusted-types-for 'script'; trusted-types app", "require-trusted-types-for 'script'; trusted-types app memtrace"},
+		{"trusted-types 'none'", "trusted-types memtrace"},
+		{"img-src *", "img-src *"},
+	} {
+		if got := AdjustPolicy(c.in, Change{Shim: true, Nonce: "N", TrustedTypes: "memtrace"}); got != c.want {
 			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
 		}
 	}

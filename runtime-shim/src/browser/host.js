@@ -62,7 +62,11 @@ export function browserHost(G) {
     const p = G.parent;
     if (p !== undefined && p !== null && p !== G && p.__mt !== undefined && typeof p.__mt.client === 'string') parentClient = p.__mt.client;
   } catch { parentClient = ''; } // another origin's frame
-  const endMsg = { __memtrace$end: token };
+  // What a page posts its dedicated workers when it goes away: the
+  // server's end key (each page and worker has a token of its own), else
+  // the token they share.
+  const endKey = typeof c.endKey === 'string' && c.endKey !== '' ? c.endKey : token;
+  const endMsg = { __memtrace$end: endKey };
   const say = (msg) => {
     if (G.console) {
       try { G.console.warn('memtrace: ' + msg); } catch { /* ignore */ }
@@ -134,7 +138,7 @@ export function browserHost(G) {
       if (worker) {
         apply(addListener, G, ['message', (e) => {
           const d = e !== null && typeof e === 'object' ? e.data : undefined;
-          if (d !== null && typeof d === 'object' && d.__memtrace$end === token && token !== '') {
+          if (d !== null && typeof d === 'object' && d.__memtrace$end === endKey && endKey !== '') {
             try { e.stopImmediatePropagation(); } catch { /* not an event */ }
             endReason = 'pagehide';
             end();
