@@ -83,9 +83,9 @@ type Rewriter struct {
 	// endKey is what a page posts its workers as it goes away, so that
 	// their traces end (the same in every page and worker it serves).
 	endKey string
-	mu    sync.Mutex
-	memo  map[[32]byte][]byte // instrumented code by content, goal and name
-	size  int
+	mu     sync.Mutex
+	memo   map[[32]byte][]byte // instrumented code by content, goal and name
+	size   int
 	// classic: the scripts pages load with a classic script element (a
 	// crossorigin one's request is a CORS request, as a module's is).
 	classic map[string]bool
