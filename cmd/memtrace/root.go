@@ -68,6 +68,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.AddCommand(newCmdInstrument(ios, nil))
 	root.AddCommand(newCmdCollect(ios, nil))
 	root.AddCommand(newCmdServe(ios, nil))
+	root.AddCommand(newCmdProxy(ios, nil))
 	root.AddCommand(newCmdCA(ios))
 	root.AddCommand(newCmdTrace(ios))
 	root.AddCommand(newCmdParse(ios, nil))
