@@ -1,0 +1,1 @@
+window.results.app = [{}, {}].length; window.__memTestDone = true;

@@ -1,0 +1,1 @@
+window.results.dyn = 'loaded by strict-dynamic'; window.__memTestDone = true;

@@ -1,0 +1,1 @@
+export function f(x) { return { v: x * 21 }.v; }

@@ -1,0 +1,1 @@
+var other = {loaded: true};
