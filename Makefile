@@ -22,14 +22,15 @@ test: fmt-check vet browser
 	$(GO) test -race -timeout 30m ./...
 	$(GO) test -count=1 -timeout 20m -run '^TestLoad$$' ./collector
 
-# browser: Debian's chromium for the tests that drive a real browser
-# (installed when missing and run as root; otherwise those tests say what
-# is missing, and fail under CI=true).
+# browser: Debian's chromium for the tests that drive a real browser, and
+# ip (iproute2) for the proxy's LAN test's network namespaces (installed
+# when missing and run as root; otherwise those tests say what is
+# missing, and fail under CI=true).
 browser:
-	@command -v chromium >/dev/null 2>&1 || { \
+	@{ command -v chromium && command -v ip; } >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
-	  else echo "make test: the browser tests need Debian's chromium (sudo apt-get install -y chromium)" >&2; fi; }
+	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium iproute2; \
+	  else echo "make test: the browser tests need Debian's chromium and iproute2 (sudo apt-get install -y chromium iproute2)" >&2; fi; }
 
 vet:
 	$(GO) vet ./...

@@ -6,10 +6,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"crypto/sha512"
+	"crypto/tls"
 	"encoding/base64"
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -45,6 +47,16 @@ type hardSite struct {
 const metaInline = "window.results = {inline: {a: 1}.a};"
 
 func newHardSite(t *testing.T) *hardSite {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newHardSiteOn(t, l, nil)
+}
+
+// newHardSiteOn is newHardSite on the listener l, with the certificate
+// given (nil: httptest's, for loopback).
+func newHardSiteOn(t *testing.T, l net.Listener, cert *tls.Certificate) *hardSite {
 	root := filepath.Join("testdata", "hard")
 	hs := &hardSite{}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -151,7 +163,10 @@ func newHardSite(t *testing.T) *hardSite {
 		}
 		w.Write(b)
 	})
-	hs.Server = httptest.NewUnstartedServer(h)
+	hs.Server = &httptest.Server{Listener: l, Config: &http.Server{Handler: h}}
+	if cert != nil {
+		hs.TLS = &tls.Config{Certificates: []tls.Certificate{*cert}}
+	}
 	hs.EnableHTTP2 = true
 	hs.Config.ErrorLog = pagetest.Log(t, "site: ")
 	hs.StartTLS()

@@ -32,6 +32,12 @@ type proxied struct {
 // upstream roots given) on loopback.
 func startProxy(t testing.TB, o Options, roots ...*httptest.Server) *proxied {
 	t.Helper()
+	return startProxyOn(t, "127.0.0.1:0", o, roots...)
+}
+
+// startProxyOn is startProxy listening on addr.
+func startProxyOn(t testing.TB, addr string, o Options, roots ...*httptest.Server) *proxied {
+	t.Helper()
 	c, err := collector.New(collector.Config{Out: filepath.Join(t.TempDir(), "traces"), Log: pagetest.Log(t, "collector: ")})
 	if err != nil {
 		t.Fatal(err)
@@ -53,12 +59,16 @@ func startProxy(t testing.TB, o Options, roots ...*httptest.Server) *proxied {
 		o.Log = pagetest.Log(t, "proxy: ")
 	}
 	pr := &proxied{c: c, ca: o.CA}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pr.addr = l.Addr().String()
 	o.Self = []string{pr.addr}
+	if _, port, _ := net.SplitHostPort(pr.addr); strings.HasPrefix(addr, "0.0.0.0:") {
+		pr.addr = net.JoinHostPort("127.0.0.1", port)
+		o.Self = append(o.Self, pr.addr)
+	}
 	if pr.Proxy, err = New(o); err != nil {
 		t.Fatal(err)
 	}

@@ -273,7 +273,7 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case r.Method == http.MethodConnect:
 		p.connect(w, r, loopback)
-	case r.URL.IsAbs() && !p.self(r.URL.Host):
+	case r.URL.IsAbs() && !p.self(r):
 		if r.URL.Scheme != "http" {
 			http.Error(w, "memtrace proxy: only http URLs are relayed as they are; https goes through CONNECT", http.StatusBadRequest)
 			return
@@ -290,36 +290,55 @@ func (p *Proxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// self reports whether host:port is one of the proxy's own addresses.
-func (p *Proxy) self(hostport string) bool {
+// self reports whether an absolute-URI request is for the proxy itself:
+// one of Options.Self, or the address the client reached the proxy at.
+func (p *Proxy) self(r *http.Request) bool {
+	hostport := r.URL.Host
 	for _, s := range p.o.Self {
 		if strings.EqualFold(s, hostport) {
 			return true
 		}
 	}
-	return false
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr)
+	if !ok {
+		return false
+	}
+	la, err := netip.ParseAddrPort(local.String())
+	if err != nil {
+		return false
+	}
+	h, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		h, port = hostport, "80"
+	}
+	if port != strconv.Itoa(int(la.Port())) {
+		return false
+	}
+	if strings.EqualFold(h, "localhost") {
+		return la.Addr().IsLoopback()
+	}
+	ip, err := netip.ParseAddr(strings.Trim(h, "[]"))
+	return err == nil && ip.Unmap() == la.Addr().Unmap()
 }
 
 // serveOwn serves requests for the proxy itself (not for an origin it
-// relays): memtrace's own paths, the CA certificate and a start page.
+// relays): memtrace's own paths, the CA certificate and the set-up page.
 func (p *Proxy) serveOwn(w http.ResponseWriter, r *http.Request) {
 	if p.serveCA(w, r) {
 		return
 	}
-	if web.Owns(r) {
-		p.rw.ServeHTTP(w, r)
-		return
-	}
-	if r.URL.Path != "/" {
+	switch r.URL.Path {
+	case "/", SetupPath:
+		p.serveSetup(w, r, r.Host)
+	case CheckPath:
+		serveCheck(w, r)
+	default:
+		if web.Owns(r) {
+			p.rw.ServeHTTP(w, r)
+			return
+		}
 		http.NotFound(w, r)
-		return
 	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Cache-Control", "no-store")
-	fmt.Fprintf(w, `<!doctype html><meta charset="utf-8"><title>memtrace proxy</title><h1>memtrace proxy</h1>
-<p>Set this address as your browser's HTTP and HTTPS proxy, then trust memtrace's certificate authority:
-<a href="%[1]sca.pem">ca.pem</a> (PEM), <a href="%[1]sca.crt">ca.crt</a> (DER).</p>
-<p>The sessions: <a href="%[1]s">the collector's status</a> (it asks for the token memtrace proxy printed).</p>`, collector.Prefix)
 }
 
 // CA paths, on every origin the proxy serves and on the proxy itself.
@@ -371,7 +390,18 @@ func (p *Proxy) serveTunnelled(w http.ResponseWriter, r *http.Request) {
 // script.
 func (p *Proxy) serveOrigin(w http.ResponseWriter, r *http.Request, o *origin) {
 	if web.Owns(r) {
-		if !p.serveCA(w, r) {
+		switch {
+		case p.serveCA(w, r):
+		case r.URL.Path == SetupPath:
+			// The proxy as this client reaches it.
+			host := r.Host
+			if a, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
+				host = a.String()
+			}
+			p.serveSetup(w, r, host)
+		case r.URL.Path == CheckPath:
+			serveCheck(w, r)
+		default:
 			p.rw.ServeHTTP(w, r)
 		}
 		return
@@ -741,10 +771,10 @@ func (p *Proxy) transportFor(page string) *http.Transport {
 
 // intercepts reports whether the proxy rewrites host's traffic.
 func (p *Proxy) intercepts(host string) bool {
-	if len(p.o.Hosts) == 0 {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if len(p.o.Hosts) == 0 || host == CheckHost {
 		return true
 	}
-	host = strings.TrimSuffix(strings.ToLower(host), ".")
 	for _, h := range p.o.Hosts {
 		h = strings.ToLower(h)
 		if rest, ok := strings.CutPrefix(h, "*."); ok {

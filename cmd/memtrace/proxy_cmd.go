@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"net"
 	"net/http"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/MakeNowJust/heredoc"
+	qrcode "github.com/skip2/go-qrcode"
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/collector"
@@ -29,7 +31,7 @@ type proxyOptions struct {
 	IO                    *IOStreams
 	Listen, Out           string
 	Target                string
-	TLS                   bool
+	TLS, LAN              bool
 	Open, Browser         string
 	Hosts, Allow          []string
 	CADir, Cache          string
@@ -78,10 +80,14 @@ func newCmdProxy(ios *IOStreams, runF func(*proxyOptions) error) *cobra.Command 
 		Example: examples(`
 			$ memtrace proxy --open https://todomvc.com/examples/react/dist/
 			$ memtrace proxy --listen 127.0.0.1:8080
+			$ memtrace proxy --lan
 			$ memtrace proxy --target http://localhost:3000 --listen 127.0.0.1:8000
 		`),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.LAN && !cmd.Flags().Changed("listen") {
+				opts.Listen = "0.0.0.0:8080"
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -89,7 +95,8 @@ func newCmdProxy(ios *IOStreams, runF func(*proxyOptions) error) *cobra.Command 
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "the `ADDR` to listen on (host:port)")
+	f.StringVar(&opts.Listen, "listen", "127.0.0.1:8080", "the `ADDR` to listen on (host:port; with --lan, 0.0.0.0:8080 unless given)")
+	f.BoolVar(&opts.LAN, "lan", false, "listen on the LAN for phones and other devices: print each LAN address and a QR code of the set-up page")
 	f.StringVar(&opts.Out, "out", "memtrace-traces", "the `DIR` of the sessions (new, empty, or an earlier memtrace collect's, serve's or proxy's)")
 	f.StringVar(&opts.Target, "target", "", "be a reverse proxy of the app at `URL`")
 	f.BoolVar(&opts.TLS, "tls", false, "serve the reverse proxy over HTTPS, with a certificate of memtrace's CA")
@@ -204,6 +211,9 @@ func proxyRun(opts *proxyOptions) error {
 		fmt.Fprintf(w, "  the CA to trust: %s (memtrace ca export), fingerprint SHA-256 %s\n", filepath.Join(authority.Dir, ca.CertFile), authority.Fingerprint())
 	}
 	fmt.Fprintf(w, "  status: %s://%s%s?token=%s\n", scheme, host, collector.Prefix, c.Token())
+	if opts.LAN {
+		printLAN(w, addr, scheme)
+	}
 	ctx := opts.ctx
 	if ctx == nil {
 		var stop context.CancelFunc
@@ -249,6 +259,44 @@ func proxyRun(opts *proxyOptions) error {
 		return runErr
 	}
 	return err
+}
+
+// printLAN prints the addresses devices on the LAN reach the proxy at,
+// and a QR code of the set-up page at the first (a phone's camera opens
+// it).
+func printLAN(w io.Writer, addr, scheme string) {
+	h, port, _ := net.SplitHostPort(addr)
+	var lan []string
+	if ip, err := netip.ParseAddr(h); err == nil && !ip.IsUnspecified() {
+		if ip.IsLoopback() {
+			fmt.Fprintf(w, "memtrace proxy: --lan, but %s is loopback: devices on the LAN cannot reach it (--listen 0.0.0.0:%s)\n", h, port)
+			return
+		}
+		lan = append(lan, ip.String())
+	} else if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			n, ok := a.(*net.IPNet)
+			if !ok {
+				continue
+			}
+			ip, ok := netip.AddrFromSlice(n.IP)
+			if ok && ip.Unmap().Is4() && (ip.IsPrivate() || ip.IsLinkLocalUnicast()) {
+				lan = append(lan, ip.Unmap().String())
+			}
+		}
+	}
+	if len(lan) == 0 {
+		fmt.Fprintf(w, "memtrace proxy: --lan, but this machine has no private LAN address\n")
+		return
+	}
+	fmt.Fprintf(w, "  on the LAN: set the device's Wi-Fi proxy to one of these, port %s, then open the set-up page:\n", port)
+	for _, ip := range lan {
+		fmt.Fprintf(w, "    %s   set-up: %s://%s/\n", ip, scheme, net.JoinHostPort(ip, port))
+	}
+	if q, err := qrcode.New(scheme+"://"+net.JoinHostPort(lan[0], port)+"/", qrcode.Medium); err == nil {
+		fmt.Fprint(w, q.ToSmallString(false))
+	}
+	fmt.Fprintf(w, "  clients are served from loopback and private addresses only (--allow CIDR widens it)\n")
 }
 
 // selfAddrs are the proxy's own addresses for its listening address.
