@@ -198,7 +198,7 @@ func New(cfg Config) (*Collector, error) {
 		return nil, err
 	}
 	c.wg.Add(1)
-	go c.watchDisk()
+	go c.watchDisk(c.done)
 	return c, nil
 }
 
@@ -463,12 +463,10 @@ func (c *Collector) Wait(ctx context.Context, name string) (*tracedir.Session, e
 	return tracedir.ReadSession(c.dir.Path(name))
 }
 
-// watchDisk checks the free space every second.
-func (c *Collector) watchDisk() {
+// watchDisk checks the free space every second until done closes (given
+// by New: a Close that comes first sets c.done to nil).
+func (c *Collector) watchDisk(done chan struct{}) {
 	defer c.wg.Done()
-	c.mu.Lock()
-	done := c.done
-	c.mu.Unlock()
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {

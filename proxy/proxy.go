@@ -622,6 +622,9 @@ func (p *Proxy) page(resp *http.Response, u string, b []byte) ([]byte, error) {
 		h.Set("Content-Type", setCharset(ct, "utf-8"))
 	} else if out, err = body.FromUTF8(cs, out); err != nil {
 		return nil, err
+	} else if bom := body.BOM(cs); len(bom) > 0 && bytes.HasPrefix(b, bom) {
+		// A BOM wins over the header and the page's meta: kept.
+		out = append(append([]byte(nil), bom...), out...)
 	}
 	p.adjustPolicies(h, pg.Hashes, nonce)
 	return out, nil

@@ -345,6 +345,10 @@ func openBrowser(opts *proxyOptions, host string, authority *ca.CA) (chan error,
 		"--proxy-bypass-list=<-loopback>",
 		"--ignore-certificate-errors-spki-list="+authority.SPKIHash(),
 		"--no-first-run", "--no-default-browser-check", "--disable-quic",
+		// The browser's own traffic (updates, sync, suggestions) is not the
+		// app's: kept out of the proxy's way.
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
+		"--no-pings", "--disable-domain-reliability", "--disable-features=OptimizationHints,AutofillServerCommunication,Translate,MediaRouter",
 		opts.Open)
 	cmd := exec.Command(argv[0], args...)
 	cmd.Stdout, cmd.Stderr = nil, nil

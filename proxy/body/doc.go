@@ -7,17 +7,20 @@
 // rewrite", never "fail the page"):
 //
 //   - Content codings: [Decode] undoes a Content-Encoding (gzip, deflate, br,
-//     zstd, stacked in any order) within a size limit, so that a
-//     decompression bomb costs at most the limit in memory. The proxy sends
+//     zstd, stacked in any order) within a size limit, so that what a
+//     decompression bomb costs in memory is bounded by the limit, not by
+//     what the bomb would inflate to. The proxy sends
 //     what it rewrote without a coding, so there is no encoder.
 //
 //   - Character encodings, found as browsers find them (the WHATWG Encoding
 //     Standard's labels and the HTML Standard's sniffing): [HTMLCharset] for
-//     a page, [ScriptCharset] for a script; [ToUTF8] decodes with the
-//     browsers' replacement of invalid input; [FromUTF8] encodes back and
-//     fails, rather than substituting, on a character the encoding cannot
-//     hold; [BOM] gives the byte order mark to put back in front when the
-//     original had one (ToUTF8 drops it, and sniffing ranks it first).
+//     a page, [ScriptCharset] for a script, [Lookup] for a label; [ToUTF8]
+//     decodes with the browsers' replacement of invalid input (refusing
+//     where its decoder and browsers could disagree); [FromUTF8] encodes
+//     back and fails, rather than substituting, on a character the
+//     encoding cannot hold; [BOM] gives the byte order mark to put back in
+//     front when the original had one (ToUTF8 drops it, and sniffing ranks
+//     it above any declaration).
 //
 //   - [JSASCII] rewrites JavaScript so that it is pure ASCII with the same
 //     meaning. A page in a legacy encoding can then receive scripts that

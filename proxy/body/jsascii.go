@@ -34,23 +34,35 @@ import (
 // A template literal whose text holds a character beyond ASCII is
 // refused: an escape there would change the raw text that tag functions
 // and String.raw see. Inside its ${} substitutions, which are code, the
-// rules above apply. Function.prototype.toString shows the escaped source,
-// which no escaping can avoid.
+// rules above apply. Reflection on source text shows the escapes:
+// Function.prototype.toString, and a regular expression's source and
+// toString; no escaping can avoid that, and code that rebuilds a pattern
+// from its source with the same flags rebuilds the same pattern.
 //
 // The tokenizer knows strings, templates with nested substitutions,
 // comments (HTML-like ones included, and a hashbang), regular expressions
 // and division. It tells the last two apart by the token before the
 // slash: after an operand (a name, a number, a literal, ")" or "]") it is
 // division, after an operator, a punctuator or a keyword such as return,
-// typeof or case it starts a regular expression. Where that token leaves
-// the question open — "}" (a block's end, or an object literal's?), ")"
-// of if/while/for/with, ++ and --, the contextual of/yield/await — and
-// where "<!--" and "-->" may be comments (in scripts) or operators (in
-// modules), it reads the source both ways, side by side, until the two
-// readings meet again at the same place in the same state: if they wrote
-// the same output it takes it, if not it returns false, and a reading
-// that comes to something that is not JavaScript is dropped. When unsure,
-// it refuses: a false costs the caller only the UTF-8 it already had.
+// typeof or case it starts a regular expression. A "}" says what its "{"
+// was: a block's end (after ";", "{", "}", "=>", else, do, try, finally,
+// the ")" of if/while/for/with/switch/catch) is followed by a statement,
+// so a regular expression; an object literal's (after "(", "[", ",", an
+// operator, typeof...) by an operator, so a division. ++ and -- are
+// postfix after an operand on the same line, prefix elsewhere.
+//
+// Where the token leaves the question open — a "}" whose "{" could be
+// either (a function's body: declaration or expression? after ":", a
+// label's block or a property's object?), the ")" of if (...) (or of a
+// method named if), the contextual of/yield/await — and where "<!--"
+// and "-->" may be comments (in scripts) or operators (in modules), it
+// reads the source both ways, side by side, until the two readings meet
+// again at the same place in the same state: if they wrote the same
+// output it takes it (the escapes of most characters are the same in
+// every place, so most forks end so), if not it returns false, and a
+// reading that comes to something that is not JavaScript is dropped.
+// When unsure, it refuses: a false costs the caller only the UTF-8 it
+// already had.
 func JSASCII(code []byte) ([]byte, bool) {
 	if !utf8.Valid(code) {
 		return nil, false
@@ -95,7 +107,9 @@ const (
 	fParen     frame = iota
 	fCtrlParen       // the ( of if/while/for/with: after its ), a "/" is ambiguous
 	fBracket
-	fBrace
+	fBlock    // a block or a body whose } ends a statement: a "/" after it starts a regular expression
+	fObject   // an object literal: a "/" after its } divides
+	fBrace    // either (a function's body, a class's, a label's block or an object after ":"...)
 	fTemplate // the ${ of a template literal: its } resumes the template's text
 )
 
@@ -103,13 +117,14 @@ const (
 type jsState struct {
 	pos       int
 	prev      prevKind
-	lineStart bool  // only whitespace and comments since the last line terminator: "-->" may be a comment
+	brace     frame // what a "{" here opens: fBlock, fObject or fBrace
+	lineStart bool  // only whitespace and comments since the last line terminator (or the start)
 	force     uint8 // the reading to take of the ambiguous token at pos: 1 the first, 2 the second
 	stack     []frame
 }
 
 func (s *jsState) equal(t *jsState) bool {
-	return s.pos == t.pos && s.prev == t.prev && s.lineStart == t.lineStart && s.force == t.force &&
+	return s.pos == t.pos && s.prev == t.prev && s.brace == t.brace && s.lineStart == t.lineStart && s.force == t.force &&
 		len(s.stack) == len(t.stack) && string(s.stack) == string(t.stack)
 }
 
@@ -138,7 +153,7 @@ type reading struct {
 // when readings meet, their continuations must agree.
 func escapeJS(src []byte) ([]byte, bool) {
 	var base []byte
-	first := &reading{st: jsState{lineStart: true}}
+	first := &reading{st: jsState{brace: fBlock, lineStart: true}}
 	if bytes.HasPrefix(src, []byte("#!")) {
 		first.st.pos = lineComment(src, 0, &base)
 	}
@@ -216,10 +231,11 @@ func remove(rs []*reading, r *reading) []*reading {
 	return rs
 }
 
-// token ends a significant token.
-func token(st *jsState, end int, prev prevKind) status {
+// token ends a significant token: what a "/" and a "{" after it mean.
+func token(st *jsState, end int, prev prevKind, brace frame) status {
 	st.pos = end
 	st.prev = prev
+	st.brace = brace
 	st.lineStart = false
 	return stOK
 }
@@ -268,12 +284,14 @@ func step(src []byte, st *jsState, out *[]byte) status {
 	case isIdentStartASCII(c) || c == '\\':
 		return identifier(src, st, out, false)
 	case '0' <= c && c <= '9' || c == '.' && '0' <= next && next <= '9':
+		// Loosely: digits, letters, "_" and "." (1e3, 0x1F, 1_000n,
+		// 1.5.toFixed); a sign in an exponent ends it, harmlessly.
 		j := i + 1
 		for j < len(src) && (isIdentStartASCII(src[j]) || '0' <= src[j] && src[j] <= '9' || src[j] == '.') {
 			j++
 		}
 		*out = append(*out, src[i:j]...)
-		return token(st, j, pDiv)
+		return token(st, j, pDiv, fBrace)
 	case c == '"' || c == '\'':
 		return stringLit(src, st, out)
 	case c == '`':
@@ -298,7 +316,7 @@ func step(src []byte, st *jsState, out *[]byte) status {
 			return regexLit(src, st, out)
 		}
 		*out = append(*out, '/')
-		return token(st, i+1, pRegex)
+		return token(st, i+1, pRegex, fObject)
 	case c == '#':
 		if i+1 < len(src) && startsIdentifier(src[i+1:]) {
 			*out = append(*out, '#')
@@ -320,10 +338,10 @@ func step(src []byte, st *jsState, out *[]byte) status {
 		}
 		if c == '<' {
 			*out = append(*out, '<')
-			return token(st, i+1, pRegex)
+			return token(st, i+1, pRegex, fObject)
 		}
 		*out = append(*out, '-', '-')
-		return token(st, i+2, pAmbig)
+		return token(st, i+2, incDecKind(st), fBrace)
 	case c == '(':
 		f := fParen
 		if st.prev == pCtrl {
@@ -331,15 +349,17 @@ func step(src []byte, st *jsState, out *[]byte) status {
 		}
 		st.stack = append(st.stack, f)
 		*out = append(*out, c)
-		return token(st, i+1, pRegex)
-	case c == '[' || c == '{':
-		f := fBracket
-		if c == '{' {
-			f = fBrace
-		}
-		st.stack = append(st.stack, f)
+		return token(st, i+1, pRegex, fObject)
+	case c == '[':
+		st.stack = append(st.stack, fBracket)
 		*out = append(*out, c)
-		return token(st, i+1, pRegex)
+		return token(st, i+1, pRegex, fObject)
+	case c == '{':
+		st.stack = append(st.stack, st.brace)
+		*out = append(*out, c)
+		// In a block or a body, "{" opens a block; an object literal
+		// cannot start with one.
+		return token(st, i+1, pRegex, fBlock)
 	case c == ')' || c == ']' || c == '}':
 		if len(st.stack) == 0 {
 			return stInvalid
@@ -348,10 +368,23 @@ func step(src []byte, st *jsState, out *[]byte) status {
 		st.stack = st.stack[:len(st.stack)-1]
 		*out = append(*out, c)
 		switch {
-		case c == ')' && top == fParen, c == ']' && top == fBracket:
-			return token(st, i+1, pDiv)
-		case c == ')' && top == fCtrlParen, c == '}' && top == fBrace:
-			return token(st, i+1, pAmbig)
+		case c == ')' && top == fParen:
+			// A call's arguments, a parenthesised expression, or the
+			// parameters of a function, whose "{" may be a declaration's
+			// body or an expression's.
+			return token(st, i+1, pDiv, fBrace)
+		case c == ')' && top == fCtrlParen:
+			// A regular expression can follow if (...), but so can a
+			// division follow a method named if; both readings.
+			return token(st, i+1, pAmbig, fBlock)
+		case c == ']' && top == fBracket:
+			return token(st, i+1, pDiv, fBrace)
+		case c == '}' && top == fBlock:
+			return token(st, i+1, pRegex, fBlock)
+		case c == '}' && top == fObject:
+			return token(st, i+1, pDiv, fBlock)
+		case c == '}' && top == fBrace:
+			return token(st, i+1, pAmbig, fBlock)
 		case c == '}' && top == fTemplate:
 			st.pos++
 			return templateText(src, st, out)
@@ -360,21 +393,49 @@ func step(src []byte, st *jsState, out *[]byte) status {
 	case c == '.':
 		if bytes.HasPrefix(src[i:], []byte("...")) {
 			*out = append(*out, "..."...)
-			return token(st, i+3, pRegex)
+			return token(st, i+3, pRegex, fObject)
 		}
 		*out = append(*out, '.')
-		return token(st, i+1, pDot)
+		return token(st, i+1, pDot, fBrace)
 	case c == '?' && next == '.' && !(i+2 < len(src) && '0' <= src[i+2] && src[i+2] <= '9'):
 		*out = append(*out, "?."...)
-		return token(st, i+2, pDot)
+		return token(st, i+2, pDot, fBrace)
 	case (c == '+' || c == '-') && next == c:
 		*out = append(*out, c, c)
-		return token(st, i+2, pAmbig) // postfix (an operand before) or prefix
-	case bytes.IndexByte([]byte("=!%&*^|~:;,<>?+-@"), c) >= 0:
+		return token(st, i+2, incDecKind(st), fBrace)
+	case c == '=' && next == '>':
+		*out = append(*out, "=>"...)
+		return token(st, i+2, pRegex, fBlock) // an arrow's body
+	case c == ';':
 		*out = append(*out, c)
-		return token(st, i+1, pRegex)
+		return token(st, i+1, pRegex, fBlock)
+	case c == ':' || c == '@':
+		// A label's, a case's, a property's or a conditional's colon;
+		// a decorator.
+		*out = append(*out, c)
+		return token(st, i+1, pRegex, fBrace)
+	case bytes.IndexByte([]byte("=!%&*^|~,<>?+-"), c) >= 0:
+		*out = append(*out, c)
+		return token(st, i+1, pRegex, fObject)
 	}
 	return stInvalid
+}
+
+// incDecKind is what a "/" after ++ or -- means: after an operand on the
+// same line it is the postfix operator and a "/" divides; at the start of
+// an expression it is the prefix one, and a "/" starts the operand, a
+// regular expression. After a token that leaves it open (of, yield and
+// await may be names), both readings.
+func incDecKind(st *jsState) prevKind {
+	switch {
+	case st.prev == pDiv && !st.lineStart:
+		return pDiv
+	case st.prev == pDiv || st.prev == pRegex:
+		// A line break before ++ makes it a prefix (no line
+		// terminator may precede the postfix operator).
+		return pRegex
+	}
+	return pAmbig
 }
 
 // identifier reads a name (a private one after its "#"): ASCII copied,
@@ -417,31 +478,36 @@ end:
 	if i == start {
 		return stInvalid
 	}
-	prev := pDiv
+	prev, brace := pDiv, fBrace
 	if plain && !private && st.prev != pDot {
-		prev = keywordKind(string(src[start:i]))
+		prev, brace = keywordKind(string(src[start:i]))
 	}
-	return token(st, i, prev)
+	return token(st, i, prev, brace)
 }
 
-// keywordKind is what a name that may be a keyword says of a "/" after
-// it.
-func keywordKind(w string) prevKind {
+// keywordKind is what a name that may be a keyword says of a "/" and of
+// a "{" after it.
+func keywordKind(w string) (prevKind, frame) {
 	switch w {
 	case "this", "super", "null", "true", "false":
-		return pDiv
-	case "if", "while", "for", "with":
-		return pCtrl
+		return pDiv, fBrace
+	case "if", "while", "for", "with", "switch", "catch":
+		return pCtrl, fBlock // catch {} has no parameter
 	case "of", "yield", "await":
 		// Keywords in some places (for-of, generators, async
 		// functions and modules), plain names in others.
-		return pAmbig
-	case "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
-		"do", "else", "enum", "export", "extends", "finally", "function", "import", "in",
-		"instanceof", "new", "return", "switch", "throw", "try", "typeof", "var", "void":
-		return pRegex
+		return pAmbig, fBrace
+	case "else", "do", "try", "finally":
+		return pRegex, fBlock
+	case "typeof", "void", "delete", "in", "instanceof", "throw", "case", "new", "extends":
+		return pRegex, fObject // an operand follows
+	case "break", "class", "const", "continue", "debugger", "default", "enum", "export",
+		"function", "import", "return", "var":
+		// return { is an object on the same line and a block on the
+		// next; class { is a declaration's body or an expression's.
+		return pRegex, fBrace
 	}
-	return pDiv
+	return pDiv, fBrace
 }
 
 // stringLit reads a string literal.
@@ -453,7 +519,7 @@ func stringLit(src []byte, st *jsState, out *[]byte) status {
 		switch {
 		case c == q:
 			*out = append(*out, q)
-			return token(st, i+1, pDiv)
+			return token(st, i+1, pDiv, fBrace)
 		case c == '\n' || c == '\r':
 			return stInvalid
 		case c == '\\':
@@ -495,11 +561,11 @@ func templateText(src []byte, st *jsState, out *[]byte) status {
 		switch c := src[i]; {
 		case c == '`':
 			*out = append(*out, src[st.pos:i+1]...)
-			return token(st, i+1, pDiv)
+			return token(st, i+1, pDiv, fBrace)
 		case c == '$' && i+1 < len(src) && src[i+1] == '{':
 			*out = append(*out, src[st.pos:i+2]...)
 			st.stack = append(st.stack, fTemplate)
-			return token(st, i+2, pRegex)
+			return token(st, i+2, pRegex, fObject)
 		case c == '\\':
 			if i+1 >= len(src) {
 				return stInvalid
@@ -646,7 +712,7 @@ body:
 	}
 	*out = append(*out, '/')
 	*out = append(*out, flags...)
-	return token(st, i, pDiv)
+	return token(st, i, pDiv, fBrace)
 }
 
 // appendRegexBody writes a pattern with its non-ASCII characters
