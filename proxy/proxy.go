@@ -138,7 +138,7 @@ func New(o Options) (*Proxy, error) {
 	p := &Proxy{o: o, failed: map[string][]tracedir.Uninstrumented{}, charsets: map[string]string{}}
 	var err error
 	p.rw, err = web.New(web.Options{Collector: o.Collector, DebugFun: o.DebugFun, AllUses: o.AllUses, AllPutFields: o.AllPutFields,
-		Log: o.Log, CacheDir: o.CacheDir, Resolve: resolve, Integrity: p.integrity})
+		Log: o.Log, CacheDir: o.CacheDir, Resolve: resolve, Integrity: p.integrity, Finish: ascii})
 	if err != nil {
 		return nil, err
 	}
@@ -690,9 +690,6 @@ func (p *Proxy) script(resp *http.Response, in *http.Request, u string, b []byte
 		code = p.rw.Worker(goal, code)
 		p.adjustPolicies(resp.Header, nil, "")
 	}
-	if a, ok := body.JSASCII(code); ok {
-		code = a
-	}
 	resp.Header.Set("Content-Type", "text/javascript; charset=utf-8")
 	return code, nil
 }
@@ -745,10 +742,17 @@ func (p *Proxy) integrity(page, ref string, module bool, old string) (string, er
 	if err != nil {
 		return "", nil
 	}
-	if a, ok := body.JSASCII(code); ok {
-		code = a
-	}
 	return htmlpage.IntegrityOf(old, code), nil
+}
+
+// ascii writes instrumented code in ASCII where that keeps its meaning
+// (a page's charset then cannot change it), else leaves it UTF-8, which
+// the proxy says in the Content-Type.
+func ascii(code []byte) []byte {
+	if a, ok := body.JSASCII(code); ok {
+		return a
+	}
+	return code
 }
 
 // upstreamURL is where u is fetched from (the target's, in reverse mode).

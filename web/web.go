@@ -72,6 +72,9 @@ type Options struct {
 	// source, the options and memtrace's build (made private; "": in
 	// memory only).
 	CacheDir string
+	// Finish, when set, is a last pass over instrumented code, memoised
+	// and cached with it (the proxy's: the code written in ASCII).
+	Finish func(code []byte) []byte
 }
 
 // Rewriter is safe for concurrent use.
@@ -86,6 +89,9 @@ type Rewriter struct {
 	mu     sync.Mutex
 	memo   map[[32]byte][]byte // instrumented code by content, goal and name
 	size   int
+	// flight: the instrumentations under way, which a request for the
+	// same code waits for rather than doing again.
+	flight map[[32]byte]*flight
 	// classic: the scripts pages load with a classic script element (a
 	// crossorigin one's request is a CORS request, as a module's is).
 	classic map[string]bool
@@ -105,7 +111,7 @@ func New(o Options) (*Rewriter, error) {
 	if err != nil {
 		return nil, err
 	}
-	rw := &Rewriter{o: o, inst: inst, memo: map[[32]byte][]byte{}, classic: map[string]bool{}, kept: map[string][]byte{}, build: buildID(), endKey: o.Collector.PageToken()}
+	rw := &Rewriter{o: o, inst: inst, memo: map[[32]byte][]byte{}, classic: map[string]bool{}, kept: map[string][]byte{}, flight: map[[32]byte]*flight{}, build: buildID(), endKey: o.Collector.PageToken()}
 	if o.CacheDir != "" {
 		// Others who could write here could put code in every page.
 		if rw.cache, err = safefs.MkdirAll(o.CacheDir, 0o700); err != nil {
@@ -358,7 +364,7 @@ func (rw *Rewriter) Script(src []byte, goal js.Goal, name string) ([]byte, error
 func (rw *Rewriter) code(src []byte, o instrument.Options) ([]byte, error) {
 	o.DebugFun, o.AllUses, o.AllPutFields = rw.o.DebugFun, rw.o.AllUses, rw.o.AllPutFields
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%d:%d\x00%v%v\x00%s\x00%v%v\x00", rw.build, o.Goal, o.File, o.Line, o.Col, o.Eval, o.GlobalCode, o.DebugFun, o.AllUses, o.AllPutFields)
+	fmt.Fprintf(h, "%s\x00%v\x00%d\x00%s\x00%d:%d\x00%v%v\x00%s\x00%v%v\x00", rw.build, rw.o.Finish != nil, o.Goal, o.File, o.Line, o.Col, o.Eval, o.GlobalCode, o.DebugFun, o.AllUses, o.AllPutFields)
 	h.Write(src)
 	var key [32]byte
 	copy(key[:], h.Sum(nil))
@@ -367,7 +373,37 @@ func (rw *Rewriter) code(src []byte, o instrument.Options) ([]byte, error) {
 		rw.mu.Unlock()
 		return c, nil
 	}
+	if f, ok := rw.flight[key]; ok {
+		rw.mu.Unlock()
+		<-f.done
+		return f.code, f.err
+	}
+	f := &flight{done: make(chan struct{})}
+	rw.flight[key] = f
 	rw.mu.Unlock()
+	f.code, f.err = rw.make(key, src, o)
+	rw.mu.Lock()
+	delete(rw.flight, key)
+	if f.err == nil {
+		if rw.size > 256<<20 {
+			rw.memo, rw.size = map[[32]byte][]byte{}, 0
+		}
+		rw.memo[key] = f.code
+		rw.size += len(f.code)
+	}
+	rw.mu.Unlock()
+	close(f.done)
+	return f.code, f.err
+}
+
+type flight struct {
+	done chan struct{}
+	code []byte
+	err  error
+}
+
+// make instruments src (key: code's), through the disk cache.
+func (rw *Rewriter) make(key [32]byte, src []byte, o instrument.Options) ([]byte, error) {
 	file := hex.EncodeToString(key[:]) + ".js"
 	var code []byte
 	if rw.cache != nil {
@@ -386,6 +422,9 @@ func (rw *Rewriter) code(src []byte, o instrument.Options) ([]byte, error) {
 			return nil, err
 		}
 		code = res.Code
+		if rw.o.Finish != nil {
+			code = rw.o.Finish(code)
+		}
 		if rw.cache != nil {
 			sum := sha256.Sum256(code)
 			if err := rw.cache.WriteFile(file, append(append([]byte(nil), code...), sum[:]...), 0o600); err != nil {
@@ -393,13 +432,6 @@ func (rw *Rewriter) code(src []byte, o instrument.Options) ([]byte, error) {
 			}
 		}
 	}
-	rw.mu.Lock()
-	if rw.size > 256<<20 {
-		rw.memo, rw.size = map[[32]byte][]byte{}, 0
-	}
-	rw.memo[key] = code
-	rw.size += len(code)
-	rw.mu.Unlock()
 	return code, nil
 }
 
