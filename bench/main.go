@@ -557,6 +557,7 @@ func runAll() error {
 		{"project", benchProject},
 		{"collector", benchCollector},
 		{"browser", benchBrowser},
+		{"proxy", benchProxy},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {
