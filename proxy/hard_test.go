@@ -300,6 +300,9 @@ func TestHardCases(t *testing.T) {
 					entered[n] += k
 				}
 			}
+			if c.dir == "trustedtypes" && entered["eval"] == 0 {
+				t.Errorf("the eval of a TrustedScript ran uninstrumented: %v", entered)
+			}
 			if entered[site.URL+c.enters] == 0 {
 				t.Errorf("no trace enters %s: %v", c.enters, entered)
 			}

@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "55f37fefdafb9f53"
+const Version = "dda2db4eaf40185a"

@@ -39,6 +39,11 @@ const GLOBAL = G;
 //                   none: the bytes wait for drain
 //   stopped(why)    the trace ended early
 //   instrument, posMap  run-time code instrumented, and its position map
+//   codeText(v), trust(code, v)  run-time code given as an object of the
+//                   platform's (a Trusted Types TrustedScript): its text, or
+//                   undefined; the instrumented code as such an object (v
+//                   itself when the host cannot make one: then it runs as it
+//                   was)
 //   fullCollection()  a function that collects the whole heap and returns
 //                   the bytes in use, or null
 //   sha256(text)    hex digest (frames in run-time code)
@@ -4844,8 +4849,17 @@ export function install(host) {
   // module), whose table stays in the code (the code may run long after it
   // is instrumented, or never, so the next S may not be its) and whose
   // original text S finds by its name (vmCode).
+  var codeText = host.codeText, trustCode = host.trust;
   function instrumentCode(s, name, file, from) {
     if (hostInstrument === undefined && instrumenter === undefined) return s;
+    if (typeof s !== 'string') {
+      // Code the platform vouches for (a page's TrustedScript): its text,
+      // instrumented, vouched for again by the host, else run as it is.
+      const t = codeText !== undefined ? codeText(s) : undefined;
+      if (t === undefined) return s;
+      const out = instrumentCode(t, name, file, from);
+      return out === t ? s : trustCode(out, s);
+    }
     // Strings over CODE_CACHE_SRC characters are not cached: no key is
     // made for them (each would be a copy of the string).
     const key = s.length > CODE_CACHE_SRC ? undefined : file === undefined ? name + '\0' + s : name + '\0' + file + '\0' + s;

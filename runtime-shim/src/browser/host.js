@@ -67,6 +67,7 @@ export function browserHost(G) {
   // the token they share.
   const endKey = typeof c.endKey === 'string' && c.endKey !== '' ? c.endKey : token;
   const endMsg = { __memtrace$end: endKey };
+  let ttPolicy; // the shim's Trusted Types policy: undefined until needed, null when refused
   const say = (msg) => {
     if (G.console) {
       try { G.console.warn('memtrace: ' + msg); } catch { /* ignore */ }
@@ -115,6 +116,23 @@ export function browserHost(G) {
     // Run-time code (eval, new Function, string timers) through the
     // instrument service the configuration names (instrument.js).
     instrument: inst,
+    // A TrustedScript's text, and instrumented code as one, made by the
+    // shim's Trusted Types policy ("memtrace", which the server adds to
+    // the page's trusted-types directive); without the policy the page's
+    // own object runs as it was.
+    codeText(v) {
+      const tt = G.trustedTypes;
+      if (tt === undefined || v === null || typeof v !== 'object') return undefined;
+      try { return tt.isScript(v) ? '' + v : undefined; } catch { return undefined; }
+    },
+    trust(code, v) {
+      if (ttPolicy === undefined) {
+        ttPolicy = null;
+        try { ttPolicy = G.trustedTypes.createPolicy('memtrace', { createScript: (x) => x }); } catch { /* not allowed */ }
+      }
+      if (ttPolicy === null) return v;
+      try { return ttPolicy.createScript(code); } catch { return v; }
+    },
     attach(core) {
       const end = () => {
         if (dm !== undefined) {
