@@ -59,7 +59,8 @@ FUZZ_TARGETS := \
 	./instrument/js/FuzzParse \
 	./instrument/scope/FuzzAnalyze \
 	./internal/glob/FuzzMatch \
-	./collector/FuzzFrames
+	./collector/FuzzFrames \
+	./proxy/body/FuzzJSASCII
 FUZZMINTIME ?= 10s
 
 fuzz:
