@@ -544,7 +544,7 @@ func (p *Proxy) response(resp *http.Response) error {
 	if kind == aPage {
 		page = u
 	}
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, p.o.MaxRewrite+1))
+	raw, err := readBody(resp.Body, resp.ContentLength, p.o.MaxRewrite+1)
 	if err != nil {
 		return err
 	}
@@ -563,9 +563,11 @@ func (p *Proxy) response(resp *http.Response) error {
 		p.fail(resp.Header, page, u, reason)
 		return nil
 	}
-	dec, err := body.Decode(resp.Header.Get("Content-Encoding"), bytes.NewReader(raw), p.o.MaxRewrite)
-	if err != nil {
-		return serveAsIs(err.Error())
+	dec := raw
+	if ce := strings.TrimSpace(resp.Header.Get("Content-Encoding")); ce != "" && !strings.EqualFold(ce, "identity") {
+		if dec, err = body.Decode(ce, bytes.NewReader(raw), p.o.MaxRewrite); err != nil {
+			return serveAsIs(err.Error())
+		}
 	}
 	var out []byte
 	switch kind {
@@ -586,6 +588,30 @@ func (p *Proxy) response(resp *http.Response) error {
 	resp.ContentLength = int64(len(out))
 	resp.Body = io.NopCloser(bytes.NewReader(out))
 	return nil
+}
+
+// readBody reads at most limit bytes of a body whose length is n (-1:
+// unknown) into one buffer of that size where it is known.
+func readBody(r io.Reader, n, limit int64) ([]byte, error) {
+	if n < 0 || n >= limit {
+		return io.ReadAll(io.LimitReader(r, limit))
+	}
+	b := make([]byte, 0, n+1)
+	for {
+		if len(b) == cap(b) {
+			// Longer than it said: the rest the slow way.
+			rest, err := io.ReadAll(io.LimitReader(r, limit-int64(len(b))))
+			return append(b, rest...), err
+		}
+		k, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+k]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // page rewrites a page: read in its encoding, rewritten, written back in
@@ -925,7 +951,7 @@ func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { retur
 // bufferPool lends ReverseProxy its copy buffers.
 type bufferPool struct{}
 
-var buffers = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
+var buffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
 
 func (bufferPool) Get() []byte  { return *(buffers.Get().(*[]byte)) }
 func (bufferPool) Put(b []byte) { buffers.Put(&b) }

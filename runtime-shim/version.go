@@ -3,4 +3,4 @@
 package runtimeshim
 
 // Version identifies the shim bundle: a hash of runtime-shim/src.
-const Version = "dda2db4eaf40185a"
+const Version = "2944be5922eeaeb1"

@@ -191,6 +191,9 @@ func (s *Server) source(name string) []byte {
 // localPath resolves a page's (name: its path) reference ref to a path
 // relative to the app's root, when it names one of this origin's.
 func localPath(name, ref string) (string, bool) {
+	if pu, err := url.Parse(name); err == nil && pu.IsAbs() {
+		name = pu.Path // a page's location, as its shim gives it
+	}
 	u, err := url.Parse(ref)
 	if err != nil || u.Scheme != "" || u.Host != "" || u.Path == "" {
 		return "", false

@@ -12,6 +12,7 @@
 package web
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -179,8 +180,12 @@ func (rw *Rewriter) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		w.Header().Set("Cache-Control", "no-store")
-		if r.URL.Query().Get("kind") == "html" {
+		switch r.URL.Query().Get("kind") {
+		case "html":
 			rw.fragment(w, r)
+			return
+		case "integrity":
+			rw.integrity(w, r)
 			return
 		}
 		rw.inst.ServeHTTP(w, r)
@@ -281,6 +286,34 @@ func (rw *Rewriter) fragment(w http.ResponseWriter, r *http.Request) {
 	w.Write(html)
 }
 
+// integrity answers a page that inserts a script with an integrity
+// value: the value for the bytes served for it ("": the page's stays).
+func (rw *Rewriter) integrity(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		http.Error(w, "POST only", http.StatusMethodNotAllowed)
+		return
+	}
+	q := r.URL.Query()
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	if rw.o.Integrity == nil {
+		return
+	}
+	module := q.Get("module") == "1"
+	if rw.o.Resolve != nil && !module {
+		if key, ok := rw.o.Resolve(q.Get("page"), q.Get("src")); ok {
+			// A classic script (its request may be a CORS one, as a
+			// module's is): served as the value was computed.
+			rw.mu.Lock()
+			rw.classic[key] = true
+			rw.mu.Unlock()
+		}
+	}
+	v, err := rw.o.Integrity(q.Get("page"), q.Get("src"), module, q.Get("old"))
+	if err == nil {
+		io.WriteString(w, v)
+	}
+}
+
 // Classic reports whether a page loads the script of key (Resolve's)
 // with a classic script element.
 func (rw *Rewriter) Classic(key string) bool {
@@ -311,6 +344,9 @@ func (rw *Rewriter) KeepSource(name string, src []byte) {
 		rw.kept, rw.keptSize = map[string][]byte{}, 0
 	}
 	if old, ok := rw.kept[name]; ok {
+		if bytes.Equal(old, src) {
+			return // a script served again
+		}
 		rw.keptSize -= len(old)
 	}
 	rw.kept[name] = append([]byte(nil), src...)

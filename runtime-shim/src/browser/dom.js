@@ -126,6 +126,7 @@ export function domModel(G, inst) {
   const scriptText = desc(Script, 'text');
   const scriptType = getter(Script, 'type');
   const hasAttr = method(G.Element, 'hasAttribute');
+  const getAttr = method(G.Element, 'getAttribute'), setAttr = method(G.Element, 'setAttribute');
   const qsa = method(G.Element, 'querySelectorAll');
   const fragQsa = method(G.DocumentFragment, 'querySelectorAll');
 
@@ -280,8 +281,17 @@ export function domModel(G, inst) {
     prepared.set(s, true);
     let connected = true;
     try { connected = apply(connectedOf, s, []) === true; } catch { connected = true; }
-    if (connected || (hasAttr !== undefined && apply(hasAttr, s, ['src']))) return;
+    if (connected) return;
     const ty = scriptType !== undefined ? apply(toLower, apply(scriptType, s, []), []) : '';
+    if (hasAttr !== undefined && apply(hasAttr, s, ['src'])) {
+      // A script the page inserts with an integrity value: the value of
+      // the bytes the server will serve for it, instrumented.
+      if (typeof inst.integrity === 'function' && getAttr !== undefined && setAttr !== undefined && apply(hasAttr, s, ['integrity'])) {
+        const v = inst.integrity(pageName, apply(getAttr, s, ['src']), ty === 'module', apply(getAttr, s, ['integrity']));
+        if (typeof v === 'string' && v !== '') apply(setAttr, s, ['integrity', v]);
+      }
+      return;
+    }
     const kind = ty === 'module' ? 'module' : ty === '' || ty === 'text/javascript' || ty === 'application/javascript' ? 'script' : '';
     if (kind === '') return;
     const code = instrumented(kind, apply(scriptText.get, s, []), 'script');

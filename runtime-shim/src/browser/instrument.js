@@ -77,5 +77,10 @@ export function instrumentService(G, url, say) {
   // name (PAGEPATH#write-N), as the server rewrites pages: its text, or
   // undefined.
   instrument.html = (name, text) => broken ? undefined : post('&kind=html&name=' + encodeURI(name), apply(encode, enc, [text]));
+  // instrument.integrity gives the integrity value of the script at src
+  // (as the page of URL page wrote it) for the bytes the server serves,
+  // in place of old: its text ('' leaves old), or undefined.
+  instrument.integrity = (page, src, module, old) => broken ? undefined
+    : post('&kind=integrity&page=' + encodeURI(page) + '&src=' + encodeURI(src) + '&module=' + (module ? '1' : '') + '&old=' + encodeURI(old), new $Uint8Array(0));
   return instrument;
 }

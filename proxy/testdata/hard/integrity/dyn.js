@@ -1,0 +1,1 @@
+function dyn() { return [{d: 1}, {d: 2}].length; }
