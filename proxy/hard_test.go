@@ -222,6 +222,7 @@ func TestHardCases(t *testing.T) {
 	direct := []chromedp.ExecAllocatorOption{chromedp.Flag("ignore-certificate-errors", true)}
 	for _, c := range []struct {
 		dir      string
+		opts     Options // the proxy's
 		sessions int
 		want     string // a part of the results, through the proxy
 		uninst   string // a script the page's session lists
@@ -240,13 +241,20 @@ func TestHardCases(t *testing.T) {
 		{dir: "frame", sessions: 2, want: `{"frame":7,"page":1}`, enters: "/frame/frame.html#inline-1"},
 		{dir: "worker", sessions: 2, want: `{"made":10}`, enters: "/worker/w.js"},
 		{dir: "sw", sessions: 1, want: `"sw":"refused: TypeError"`, uninst: "/sw/sw.js", enters: "/sw/#inline-1"},
+		// --service-workers instrument: registered, and traced as a worker
+		// of its own (a session that outlives the page).
+		{dir: "sw", opts: Options{ServiceWorkers: "instrument"}, sessions: 2, want: `"sw":"registered"`, enters: "/sw/sw.js"},
 		{dir: "ws", sessions: 1, want: `{"got":["echo one","echo two"]}`, enters: "/ws/#inline-1"},
 		{dir: "sse", sessions: 1, want: `{"got":["event 1","event 2","event 3"]}`, enters: "/sse/#inline-1"},
 		{dir: "download", sessions: 1, want: `{"bytes":209715200,"type":"application/octet-stream"}`, enters: "/download/#inline-1"},
 	} {
-		t.Run(c.dir, func(t *testing.T) {
+		name := c.dir
+		if c.opts.ServiceWorkers != "" {
+			name += "-" + c.opts.ServiceWorkers
+		}
+		t.Run(name, func(t *testing.T) {
 			page := site.URL + "/" + c.dir + "/"
-			pr := startProxy(t, Options{}, site.Server)
+			pr := startProxy(t, c.opts, site.Server)
 			before := site.encoded.Load()
 			var peak atomic.Uint64
 			stop := make(chan struct{})
@@ -281,6 +289,11 @@ func TestHardCases(t *testing.T) {
 			if c.dir == "download" && peak.Load() > 64<<20 {
 				t.Errorf("the heap grew to %d MiB while the page downloaded 200 MiB", peak.Load()>>20)
 			}
+			if c.opts.ServiceWorkers == "instrument" {
+				// The service worker's session does not end with the page.
+				waitStarted(t, pr, c.sessions)
+				pr.c.Shutdown(context.Background())
+			}
 			sessions := pagetest.WaitSessions(t, pr.c, c.sessions)
 			entered := map[string]int{}
 			if len(sessions) != c.sessions {
@@ -288,11 +301,17 @@ func TestHardCases(t *testing.T) {
 			}
 			for i, s := range sessions {
 				name := pr.c.Sessions()[i]
-				if c.uninst != "" {
+				if c.dir == "frame" && s.URL == site.URL+"/frame/frame.html" && s.Parent != pr.c.Sessions()[0] {
+					t.Errorf("the frame's session %s has parent %q, not the page's %s", name, s.Parent, pr.c.Sessions()[0])
+				}
+				switch {
+				case c.opts.ServiceWorkers == "instrument" && s.Kind == "worker":
+					// Ended by the collector's shutdown, however it went.
+				case c.uninst != "":
 					if s.Status != tracedir.StatusIncomplete || len(s.Uninstrumented) != 1 || s.Uninstrumented[0].Module != site.URL+c.uninst {
 						t.Errorf("%s: %s (%s), uninstrumented %+v; want incomplete, listing %s", name, s.Status, s.Reason, s.Uninstrumented, c.uninst)
 					}
-				} else if s.Status != tracedir.StatusComplete {
+				case s.Status != tracedir.StatusComplete:
 					t.Errorf("%s (%s): %s: %s", name, s.URL, s.Status, s.Reason)
 					continue
 				}
@@ -307,5 +326,15 @@ func TestHardCases(t *testing.T) {
 				t.Errorf("no trace enters %s: %v", c.enters, entered)
 			}
 		})
+	}
+}
+
+// waitStarted waits until the proxy's collector has n sessions.
+func waitStarted(t *testing.T, pr *proxied, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); len(pr.c.Sessions()) < n; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions began, want %d", len(pr.c.Sessions()), n)
+		}
 	}
 }

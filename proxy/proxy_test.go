@@ -396,3 +396,33 @@ func TestReverse(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "home", string(read(t, resp)))
 }
+
+// TestHostsAndUpstream: --hosts intercepts only the hosts named (another
+// host's tunnel passes untouched: the client sees the origin's own
+// certificate); the origin is spoken to over HTTP/2 when it offers it;
+// --insecure-skip-upstream-verify reaches an origin whose certificate
+// the proxy cannot verify.
+func TestHostsAndUpstream(t *testing.T) {
+	var proto atomic.Int32
+	up := newUpstream(t, true, map[string]http.HandlerFunc{"/a.js": func(w http.ResponseWriter, r *http.Request) {
+		proto.Store(int32(r.ProtoMajor))
+		serveBytes("text/javascript", []byte(script))(w, r)
+	}})
+	pr := startProxy(t, Options{Hosts: []string{"*.example.test"}}, up.Server)
+	c := pr.client()
+	c.Transport.(*http.Transport).TLSClientConfig.RootCAs.AddCert(up.Certificate())
+	resp, err := c.Get(up.URL + "/a.js")
+	require.NoError(t, err)
+	b := read(t, resp)
+	require.Equal(t, script, string(b), "a host not named was rewritten")
+	require.True(t, resp.TLS.PeerCertificates[0].Equal(up.Certificate()), "a host not named was intercepted")
+
+	pr = startProxy(t, Options{Hosts: []string{"127.0.0.1"}}, up.Server)
+	resp = pr.get(t, up.URL+"/a.js", "Sec-Fetch-Dest: script")
+	require.Contains(t, string(read(t, resp)), "cache.push")
+	require.Equal(t, int32(2), proto.Load(), "the origin was not spoken to over HTTP/2")
+
+	insecure := startProxy(t, Options{InsecureUpstream: true}) // no roots for the origin
+	resp = insecure.get(t, up.URL+"/a.js", "Sec-Fetch-Dest: script")
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+}

@@ -3,9 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
+	"net/http/cookiejar"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -24,16 +28,23 @@ import (
 	"github.com/memtrace/memtrace/internal/pagetest"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/internal/todomvc"
+	"github.com/memtrace/memtrace/proxy/ca"
 	"github.com/memtrace/memtrace/tracedir"
 )
 
 // TestProxyOpen: memtrace proxy --open starts the browser with a profile
 // that uses the proxy, opens the URL, and ends when the browser closes:
-// the TodoMVC React app, driven through the scripted session in the
-// browser it opened, shows what it shows untraced, and each page load is
-// a complete session in --out.
+// each TodoMVC app, driven through the scripted session in the browser it
+// opened, shows what it shows untraced, and each page load is a complete
+// session in --out.
 func TestProxyOpen(t *testing.T) {
-	dir := testcorpus.Dir(t, "todomvc", "react", "dist")
+	for _, app := range []string{"javascript-es6", "jquery", "react"} {
+		t.Run(app, func(t *testing.T) { proxyOpen(t, app) })
+	}
+}
+
+func proxyOpen(t *testing.T, name string) {
+	dir := testcorpus.Dir(t, "todomvc", name, "dist")
 	app := httptest.NewServer(http.FileServer(http.Dir(dir)))
 	defer app.Close()
 	page := app.URL + "/" // http.FileServer answers /index.html with a redirect here
@@ -210,4 +221,55 @@ func settle(t *testing.T, out string) {
 			last, still = b, time.Now()
 		}
 	}
+}
+
+// TestProxyReverseTLS: memtrace proxy --target URL --tls serves the app
+// over HTTPS with a leaf of memtrace's CA, so that a Secure cookie keeps
+// working; redirects come back to the proxy's https address.
+func TestProxyReverseTLS(t *testing.T) {
+	app := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/login" {
+			http.SetCookie(w, &http.Cookie{Name: "sid", Value: "1", Secure: true, Path: "/"})
+			http.Redirect(w, r, "http://"+r.Host+"/home", http.StatusFound)
+			return
+		}
+		io.WriteString(w, "home "+r.Header.Get("Cookie"))
+	}))
+	defer app.Close()
+	caDir := filepath.Join(t.TempDir(), "ca")
+	errOut := &syncBuffer{}
+	ios := &IOStreams{In: strings.NewReader(""), Out: &bytes.Buffer{}, ErrOut: errOut}
+	ready := make(chan string, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cmd := newCmdProxy(ios, func(o *proxyOptions) error {
+		o.Ready, o.ctx = ready, ctx
+		err := proxyRun(o)
+		done <- err
+		return err
+	})
+	cmd.SetArgs([]string{"--listen", "127.0.0.1:0", "--out", filepath.Join(t.TempDir(), "traces"), "--ca-dir", caDir, "--cache", "none",
+		"--target", app.URL, "--tls"})
+	go cmd.Execute()
+	var addr string
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("memtrace proxy: %v\n%s", err, errOut.String())
+	}
+	authority, err := ca.Load(caDir)
+	require.NoError(t, err)
+	pool := x509.NewCertPool()
+	pool.AddCert(authority.Cert)
+	jar, _ := cookiejar.New(nil)
+	client := &http.Client{Jar: jar, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	resp, err := client.Get("https://" + addr + "/login")
+	require.NoError(t, err)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	require.Equal(t, "home sid=1", string(b), "the Secure cookie did not come back over the proxy's HTTPS")
+	require.Equal(t, "https://"+addr+"/home", resp.Request.URL.String())
+	require.Contains(t, errOut.String(), "instrumented at https://"+addr+"/")
+	cancel()
+	require.NoError(t, <-done)
 }
