@@ -17,7 +17,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -27,7 +26,6 @@ import (
 	"github.com/andybalholm/brotli"
 	cdpruntime "github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-	"github.com/gorilla/websocket"
 	"github.com/klauspost/compress/zstd"
 	"golang.org/x/text/encoding/japanese"
 
@@ -63,18 +61,7 @@ func newHardSiteOn(t *testing.T, l net.Listener, cert *tls.Certificate) *hardSit
 		p := r.URL.Path
 		switch p {
 		case "/ws/echo":
-			c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
-			if err != nil {
-				return
-			}
-			defer c.Close()
-			for {
-				mt, m, err := c.ReadMessage()
-				if err != nil {
-					return
-				}
-				c.WriteMessage(mt, append([]byte("echo "), m...))
-			}
+			echo(w, r)
 		case "/sse/events":
 			w.Header().Set("Content-Type", "text/event-stream")
 			for i := 1; i <= 3; i++ {
@@ -256,24 +243,9 @@ func TestHardCases(t *testing.T) {
 			page := site.URL + "/" + c.dir + "/"
 			pr := startProxy(t, c.opts, site.Server)
 			before := site.encoded.Load()
-			var peak atomic.Uint64
-			stop := make(chan struct{})
-			go func() {
-				var ms runtime.MemStats
-				for {
-					select {
-					case <-stop:
-						return
-					case <-time.After(20 * time.Millisecond):
-					}
-					runtime.ReadMemStats(&ms)
-					if ms.HeapInuse > peak.Load() {
-						peak.Store(ms.HeapInuse)
-					}
-				}
-			}()
+			peak := watchHeap()
 			got := runHard(t, page, pr.browser()...)
-			close(stop)
+			heap := peak()
 			t.Logf("through the proxy: %s", got)
 			if !strings.Contains(got, c.want) {
 				t.Errorf("through the proxy: %s\nwant a part %s", got, c.want)
@@ -286,8 +258,8 @@ func TestHardCases(t *testing.T) {
 			if strings.HasPrefix(c.dir, "encoded-") && site.encoded.Load() == before {
 				t.Errorf("the site sent nothing encoded through the proxy")
 			}
-			if c.dir == "download" && peak.Load() > 64<<20 {
-				t.Errorf("the heap grew to %d MiB while the page downloaded 200 MiB", peak.Load()>>20)
+			if c.dir == "download" && heap > 64<<20 {
+				t.Errorf("the heap grew to %d MiB while the page downloaded 200 MiB", heap>>20)
 			}
 			if c.opts.ServiceWorkers == "instrument" {
 				// The service worker's session does not end with the page.

@@ -10,12 +10,10 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/gorilla/websocket"
@@ -304,20 +302,7 @@ func TestStreamsThrough(t *testing.T) {
 			<-release
 			io.WriteString(w, "data: two\n\n")
 		},
-		"/ws": func(w http.ResponseWriter, r *http.Request) {
-			c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
-			if err != nil {
-				return
-			}
-			defer c.Close()
-			for {
-				mt, m, err := c.ReadMessage()
-				if err != nil {
-					return
-				}
-				c.WriteMessage(mt, append([]byte("echo "), m...))
-			}
-		},
+		"/ws": echo,
 		"/big": func(w http.ResponseWriter, r *http.Request) {
 			w.Header().Set("Content-Type", "application/octet-stream")
 			w.Header().Set("Content-Length", "209715200")
@@ -349,29 +334,14 @@ func TestStreamsThrough(t *testing.T) {
 		ws.Close()
 	}
 
-	var peak atomic.Uint64
-	stop := make(chan struct{})
-	go func() {
-		var ms runtime.MemStats
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(20 * time.Millisecond):
-			}
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
-			}
-		}
-	}()
+	peak := watchHeap()
 	resp = pr.get(t, up.URL+"/big")
 	n, err := io.Copy(io.Discard, resp.Body)
-	close(stop)
+	heap := peak()
 	require.NoError(t, err)
 	require.Equal(t, int64(200<<20), n)
-	require.Less(t, peak.Load(), uint64(64<<20), "the heap grew to %d MiB during a 200 MiB download", peak.Load()>>20)
-	t.Logf("200 MiB through the proxy, heap in use at most %d MiB", peak.Load()>>20)
+	require.Less(t, heap, uint64(64<<20), "the heap grew to %d MiB during a 200 MiB download", heap>>20)
+	t.Logf("200 MiB through the proxy, heap in use at most %d MiB", heap>>20)
 }
 
 // TestReverse: the reverse proxy maps the target's redirects and cookies
@@ -425,4 +395,20 @@ func TestHostsAndUpstream(t *testing.T) {
 	insecure := startProxy(t, Options{InsecureUpstream: true}) // no roots for the origin
 	resp = insecure.get(t, up.URL+"/a.js", "Sec-Fetch-Dest: script")
 	require.Equal(t, http.StatusOK, resp.StatusCode)
+}
+
+// echo is a websocket that answers each message with "echo " and it.
+func echo(w http.ResponseWriter, r *http.Request) {
+	c, err := (&websocket.Upgrader{}).Upgrade(w, r, nil)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	for {
+		mt, m, err := c.ReadMessage()
+		if err != nil {
+			return
+		}
+		c.WriteMessage(mt, append([]byte("echo "), m...))
+	}
 }
