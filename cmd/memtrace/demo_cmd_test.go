@@ -281,3 +281,29 @@ func TestReadmeQuickStart(t *testing.T) {
 	assert.True(t, strings.HasSuffix(first, where+"  LEAKING"), "first row %q\n%s", first, text)
 	assert.FileExists(t, filepath.Join(clone, "memtrace-demo", "mem-trace"))
 }
+
+// TestFailOnLeaking: memtrace lifetime --fail-on leaking is a verdict a
+// build can fail on: exit 1 on the demo's trace, naming the render
+// cache's site, and 0 on the fixed demo's; its output is the format's
+// as without it.
+func TestFailOnLeaking(t *testing.T) {
+	demoSetup(t)
+	leaky, fixed := filepath.Join(t.TempDir(), "demo"), filepath.Join(t.TempDir(), "fixed")
+	code, _, errOut := runCmd(t, "", "demo", "--out", leaky)
+	require.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCmd(t, "", "demo", "--out", fixed, "--fixed")
+	require.Equal(t, ExitOK, code, errOut)
+	line, col := positionOf(t, demoServer, demoLeakText)
+
+	code, out, errOut := runCmd(t, "", "lifetime", "--format", "json", "--fail-on", "leaking", leaky)
+	require.Equal(t, ExitFailure, code, errOut)
+	require.Contains(t, errOut, "1 leaking site (--fail-on leaking)")
+	require.Contains(t, errOut, fmt.Sprintf("server.js:%d:%d:", line, col))
+	_, plain, _ := runCmd(t, "", "lifetime", "--format", "json", leaky)
+	require.Equal(t, plain, out, "--fail-on changed the output")
+
+	code, _, errOut = runCmd(t, "", "lifetime", "--fail-on", "leaking", fixed)
+	require.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCmd(t, "", "lifetime", "--fail-on", "growing", fixed)
+	require.Equal(t, ExitUsage, code, errOut)
+}

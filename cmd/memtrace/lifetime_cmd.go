@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -26,6 +28,9 @@ type lifetimeOptions struct {
 	// MemInsightPrototypes: lifetime.Options.MemInsightPrototypes.
 	MemInsightPrototypes bool
 	protectReturns       bool // the deprecated --protect-returns
+	// FailOn: "leaking" fails (exit 1) when a site is leaking, naming
+	// the sites ("": never).
+	FailOn string
 }
 
 var lifetimeFormats = []string{"meminsight", "meminsight-staleness", "json"}
@@ -78,6 +83,10 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			--meminsight-prototypes makes one for every function, as MemInsight's
 			engine does.
 
+			--fail-on leaking is a verdict for CI: after its output, memtrace
+			lifetime exits 1 when a site is leaking (its stale objects still
+			growing at the end of the run), naming the sites on standard error.
+
 			TRACE is a trace file, a trace directory (its mem-trace), or - for
 			standard input. A malformed trace is reported with its entry index and
 			byte offset (exit status 1). On a terminal, large traces show progress.
@@ -86,6 +95,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			$ memtrace lifetime --format json memtrace-out
 			$ memtrace lifetime --format meminsight traces/testRefCount1.mem-trace
 			$ memtrace lifetime --format json --out out/enhanced out/mem-trace
+			$ memtrace lifetime --format json --fail-on leaking memtrace-out > summary.json
 		`),
 		Args: exactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -103,6 +113,9 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			if cmd.Flags().Changed("out") && opts.Out == "" {
 				return flagErrorf("--out needs a directory")
 			}
+			if opts.FailOn != "" && opts.FailOn != "leaking" {
+				return flagErrorf("unknown --fail-on %q (leaking is the verdict a build can fail on)", opts.FailOn)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -111,6 +124,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "meminsight", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
+	cmd.Flags().StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a site has the `VERDICT` leaking, naming the sites on standard error (for CI)")
 	cmd.Flags().BoolVar(&opts.MemInsightReturns, "meminsight-returns", false, "reclaim a fresh returned object at its return statement, as MemInsight's engine does (not V8)")
 	cmd.Flags().BoolVar(&opts.MemInsightPrototypes, "meminsight-prototypes", false, "make a prototype object for every function, as MemInsight's engine does (arrows and methods have none)")
 	// The default since the model agrees with V8 there; kept so that
@@ -142,6 +156,16 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 		ro.SiteStats = true
 	case "json":
 		ro.Summary = out
+	}
+	// --fail-on reads the summary too (the engine computes it in the same
+	// passes).
+	var sum bytes.Buffer
+	if opts.FailOn != "" {
+		if ro.Summary != nil {
+			ro.Summary = io.MultiWriter(out, &sum)
+		} else {
+			ro.Summary = &sum
+		}
 	}
 	if opts.Out != "" {
 		d, err := claimSideDir(opts.Out)
@@ -211,7 +235,33 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	if err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
+	if opts.FailOn != "" {
+		return failOn(opts.IO, in.Name, sum.Bytes())
+	}
 	return nil
+}
+
+// failOn fails when the summary has leaking sites, naming them (largest
+// stale count first, as the summary orders them).
+func failOn(ios *IOStreams, name string, summary []byte) error {
+	var doc lifetime.Summary
+	if err := json.Unmarshal(summary, &doc); err != nil {
+		return fmt.Errorf("%s: the summary: %w", name, err)
+	}
+	var leaking []lifetime.SiteSummary
+	for _, s := range doc.Sites {
+		if s.Leaking {
+			leaking = append(leaking, s)
+		}
+	}
+	if len(leaking) == 0 {
+		return nil
+	}
+	fmt.Fprintf(ios.ErrOut, "%s %s: %s (--fail-on leaking):\n", ios.paint(ansiRed, "error:"), name, plural(int64(len(leaking)), "leaking site"))
+	for _, s := range leaking {
+		fmt.Fprintf(ios.ErrOut, "  %s  %d stale at most, %d allocated\n", s.Site, s.MaxStale, s.Allocated)
+	}
+	return errSilent
 }
 
 // sideDirMark marks a directory memtrace lifetime --out made (or found
