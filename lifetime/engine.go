@@ -264,6 +264,9 @@ func (e *Engine) Run(r *trace.Reader) error {
 	}
 	e.index, e.offset = r.Index()+1, r.End()
 	e.now = r.Counted() - 1
+	if b, ok := e.l.(BeforeEnder); ok {
+		b.BeforeEnd(e)
+	}
 	return e.finish()
 }
 

@@ -52,5 +52,5 @@ func stalenessInMemory(data []byte) {
 	ss := &SiteStats{Full: true, Out: io.Discard, JSON: io.Discard}
 	ss.init()
 	runEnhanced(bytes.NewReader(data), EnhancedTables{LastUse: &lu, Unreachable: &un, UpdIID: &up}, false,
-		ss, newSummary(io.Discard))
+		ss, newSummary(io.Discard, nil))
 }

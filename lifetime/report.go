@@ -157,6 +157,11 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 		ls = append(ls, sw)
 	}
 
+	var ret *retainerCollector
+	if opts.Summary != nil {
+		ret = &retainerCollector{}
+		ls = append(ls, ret)
+	}
 	r, err := open()
 	if err != nil {
 		return err
@@ -207,7 +212,7 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 		cs = append(cs, ss)
 	}
 	if opts.Summary != nil {
-		cs = append(cs, newSummary(opts.Summary))
+		cs = append(cs, newSummary(opts.Summary, ret))
 	}
 	var tabs EnhancedTables
 	for _, t := range []struct {

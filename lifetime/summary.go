@@ -51,6 +51,10 @@ type SiteSummary struct {
 	// invocation (function call or script) that created it was still
 	// running.
 	NonEscaping bool `json:"nonEscaping"`
+	// Retainers: what holds the site's objects still reachable at the
+	// end, the shortest paths from the roots grouped by shape, the most
+	// common first (at most RetainerShapes, of RetainerSample objects).
+	Retainers []Retainer `json:"retainers,omitempty"`
 }
 
 // SummaryTotals are the whole trace's figures.
@@ -152,6 +156,7 @@ type sumObj struct {
 
 type summary struct {
 	w      io.Writer
+	ret    *retainerCollector // the first pass's, nil: none
 	src    *sourceMap
 	sites  []*sumSite
 	byLoc  map[Loc]int32
@@ -166,8 +171,8 @@ type summary struct {
 	atEnd  []int32 // reported unreachable at the end of the program
 }
 
-func newSummary(w io.Writer) *summary {
-	return &summary{w: w, byLoc: map[Loc]int32{}, byName: map[string]int32{}, objs: map[int32]*sumObj{}}
+func newSummary(w io.Writer, ret *retainerCollector) *summary {
+	return &summary{w: w, ret: ret, byLoc: map[Loc]int32{}, byName: map[string]int32{}, objs: map[int32]*sumObj{}}
 }
 
 func (s *summary) begin(src *sourceMap) { s.src = src }
@@ -344,6 +349,9 @@ func (s *summary) end(*sourceMap) error {
 		st.Leaking = st.idle.leaking()
 		st.OneAliveAtATime = st.MaxLive <= 1
 		st.NonEscaping = !st.escaped
+		if s.ret != nil {
+			st.Retainers = s.ret.top(st.Site)
+		}
 		doc.Sites = append(doc.Sites, st.SiteSummary)
 		if st.Leaking {
 			s.tot.LeakingSites++

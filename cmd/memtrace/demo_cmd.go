@@ -380,6 +380,11 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 			where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
 		}
 		fmt.Fprintf(&b, "%d. %s  %s\n", i+1, where, demoVerdict(s.SiteSummary, paint))
+		if s.Leaking && len(s.Retainers) > 0 {
+			// What holds the objects still reachable at the end: the
+			// most common shortest path from a root.
+			fmt.Fprintf(&b, "   %s\n", lifetime.DescribeRetainer(s.Retainers[0].Path))
+		}
 		if s.Source != "" {
 			writeFrame(&b, s)
 		}

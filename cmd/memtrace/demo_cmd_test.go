@@ -126,6 +126,11 @@ func TestDemoFindsTheLeak(t *testing.T) {
 	assert.Contains(t, text, fmt.Sprintf("   %d | %s\n", line, strings.Split(string(demoServer), "\n")[line-1]))
 	assert.Contains(t, text, "memtrace trace stats "+dir)
 	assert.Equal(t, 1, strings.Count(text, "LEAKING"), text)
+	// What holds the leaked values: the render cache's Map, in memoize's
+	// closure.
+	mline, mcol := positionOf(t, demoServer, "new Map();\n  return function")
+	fline, fcol := positionOf(t, demoServer, "function memoize(")
+	assert.Contains(t, text, fmt.Sprintf("   held by `cache` (a Map made at server.js:%d:%d) in the closure of the function at server.js:%d:%d", mline, mcol, fline, fcol), text)
 }
 
 // TestDemoFixed: with the cache keyed by page, the same site makes one

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/lifetime"
 )
 
 func TestLifetimeMeminsightFormat(t *testing.T) {
@@ -73,6 +74,14 @@ type summaryDoc struct {
 		Unused          int64  `json:"unused"`
 		OneAliveAtATime bool   `json:"oneAliveAtATime"`
 		NonEscaping     bool   `json:"nonEscaping"`
+		Retainers       []struct {
+			Path []struct {
+				Holder  string `json:"holder"`
+				Edge    string `json:"edge"`
+				Context bool   `json:"context"`
+			} `json:"path"`
+			Objects int `json:"objects"`
+		} `json:"retainers"`
 	} `json:"sites"`
 	Totals map[string]int64 `json:"totals"`
 }
@@ -99,6 +108,16 @@ func TestLifetimeJSONFormat(t *testing.T) {
 	assert.Equal(t, int64(1000), top.MaxStale)
 	assert.True(t, top.Leaking)
 	assert.False(t, top.NonEscaping)
+	// Held by the global array, entry by entry: one path shape for the
+	// 256 objects sampled.
+	require.Len(t, top.Retainers, 1)
+	assert.Equal(t, 256, top.Retainers[0].Objects)
+	p := top.Retainers[0].Path
+	require.Len(t, p, 2)
+	assert.Equal(t, "GLOBAL", p[0].Holder)
+	assert.Equal(t, "arr", p[0].Edge)
+	assert.True(t, p[0].Context)
+	assert.Equal(t, "test/testdata/testAllocSiteStats1.js:17:11:17:13", p[1].Holder) // the array literal
 	var alloc int64
 	for _, s := range doc.Sites {
 		alloc += s.Allocated
@@ -251,4 +270,54 @@ func TestLifetimeStalenessErrors(t *testing.T) {
 	code, _, errOut = runCmd(t, "", "lifetime", "--out", f, corpusTrace(t, "testStaleness1"))
 	assert.Equal(t, ExitFailure, code)
 	assert.NotEmpty(t, errOut)
+}
+
+// TestRetainersGroundTruth: for a program whose retainers are known by
+// construction (a global array, a closure's variable, a Map inside an
+// object, an event emitter's listener), the summary's most common
+// shortest path at the end of each marked site is that retainer, and
+// DescribeRetainer says so.
+func TestRetainersGroundTruth(t *testing.T) {
+	demoSetup(t)
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("testdata", "retain.js"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "retain.js"), src, 0o644))
+	t.Chdir(dir)
+	code, _, errOut := runCmd(t, "", "node", "--out", "out", "retain.js")
+	require.Equal(t, ExitOK, code, errOut)
+	code, out, errOut := runCmd(t, "", "lifetime", "--format", "json", "out")
+	require.Equal(t, ExitOK, code, errOut)
+	var doc lifetime.Summary
+	require.NoError(t, json.Unmarshal([]byte(out), &doc))
+	// The marked line's innermost site: the one that starts furthest
+	// right on it.
+	lines := strings.Split(string(src), "\n")
+	siteOn := func(mark string) *lifetime.SiteSummary {
+		for i, l := range lines {
+			if strings.Contains(l, "// site:"+mark) {
+				var best *lifetime.SiteSummary
+				bestCol := 0
+				for j := range doc.Sites {
+					s := &doc.Sites[j]
+					if file, r, ok := parseSiteRange(s.Site); ok && file == "retain.js" && r[0] == i+1 && r[1] > bestCol {
+						best, bestCol = s, r[1]
+					}
+				}
+				return best
+			}
+		}
+		return nil
+	}
+	for mark, want := range map[string]string{
+		"array":    "held by `kept` (an array made at retain.js:1:14), a global",
+		"closure":  "held by `hold` in the closure of the function at retain.js:5:1, reached from `c`",
+		"map":      "held by `registry.byName` (a Map made at retain.js:11:28), a global",
+		"listener": "held by `bus` (the listeners of an event emitter made at retain.js:15:13), a global",
+	} {
+		s := siteOn(mark)
+		require.NotNil(t, s, mark)
+		require.NotEmpty(t, s.Retainers, "%s: %s", mark, s.Site)
+		require.Equal(t, want, lifetime.DescribeRetainer(s.Retainers[0].Path), "%s: %s", mark, s.Site)
+	}
 }
