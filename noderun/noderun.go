@@ -195,6 +195,14 @@ func Run(opts Options) (int, error) {
 	sess := Session{Tool: "memtrace", Version: opts.Version, ShimVersion: opts.ShimVer, Kind: "node",
 		Script: opts.Script, Args: opts.Args, NodeArgs: opts.NodeArgs, Start: time.Now().UTC(),
 		DebugFun: opts.DebugFun, AllUses: opts.AllUses, AllPutFields: opts.AllPutFields, Compact: opts.Compact, Exclude: opts.Exclude}
+	// The working directory, which the trace's relative script names are
+	// relative to (a report finds the sources there).
+	if sess.Cwd = opts.Dir; sess.Cwd == "" {
+		sess.Cwd, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(sess.Cwd); err == nil {
+		sess.Cwd = abs
+	}
 
 	statusFile := filepath.Join(tmp, "status.json")
 	argv := append([]string{}, opts.NodeArgs...)

@@ -51,21 +51,24 @@ const SchemaVersion = 1
 
 // Session is session.json.
 type Session struct {
-	Schema      int       `json:"schema"`
-	Tool        string    `json:"tool"`
-	Version     string    `json:"memtraceVersion"`
-	ShimVersion string    `json:"shimVersion"`
-	Kind        string    `json:"kind"` // "node"
-	Script      string    `json:"script"`
-	Args        []string  `json:"args"`
-	NodeArgs    []string  `json:"nodeArgs,omitempty"` // node's own options
-	Start       time.Time `json:"start"`
-	End         time.Time `json:"end"`
-	ExitCode    int       `json:"exitCode"`
-	Status      string    `json:"status"`           // complete or incomplete
-	Reason      string    `json:"reason,omitempty"` // why incomplete
-	Bytes       int64     `json:"bytes"`
-	Entries     int64     `json:"entries"`
+	Schema      int      `json:"schema"`
+	Tool        string   `json:"tool"`
+	Version     string   `json:"memtraceVersion"`
+	ShimVersion string   `json:"shimVersion"`
+	Kind        string   `json:"kind"` // "node"
+	Script      string   `json:"script"`
+	Args        []string `json:"args"`
+	// Cwd is the program's working directory, which the trace's relative
+	// script names are relative to.
+	Cwd      string    `json:"cwd,omitempty"`
+	NodeArgs []string  `json:"nodeArgs,omitempty"` // node's own options
+	Start    time.Time `json:"start"`
+	End      time.Time `json:"end"`
+	ExitCode int       `json:"exitCode"`
+	Status   string    `json:"status"`           // complete or incomplete
+	Reason   string    `json:"reason,omitempty"` // why incomplete
+	Bytes    int64     `json:"bytes"`
+	Entries  int64     `json:"entries"`
 	// The options the trace was recorded with.
 	DebugFun     string   `json:"debugFun,omitempty"`
 	AllUses      bool     `json:"allUses"`

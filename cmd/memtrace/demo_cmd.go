@@ -136,6 +136,7 @@ type demoReport struct {
 	EngineMS int64                  `json:"engineMillis"`
 	Top      []demoSite             `json:"top"`
 	Totals   lifetime.SummaryTotals `json:"totals"`
+	prog     string                 // the program's directory, from the working directory
 }
 
 func demoRun(opts *demoOptions) (err error) {
@@ -233,6 +234,7 @@ func demoRun(opts *demoOptions) (err error) {
 	}
 	rep.Totals = doc.Totals
 	rep.Top = rankDemoSites(doc.Sites, prog, opts.Top)
+	rep.prog = prog
 
 	if opts.JSON {
 		enc := json.NewEncoder(opts.IO.Out)
@@ -359,46 +361,7 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 		thousands(rep.Session.Entries), byteSize(rep.Session.Bytes), rep.Session.Status, float64(rep.RunMS)/1000)
 	fmt.Fprintf(&b, "  analysis  %s objects from %d allocation sites, %d idle points, %s; %.1f s\n",
 		thousands(t.Allocated), t.Sites, t.IdlePoints, plural(int64(t.LeakingSites), "leaking site"), float64(rep.EngineMS)/1000)
-	fmt.Fprintf(&b, "\n%s\n\n", paint(ansiBold, fmt.Sprintf("Top %d allocation sites by stale objects", len(rep.Top))))
-
-	fmt.Fprintf(&b, "  %5s %5s %6s  %s\n", "stale", "live", "alloc", "site")
-	for _, s := range rep.Top {
-		where := s.Site
-		if s.File != "" {
-			where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
-		}
-		mark := ""
-		if s.Leaking {
-			mark = "  " + paint(ansiRed, "LEAKING")
-		}
-		fmt.Fprintf(&b, "  %5d %5d %6d  %s%s\n", s.MaxStale, s.MaxLive, s.Allocated, where, mark)
-	}
-	b.WriteString("\n")
-	for i, s := range rep.Top {
-		where := s.Site
-		if s.File != "" {
-			where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
-		}
-		fmt.Fprintf(&b, "%d. %s  %s\n", i+1, where, demoVerdict(s.SiteSummary, paint))
-		if s.Leaking && len(s.Retainers) > 0 {
-			// What holds the objects still reachable at the end: the
-			// most common shortest path from a root.
-			fmt.Fprintf(&b, "   %s\n", lifetime.DescribeRetainer(s.Retainers[0].Path))
-		}
-		if s.Source != "" {
-			writeFrame(&b, s)
-		}
-	}
-
-	b.WriteString(heredoc.Doc(`
-
-		Columns: stale = the most objects of the site that were alive at once after their
-		last use (kept, but never used again); live = the most alive at once; alloc =
-		objects allocated there. A site is leaking when its stale count kept growing across
-		the turns of the event loop (idle points: the call stack empty) to the end of the
-		run, not levelling off as a bounded cache's does.
-		Leaking sites come first, then the most stale.
-	`))
+	writeSites(&b, rep.Top, rep.prog, paint)
 	fmt.Fprintf(&b, "\n%s\n", paint(ansiBold, "Next"))
 	self := selfName()
 	next := [][2]string{
@@ -427,6 +390,64 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 	}
 	_, err := io.WriteString(ios.Out, b.String())
 	return err
+}
+
+// writeSites prints the ranked sites as memtrace demo and memtrace
+// lifetime print them: a table, then each site with its verdict in
+// words, what holds a leaking site's objects, and its code frame.
+func writeSites(b *strings.Builder, top []demoSite, base string, paint func(string, string) string) {
+	fmt.Fprintf(b, "\n%s\n\n", paint(ansiBold, fmt.Sprintf("Top %d allocation sites by stale objects", len(top))))
+
+	fmt.Fprintf(b, "  %5s %5s %6s  %s\n", "stale", "live", "alloc", "site")
+	for _, s := range top {
+		where := s.Site
+		if s.File != "" {
+			where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
+		}
+		mark := ""
+		if s.Leaking {
+			mark = "  " + paint(ansiRed, "LEAKING")
+		}
+		fmt.Fprintf(b, "  %5d %5d %6d  %s%s\n", s.MaxStale, s.MaxLive, s.Allocated, where, mark)
+	}
+	b.WriteString("\n")
+	for i, s := range top {
+		where := s.Site
+		if s.File != "" {
+			where = fmt.Sprintf("%s:%d:%d", s.File, s.Line, s.Col)
+		}
+		fmt.Fprintf(b, "%d. %s  %s\n", i+1, where, demoVerdict(s.SiteSummary, paint))
+		if s.Leaking && len(s.Retainers) > 0 {
+			// What holds the objects still reachable at the end: the
+			// most common shortest path from a root.
+			fmt.Fprintf(b, "   %s\n", lifetime.DescribeRetainer(rebase(s.Retainers[0].Path, base)))
+		}
+		if s.Source != "" {
+			writeFrame(b, s)
+		}
+	}
+
+	b.WriteString(heredoc.Doc(`
+
+		Columns: stale = the most objects of the site that were alive at once after their
+		last use (kept, but never used again); live = the most alive at once; alloc =
+		objects allocated there. A site is leaking when its stale count kept growing across
+		the turns of the event loop (idle points: the call stack empty) to the end of the
+		run, not levelling off as a bounded cache's does.
+		Leaking sites come first, then the most stale.
+	`))
+}
+
+// rebase names a path's holders' files from the working directory, as
+// the sites are named (base: where the program ran, from there).
+func rebase(path []lifetime.Step, base string) []lifetime.Step {
+	out := append([]lifetime.Step(nil), path...)
+	for i, st := range out {
+		if file, _, ok := parseSiteRange(st.Holder); ok && !filepath.IsAbs(file) && base != "" && base != "." {
+			out[i].Holder = filepath.Join(base, file) + strings.TrimPrefix(st.Holder, file)
+		}
+	}
+	return out
 }
 
 // selfName is how the user ran memtrace, for commands to copy: the path

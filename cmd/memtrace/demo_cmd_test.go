@@ -130,7 +130,8 @@ func TestDemoFindsTheLeak(t *testing.T) {
 	// closure.
 	mline, mcol := positionOf(t, demoServer, "new Map();\n  return function")
 	fline, fcol := positionOf(t, demoServer, "function memoize(")
-	assert.Contains(t, text, fmt.Sprintf("   held by `cache` (a Map made at server.js:%d:%d) in the closure of the function at server.js:%d:%d", mline, mcol, fline, fcol), text)
+	file := filepath.Join(dir, "program", "server.js")
+	assert.Contains(t, text, fmt.Sprintf("   held by `cache` (a Map made at %s:%d:%d) in the closure of the function at %s:%d:%d, reached from `cachedRender`", file, mline, mcol, file, fline, fcol), text)
 }
 
 // TestDemoFixed: with the cache keyed by page, the same site makes one
@@ -311,4 +312,28 @@ func TestFailOnLeaking(t *testing.T) {
 	require.Equal(t, ExitOK, code, errOut)
 	code, _, errOut = runCmd(t, "", "lifetime", "--fail-on", "growing", fixed)
 	require.Equal(t, ExitUsage, code, errOut)
+}
+
+// TestLifetimeTextNamesTheRetainer: memtrace lifetime without flags
+// prints for a person: the demo's leaking site first, in words, its
+// code frame from where the program ran, and what holds its objects:
+// the render cache's Map.
+func TestLifetimeTextNamesTheRetainer(t *testing.T) {
+	demoSetup(t)
+	dir := filepath.Join(t.TempDir(), "demo")
+	code, _, errOut := runCmd(t, "", "demo", "--out", dir)
+	require.Equal(t, ExitOK, code, errOut)
+	code, text, errOut := runCmd(t, "", "lifetime", dir)
+	require.Equal(t, ExitOK, code, errOut)
+	line, col := positionOf(t, demoServer, demoLeakText)
+	mline, mcol := positionOf(t, demoServer, "new Map();\n  return function")
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	file, err := filepath.Rel(wd, filepath.Join(dir, "program", "server.js"))
+	require.NoError(t, err)
+	assert.Contains(t, text, fmt.Sprintf("1. %s:%d:%d  leaking", file, line, col), text)
+	assert.Contains(t, text, fmt.Sprintf("   held by `cache` (a Map made at %s:%d:%d) in the closure", file, mline, mcol), text)
+	assert.Contains(t, text, fmt.Sprintf("   %d | %s\n", line, strings.Split(string(demoServer), "\n")[line-1]), text)
+	assert.Contains(t, text, "1 leaking site")
+	assert.Equal(t, 1, strings.Count(text, "LEAKING"), text)
 }

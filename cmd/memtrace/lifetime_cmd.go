@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/MakeNowJust/heredoc"
@@ -31,9 +32,10 @@ type lifetimeOptions struct {
 	// FailOn: "leaking" fails (exit 1) when a site is leaking, naming
 	// the sites ("": never).
 	FailOn string
+	Top    int // the text format's sites
 }
 
-var lifetimeFormats = []string{"meminsight", "meminsight-staleness", "json"}
+var lifetimeFormats = []string{"text", "meminsight", "meminsight-staleness", "json"}
 
 func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Command {
 	opts := &lifetimeOptions{IO: ios}
@@ -50,6 +52,12 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			keep objects the program never uses again, use --format json.
 
 			Formats:
+			  text                  (the default) for a person, what memtrace demo prints:
+			                        the sites ranked (leaking first, then by stale
+			                        objects), each with its verdict in words, what holds
+			                        a leaking site's objects at the end (its most common
+			                        shortest retaining path), and a code frame (sources
+			                        found where the program ran, from session.json)
 			  meminsight            MemInsight's reference-counting output, as its engine
 			                        prints it in testing mode: "<call site> : RC(<site>) =
 			                        <count>" at each debug call, then one row per object
@@ -122,7 +130,8 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			return lifetimeRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Format, "format", "meminsight", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
+	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
+	cmd.Flags().IntVar(&opts.Top, "top", 10, "the text format's `N` sites")
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
 	cmd.Flags().StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a site has the `VERDICT` leaking, naming the sites on standard error (for CI)")
 	cmd.Flags().BoolVar(&opts.MemInsightReturns, "meminsight-returns", false, "reclaim a fresh returned object at its return statement, as MemInsight's engine does (not V8)")
@@ -145,7 +154,10 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	ro.Engine.MemInsightReturns = opts.MemInsightReturns
 	ro.Engine.MemInsightPrototypes = opts.MemInsightPrototypes
 	out := bufio.NewWriterSize(opts.IO.Out, 64<<10)
+	var sum bytes.Buffer // the summary, for the text format and --fail-on
 	switch opts.Format {
+	case "text":
+		ro.Summary = &sum
 	case "meminsight":
 		ro.Out = out
 		ro.RC = lifetime.RCOptions{Testing: true, Verbose: true}
@@ -159,8 +171,7 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	}
 	// --fail-on reads the summary too (the engine computes it in the same
 	// passes).
-	var sum bytes.Buffer
-	if opts.FailOn != "" {
+	if opts.FailOn != "" && ro.Summary != &sum {
 		if ro.Summary != nil {
 			ro.Summary = io.MultiWriter(out, &sum)
 		} else {
@@ -229,6 +240,9 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 	if pr != nil {
 		pr.done()
 	}
+	if err == nil && opts.Format == "text" {
+		err = writeLifetimeText(opts, in, sum.Bytes(), out)
+	}
 	if ferr := out.Flush(); err == nil {
 		err = ferr
 	}
@@ -239,6 +253,43 @@ func lifetimeRun(opts *lifetimeOptions) (err error) {
 		return failOn(opts.IO, in.Name, sum.Bytes())
 	}
 	return nil
+}
+
+// writeLifetimeText prints the summary for a person, as memtrace demo
+// does: the sources of the sites are looked up where the program ran
+// (session.json's cwd, for a trace directory; else the working
+// directory), and named from the working directory.
+func writeLifetimeText(opts *lifetimeOptions, in *tracedir.Input, summary []byte, w io.Writer) error {
+	var doc lifetime.Summary
+	if err := json.Unmarshal(summary, &doc); err != nil {
+		return fmt.Errorf("the summary: %w", err)
+	}
+	base := "."
+	if in.Dir != "" {
+		if s, err := tracedir.ReadSession(in.Dir); err == nil && s.Cwd != "" {
+			if wd, err := os.Getwd(); err == nil {
+				if rel, err := filepath.Rel(wd, s.Cwd); err == nil {
+					base = rel
+				}
+			}
+		}
+	}
+	ios := opts.IO
+	paint := func(color, text string) string {
+		if !ios.colorOut() {
+			return text
+		}
+		return color + text + ansiReset
+	}
+	var b strings.Builder
+	t := doc.Totals
+	fmt.Fprintf(&b, "%s\n", paint(ansiBold, "memtrace lifetime "+in.Name))
+	fmt.Fprintf(&b, "  %s objects from %d allocation sites, %d idle points, %s\n",
+		thousands(t.Allocated), t.Sites, t.IdlePoints, plural(int64(t.LeakingSites), "leaking site"))
+	writeSites(&b, rankDemoSites(doc.Sites, base, max(opts.Top, 1)), base, paint)
+	fmt.Fprintf(&b, "\nEvery site: %s lifetime --format json %s (MemInsight's output: --format meminsight)\n", selfName(), opts.Trace)
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // failOn fails when the summary has leaking sites, naming them (largest

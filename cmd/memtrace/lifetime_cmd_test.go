@@ -19,7 +19,7 @@ func TestLifetimeMeminsightFormat(t *testing.T) {
 	for _, name := range []string{"testRefCount1", "testRefCount42", "htmlTest7"} {
 		want, err := os.ReadFile(filepath.Join(dir, "expected-engine", name+".expected"))
 		require.NoError(t, err)
-		code, out, errOut := runCmd(t, "", "lifetime", "--meminsight-returns", filepath.Join(dir, "traces", name+".mem-trace"))
+		code, out, errOut := runCmd(t, "", "lifetime", "--format", "meminsight", "--meminsight-returns", filepath.Join(dir, "traces", name+".mem-trace"))
 		require.Equal(t, ExitOK, code, errOut)
 		assert.Equal(t, strings.TrimSpace(string(want)), strings.TrimSpace(out), name)
 		assert.Empty(t, errOut, "no progress bar off a terminal")
@@ -29,13 +29,13 @@ func TestLifetimeMeminsightFormat(t *testing.T) {
 	// --protect-returns=false asks for MemInsight's model as
 	// --meminsight-returns does.
 	trace42 := filepath.Join(dir, "traces", "testRefCount42.mem-trace")
-	code, out, errOut := runCmd(t, "", "lifetime", trace42)
+	code, out, errOut := runCmd(t, "", "lifetime", "--format", "meminsight", trace42)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.NotContains(t, out, "re-added")
 	assert.Contains(t, out, "Id: 13    Alloc: testRefCount42.js:36:16:37:10            Time: 50         Loc: end of program")
 	want42, err := os.ReadFile(filepath.Join(dir, "expected-engine", "testRefCount42.expected"))
 	require.NoError(t, err)
-	code, out, errOut = runCmd(t, "", "lifetime", "--protect-returns=false", trace42)
+	code, out, errOut = runCmd(t, "", "lifetime", "--format", "meminsight", "--protect-returns=false", trace42)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Equal(t, strings.TrimSpace(string(want42)), strings.TrimSpace(out))
 	assert.Contains(t, errOut, "deprecated")
@@ -155,9 +155,9 @@ func TestLifetimeJSONFormat(t *testing.T) {
 func TestLifetimeOutDir(t *testing.T) {
 	path := corpusTrace(t, "testStaleness1")
 	dir := filepath.Join(t.TempDir(), "a", "b")
-	code, out, errOut := runCmd(t, "", "lifetime", "--out", dir, path)
+	code, out, errOut := runCmd(t, "", "lifetime", "--format", "meminsight", "--out", dir, path)
 	require.Equal(t, ExitOK, code, errOut)
-	code, want, errOut := runCmd(t, "", "lifetime", path)
+	code, want, errOut := runCmd(t, "", "lifetime", "--format", "meminsight", path)
 	require.Equal(t, ExitOK, code, errOut)
 	assert.Contains(t, want, "Id: 18    Alloc: testStaleness1.js:17:21:17:36")
 	assert.Equal(t, want, out, "stdout keeps the chosen format")
