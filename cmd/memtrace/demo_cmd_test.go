@@ -337,3 +337,31 @@ func TestLifetimeTextNamesTheRetainer(t *testing.T) {
 	assert.Contains(t, text, "1 leaking site")
 	assert.Equal(t, 1, strings.Count(text, "LEAKING"), text)
 }
+
+// TestLifetimeBaseline: the demo against demo --fixed: the site that grew
+// most is the leaking one, leaking now and not then.
+func TestLifetimeBaseline(t *testing.T) {
+	demoSetup(t)
+	leaky, fixed := filepath.Join(t.TempDir(), "demo"), filepath.Join(t.TempDir(), "fixed")
+	code, _, errOut := runCmd(t, "", "demo", "--out", leaky)
+	require.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCmd(t, "", "demo", "--out", fixed, "--fixed")
+	require.Equal(t, ExitOK, code, errOut)
+	code, text, errOut := runCmd(t, "", "lifetime", "--baseline", fixed, leaky)
+	require.Equal(t, ExitOK, code, errOut)
+	line, col := positionOf(t, demoServer, demoLeakText)
+	i := strings.Index(text, "Against "+fixed+": ")
+	require.GreaterOrEqual(t, i, 0, text)
+	rows := regexp.MustCompile(`(?m)^\s+(\d+) → (\d+)\s+(\d+) → (\d+)\s+(\S+)(.*)$`).FindAllStringSubmatch(text[i:], -1)
+	require.NotEmpty(t, rows, text[i:])
+	assert.True(t, strings.HasSuffix(rows[0][5], fmt.Sprintf("server.js:%d:%d", line, col)), rows[0][0])
+	assert.Equal(t, "  LEAKING now", rows[0][6], rows[0][0])
+	assert.Equal(t, "500", rows[0][2], rows[0][0])
+
+	// Against itself nothing grew; and only the text format compares.
+	code, text, errOut = runCmd(t, "", "lifetime", "--baseline", leaky, leaky)
+	require.Equal(t, ExitOK, code, errOut)
+	assert.Contains(t, text, "0 sites that grew")
+	code, _, _ = runCmd(t, "", "lifetime", "--format", "json", "--baseline", fixed, leaky)
+	assert.Equal(t, ExitUsage, code)
+}

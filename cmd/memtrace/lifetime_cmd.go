@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/MakeNowJust/heredoc"
@@ -33,6 +34,9 @@ type lifetimeOptions struct {
 	// the sites ("": never).
 	FailOn string
 	Top    int // the text format's sites
+	// Baseline is another trace (an earlier run) the text format compares
+	// with: the sites that grew.
+	Baseline string
 }
 
 var lifetimeFormats = []string{"text", "meminsight", "meminsight-staleness", "json"}
@@ -121,6 +125,9 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 			if cmd.Flags().Changed("out") && opts.Out == "" {
 				return flagErrorf("--out needs a directory")
 			}
+			if opts.Baseline != "" && opts.Format != "text" {
+				return flagErrorf("--baseline compares in the text format (--format json prints one run's summary)")
+			}
 			if opts.FailOn != "" && opts.FailOn != "leaking" {
 				return flagErrorf("unknown --fail-on %q (leaking is the verdict a build can fail on)", opts.FailOn)
 			}
@@ -132,6 +139,7 @@ func newCmdLifetime(ios *IOStreams, runF func(*lifetimeOptions) error) *cobra.Co
 	}
 	cmd.Flags().StringVar(&opts.Format, "format", "text", "output `FORMAT`: "+strings.Join(lifetimeFormats, ", "))
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "the text format's `N` sites")
+	cmd.Flags().StringVar(&opts.Baseline, "baseline", "", "compare with the trace `OTHER` (an earlier run): the sites that grew (text format)")
 	cmd.Flags().StringVar(&opts.Out, "out", "", "also write MemInsight's side files into `DIR`")
 	cmd.Flags().StringVar(&opts.FailOn, "fail-on", "", "exit 1 when a site has the `VERDICT` leaking, naming the sites on standard error (for CI)")
 	cmd.Flags().BoolVar(&opts.MemInsightReturns, "meminsight-returns", false, "reclaim a fresh returned object at its return statement, as MemInsight's engine does (not V8)")
@@ -287,9 +295,98 @@ func writeLifetimeText(opts *lifetimeOptions, in *tracedir.Input, summary []byte
 	fmt.Fprintf(&b, "  %s objects from %d allocation sites, %d idle points, %s\n",
 		thousands(t.Allocated), t.Sites, t.IdlePoints, plural(int64(t.LeakingSites), "leaking site"))
 	writeSites(&b, rankDemoSites(doc.Sites, base, max(opts.Top, 1)), base, paint)
+	if opts.Baseline != "" {
+		old, err := summarize(opts, opts.Baseline)
+		if err != nil {
+			return err
+		}
+		writeGrowth(&b, doc, old, opts.Baseline, base, max(opts.Top, 1), paint)
+	}
 	fmt.Fprintf(&b, "\nEvery site: %s lifetime --format json %s (MemInsight's output: --format meminsight)\n", selfName(), opts.Trace)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// summarize is the summary of the trace at path (a TRACE argument), with
+// opts's engine options.
+func summarize(opts *lifetimeOptions, path string) (lifetime.Summary, error) {
+	var doc lifetime.Summary
+	in, err := openTrace(opts.IO, path)
+	if err != nil {
+		return doc, err
+	}
+	defer in.Close()
+	if !in.File {
+		return doc, fmt.Errorf("--baseline %s: a trace file or directory, not a stream", path)
+	}
+	var sum bytes.Buffer
+	ro := lifetime.ReportOptions{Summary: &sum}
+	ro.Engine.MemInsightReturns = opts.MemInsightReturns
+	ro.Engine.MemInsightPrototypes = opts.MemInsightPrototypes
+	if err := lifetime.Report(func() (io.ReadCloser, error) { return openTraceFile(in.Name) }, ro); err != nil {
+		return doc, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return doc, json.Unmarshal(sum.Bytes(), &doc)
+}
+
+// siteGrowth is a site's figures in the baseline and in this run.
+type siteGrowth struct {
+	site                     string
+	stale0, stale1           int64
+	alloc0, alloc1           int64
+	leaking0, leaking1, seen bool
+}
+
+// writeGrowth prints the sites that grew against the baseline old: more
+// stale objects at once, or leaking now and not then; the most grown
+// first.
+func writeGrowth(b *strings.Builder, doc, old lifetime.Summary, name, base string, n int, paint func(string, string) string) {
+	before := map[string]lifetime.SiteSummary{}
+	for _, s := range old.Sites {
+		before[s.Site] = s
+	}
+	var grew []siteGrowth
+	for _, s := range doc.Sites {
+		o, seen := before[s.Site]
+		g := siteGrowth{site: s.Site, stale0: o.MaxStale, stale1: s.MaxStale, alloc0: o.Allocated, alloc1: s.Allocated,
+			leaking0: o.Leaking, leaking1: s.Leaking, seen: seen}
+		if g.stale1 > g.stale0 || g.leaking1 && !g.leaking0 {
+			grew = append(grew, g)
+		}
+	}
+	sort.SliceStable(grew, func(i, j int) bool {
+		x, y := grew[i], grew[j]
+		if x.leaking1 != y.leaking1 {
+			return x.leaking1
+		}
+		if dx, dy := x.stale1-x.stale0, y.stale1-y.stale0; dx != dy {
+			return dx > dy
+		}
+		return x.site < y.site
+	})
+	fmt.Fprintf(b, "\n%s\n\n", paint(ansiBold, fmt.Sprintf("Against %s: %s that grew", name, plural(int64(len(grew)), "site"))))
+	if len(grew) == 0 {
+		b.WriteString("  none: no site has more stale objects at once than in the baseline\n")
+		return
+	}
+	fmt.Fprintf(b, "  %13s %15s  %s\n", "stale", "alloc", "site")
+	for _, g := range grew[:min(n, len(grew))] {
+		mark := ""
+		switch {
+		case g.leaking1 && !g.leaking0:
+			mark = "  " + paint(ansiRed, "LEAKING now")
+		case !g.seen:
+			mark = "  (new)"
+		}
+		where := g.site
+		if file, r, ok := parseSiteRange(g.site); ok {
+			if !filepath.IsAbs(file) {
+				file = filepath.Join(base, file)
+			}
+			where = fmt.Sprintf("%s:%d:%d", file, r[0], r[1])
+		}
+		fmt.Fprintf(b, "  %6d → %-4d %7d → %-5d  %s%s\n", g.stale0, g.stale1, g.alloc0, g.alloc1, where, mark)
+	}
 }
 
 // failOn fails when the summary has leaking sites, naming them (largest
