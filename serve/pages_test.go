@@ -25,8 +25,10 @@ func completeTrace(t *testing.T, c *collector.Collector) []byte {
 func waitSessions(t *testing.T, c *collector.Collector, n int) []*tracedir.Session {
 	return pagetest.WaitSessions(t, c, n)
 }
-func scriptNames(data []byte) map[string]int     { return pagetest.ScriptNames(data) }
-func runTodo(t *testing.T, page string) []string { return pagetest.RunTodo(t, page) }
+func scriptNames(data []byte) map[string]int { return pagetest.ScriptNames(data) }
+func runTodo(t *testing.T, page string, want []string) []string {
+	return pagetest.RunTodoLike(t, page, want)
+}
 
 // pageResults is pageValue of window.results as JSON.
 func pageResults(t *testing.T, page string) string {

@@ -27,9 +27,9 @@ func TestTodoMVC(t *testing.T) {
 			dir := testcorpus.Dir(t, "todomvc", app, "dist")
 			plain := httptest.NewServer(http.FileServer(http.Dir(dir)))
 			defer plain.Close()
-			want := runTodo(t, plain.URL+"/index.html")
+			want := runTodo(t, plain.URL+"/index.html", nil)
 			s := startServe(t, dir)
-			got := runTodo(t, s.url+"/index.html")
+			got := runTodo(t, s.url+"/index.html", want)
 			for i := range todomvc.Steps {
 				if got[i] != want[i] {
 					t.Errorf("%s, after %q: the instrumented app shows\n%q\nthe app shows\n%q", app, todomvc.Steps[i].Name, got[i], want[i])

@@ -120,7 +120,7 @@ func proxyOpen(t *testing.T, name string) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	settle(t, errOut.String())
-	got, _, err := todomvc.Run(tctx, page, 100*time.Millisecond)
+	got, _, err := todomvc.RunLike(tctx, page, 100*time.Millisecond, want)
 	require.NoError(t, err)
 	for i := range todomvc.Steps {
 		require.Equal(t, want[i], got[i], "after %q", todomvc.Steps[i].Name)

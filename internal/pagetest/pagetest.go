@@ -255,10 +255,17 @@ func ScriptNames(data []byte) map[string]int {
 // app's text after each step; it leaves the page at the end.
 func RunTodo(t testing.TB, page string, opts ...chromedp.ExecAllocatorOption) []string {
 	t.Helper()
+	return RunTodoLike(t, page, nil, opts...)
+}
+
+// RunTodoLike is RunTodo for an app that should show want after each
+// step (todomvc.RunLike).
+func RunTodoLike(t testing.TB, page string, want []string, opts ...chromedp.ExecAllocatorOption) []string {
+	t.Helper()
 	ctx := PageBrowser(t, page, opts...)
 	tctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	out, _, err := todomvc.Run(tctx, page, 100*time.Millisecond)
+	out, _, err := todomvc.RunLike(tctx, page, 100*time.Millisecond, want)
 	if err != nil {
 		t.Fatal(err)
 	}

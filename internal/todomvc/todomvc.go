@@ -12,6 +12,9 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
+// Patience is how long RunLike waits for an app to show what it should.
+const Patience = 3 * time.Second
+
 // Step is one step of the session.
 type Step struct {
 	Name string
@@ -48,6 +51,15 @@ func clickJS(expr string) chromedp.Action[chromedp.Void] {
 // step, for the app to render), then leaves the page. It returns too how
 // long the session took from the navigation to the last step's text.
 func Run(ctx context.Context, page string, pause time.Duration) ([]string, time.Duration, error) {
+	return RunLike(ctx, page, pause, nil)
+}
+
+// RunLike is Run for an app that should show want after each step (the
+// same app's texts untraced): after the pause it waits up to Patience
+// for the text to be want's, so that an app slowed down by tracing, on a
+// loaded machine, is not read before it has rendered; a text that stays
+// different is returned as it is.
+func RunLike(ctx context.Context, page string, pause time.Duration, want []string) ([]string, time.Duration, error) {
 	start := time.Now()
 	if err := chromedp.Do(ctx, chromedp.Navigate(page)); err != nil {
 		return nil, 0, err
@@ -63,9 +75,16 @@ func Run(ctx context.Context, page string, pause time.Duration) ([]string, time.
 		if pause > 0 {
 			time.Sleep(pause)
 		}
-		text, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.todoapp').innerText`))
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %s: %w", page, st.Name, err)
+		var text string
+		for deadline := time.Now().Add(Patience); ; time.Sleep(50 * time.Millisecond) {
+			var err error
+			text, err = chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector('.todoapp').innerText`))
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s: %s: %w", page, st.Name, err)
+			}
+			if len(want) <= len(out) || text == want[len(out)] || time.Now().After(deadline) {
+				break
+			}
 		}
 		out = append(out, text)
 	}
