@@ -293,12 +293,7 @@ func TestReadmeQuickStart(t *testing.T) {
 // cache's site, and 0 on the fixed demo's; its output is the format's
 // as without it.
 func TestFailOnLeaking(t *testing.T) {
-	demoSetup(t)
-	leaky, fixed := filepath.Join(t.TempDir(), "demo"), filepath.Join(t.TempDir(), "fixed")
-	code, _, errOut := runCmd(t, "", "demo", "--out", leaky)
-	require.Equal(t, ExitOK, code, errOut)
-	code, _, errOut = runCmd(t, "", "demo", "--out", fixed, "--fixed")
-	require.Equal(t, ExitOK, code, errOut)
+	leaky, fixed := demoPair(t)
 	line, col := positionOf(t, demoServer, demoLeakText)
 
 	code, out, errOut := runCmd(t, "", "lifetime", "--format", "json", "--fail-on", "leaking", leaky)
@@ -341,12 +336,7 @@ func TestLifetimeTextNamesTheRetainer(t *testing.T) {
 // TestLifetimeBaseline: the demo against demo --fixed: the site that grew
 // most is the leaking one, leaking now and not then.
 func TestLifetimeBaseline(t *testing.T) {
-	demoSetup(t)
-	leaky, fixed := filepath.Join(t.TempDir(), "demo"), filepath.Join(t.TempDir(), "fixed")
-	code, _, errOut := runCmd(t, "", "demo", "--out", leaky)
-	require.Equal(t, ExitOK, code, errOut)
-	code, _, errOut = runCmd(t, "", "demo", "--out", fixed, "--fixed")
-	require.Equal(t, ExitOK, code, errOut)
+	leaky, fixed := demoPair(t)
 	code, text, errOut := runCmd(t, "", "lifetime", "--baseline", fixed, leaky)
 	require.Equal(t, ExitOK, code, errOut)
 	line, col := positionOf(t, demoServer, demoLeakText)
@@ -364,4 +354,17 @@ func TestLifetimeBaseline(t *testing.T) {
 	assert.Contains(t, text, "0 sites that grew")
 	code, _, _ = runCmd(t, "", "lifetime", "--format", "json", "--baseline", fixed, leaky)
 	assert.Equal(t, ExitUsage, code)
+}
+
+// demoPair runs the demo and the fixed demo into trace directories of
+// the test's and returns them.
+func demoPair(t *testing.T) (leaky, fixed string) {
+	t.Helper()
+	demoSetup(t)
+	leaky, fixed = filepath.Join(t.TempDir(), "demo"), filepath.Join(t.TempDir(), "fixed")
+	code, _, errOut := runCmd(t, "", "demo", "--out", leaky)
+	require.Equal(t, ExitOK, code, errOut)
+	code, _, errOut = runCmd(t, "", "demo", "--out", fixed, "--fixed")
+	require.Equal(t, ExitOK, code, errOut)
+	return leaky, fixed
 }
