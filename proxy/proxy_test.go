@@ -412,3 +412,45 @@ func echo(w http.ResponseWriter, r *http.Request) {
 		c.WriteMessage(mt, append([]byte("echo "), m...))
 	}
 }
+
+// TestSetupPage: the set-up page tells the platform from the user agent
+// and marks its section, with the certificate in the form it takes (DER
+// for Android and iOS, PEM and DER for desktops) and the proxy's address
+// to configure; its own policy lets its check reach only the check host.
+func TestSetupPage(t *testing.T) {
+	pr := startProxy(t, Options{})
+	for ua, want := range map[string]string{
+		"Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/131.0 Mobile Safari/537.36":                       "android",
+		"Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 Version/18.1 Mobile/15E148 Safari/604.1": "ios",
+		"Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1":        "ios",
+		"Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/537.36 Chrome/131.0 Safari/537.36":                          "macos",
+		"Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36":                             "windows",
+		"Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0":                                              "linux",
+	} {
+		req, _ := http.NewRequest(http.MethodGet, pr.URL+"/", nil)
+		req.Header.Set("User-Agent", ua)
+		resp, err := http.DefaultClient.Do(req)
+		require.NoError(t, err)
+		b := string(read(t, resp))
+		resp.Body.Close()
+		require.Contains(t, b, `data-platform="`+want+`"`, ua)
+		section := want
+		if want == "macos" || want == "windows" || want == "linux" {
+			section = "desktop"
+		}
+		require.Contains(t, b, `<section id="`+section+`" class="here">`, ua)
+		require.Equal(t, 1, strings.Count(b, `class="here"`), ua)
+		_, port, _ := strings.Cut(strings.TrimPrefix(pr.URL, "http://"), ":")
+		require.Contains(t, b, "port <code>"+port+"</code>", ua)
+		require.Contains(t, b, pr.ca.Fingerprint())
+		require.Contains(t, resp.Header.Get("Content-Security-Policy"), "connect-src 'self' https://"+CheckHost)
+	}
+	resp, err := http.Get(pr.URL + CADERPath)
+	require.NoError(t, err)
+	require.Equal(t, pr.ca.DER(), read(t, resp))
+	require.Equal(t, "application/x-x509-ca-cert", resp.Header.Get("Content-Type"))
+	// The check answers over HTTPS through the proxy only.
+	resp = pr.get(t, "https://"+CheckHost+CheckPath)
+	require.Equal(t, `{"ok":true}`, string(read(t, resp)))
+	require.Equal(t, "*", resp.Header.Get("Access-Control-Allow-Origin"))
+}

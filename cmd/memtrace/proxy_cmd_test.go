@@ -273,3 +273,19 @@ func TestProxyReverseTLS(t *testing.T) {
 	cancel()
 	require.NoError(t, <-done)
 }
+
+// TestPrintLAN: --lan prints each address to configure, the set-up page
+// at it, and a QR code of the first; a loopback address says why phones
+// cannot reach it.
+func TestPrintLAN(t *testing.T) {
+	var b bytes.Buffer
+	printLAN(&b, "10.1.2.3:8080", "http")
+	out := b.String()
+	require.Contains(t, out, "port 8080")
+	require.Contains(t, out, "10.1.2.3   set-up: http://10.1.2.3:8080/")
+	require.Contains(t, out, "█", "no QR code")
+	require.GreaterOrEqual(t, strings.Count(out, "\n"), 15, out)
+	b.Reset()
+	printLAN(&b, "127.0.0.1:8080", "http")
+	require.Contains(t, b.String(), "is loopback: devices on the LAN cannot reach it")
+}
