@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -61,9 +62,16 @@ func TestDiskCache(t *testing.T) {
 }
 
 // TestOneInstrumentationAtATime: requests for the same script at once
-// share one instrumentation, and all get the same code.
+// share one instrumentation (the finishing pass, run once per
+// instrumentation, counts them), and all get the same code.
 func TestOneInstrumentationAtATime(t *testing.T) {
-	rw := newRewriter(t, "")
+	c, err := collector.New(collector.Config{Out: filepath.Join(t.TempDir(), "traces")})
+	require.NoError(t, err)
+	defer c.Close()
+	var made atomic.Int32
+	rw, err := New(Options{Collector: c, Finish: func(code []byte) []byte { made.Add(1); return code }})
+	require.NoError(t, err)
+	defer rw.Close()
 	src := []byte("function f(n) { var o = []; for (var i = 0; i < n; i++) o.push({i: i}); return o; }\n")
 	var wg sync.WaitGroup
 	out := make([][]byte, 16)
@@ -80,6 +88,7 @@ func TestOneInstrumentationAtATime(t *testing.T) {
 	for _, c := range out[1:] {
 		require.Equal(t, string(out[0]), string(c))
 	}
+	require.Equal(t, int32(1), made.Load(), "the same script was instrumented more than once")
 	require.Len(t, rw.flight, 0)
 	require.Len(t, rw.memo, 1)
 }
