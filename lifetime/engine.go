@@ -96,6 +96,10 @@ type Engine struct {
 	ended   bool
 	noCycle bool
 
+	// AtOffsets's callback and the offset it waits for.
+	atOffset func(e *Engine) int64
+	nextAt   int64
+
 	// A TOP_LEVEL_FLUSH waits for the next entry (see Run): when that is
 	// a RETURN, the returned object is protected first.
 	held     bool
@@ -258,6 +262,9 @@ func (e *Engine) Run(r *trace.Reader) error {
 		if err := e.step(en); err != nil {
 			return err
 		}
+		if e.atOffset != nil && e.offset >= e.nextAt && !e.held {
+			e.nextAt = e.atOffset(e)
+		}
 	}
 	if e.held {
 		e.releaseHeld()
@@ -268,6 +275,14 @@ func (e *Engine) Run(r *trace.Reader) error {
 		b.BeforeEnd(e)
 	}
 	return e.finish()
+}
+
+// AtOffsets has f called between two entries once the trace's byte offset
+// reaches at, and then again at each offset f returns (math.MaxInt64:
+// never again). The heap is consistent then (no return value held
+// between its flush and its RETURN), so f may ask for Retainers.
+func (e *Engine) AtOffsets(at int64, f func(e *Engine) (next int64)) {
+	e.nextAt, e.atOffset = at, f
 }
 
 // Index returns the index of the entry being processed (the number of

@@ -41,8 +41,9 @@ type enhancedClient interface {
 	putField(base, val int32)
 	write(val int32)
 	// enter is a call (site = the call site, LocUnknown for
-	// FUNCTION_ENTER) or a script entry (site = its own location).
-	enter(site Loc)
+	// FUNCTION_ENTER; fn = the function's enter location) or a script
+	// entry (site and fn = its own location).
+	enter(site, fn Loc)
 	exit()
 	lastUse(id int32, site Loc, time int64)
 	// unreachable delivers the unreachable-trace records of one time as a
@@ -298,14 +299,15 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, keepProtos bool, cs ...enhanc
 				c.write(en.Obj)
 			}
 		case trace.Call:
+			fn := Loc{en.SID, en.FunIID}
 			for _, c := range e.cs {
-				c.enter(loc)
+				c.enter(loc, fn)
 			}
 		case trace.FunctionEnter:
 			it := e.iter[en.IID]
 			for _, c := range e.cs {
 				if _, ok := c.(iterationSkipper); !it || !ok {
-					c.enter(LocUnknown)
+					c.enter(LocUnknown, loc)
 				}
 			}
 		case trace.FunctionExit:
@@ -319,7 +321,7 @@ func runEnhanced(r io.Reader, tabs EnhancedTables, keepProtos bool, cs ...enhanc
 		case trace.ScriptEnter:
 			e.src.scripts[en.SID] = en.Name
 			for _, c := range e.cs {
-				c.enter(Loc{en.SID, en.IID})
+				c.enter(Loc{en.SID, en.IID}, Loc{en.SID, en.IID})
 			}
 		case trace.ScriptExit:
 			for _, c := range e.cs {

@@ -43,6 +43,12 @@ type ReportOptions struct {
 	Dir string
 	// Summary, if set, receives the JSON summary per allocation site.
 	Summary io.Writer
+	// Details, if set (with Summary), receives what a report shows
+	// beyond the summary: timelines, calling contexts, last uses,
+	// retainers through the run, detached DOM nodes (DetailOptions say
+	// how fine).
+	Details       *Details
+	DetailOptions DetailOptions
 	// TempDir holds temporary files ("" = os.TempDir()).
 	TempDir string
 }
@@ -157,9 +163,9 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 		ls = append(ls, sw)
 	}
 
-	var ret *retainerCollector
+	var ret *firstPass
 	if opts.Summary != nil {
-		ret = &retainerCollector{}
+		ret = &firstPass{details: opts.Details != nil}
 		ls = append(ls, ret)
 	}
 	r, err := open()
@@ -172,6 +178,9 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 	}
 	if sw != nil {
 		sw.Attach(e)
+	}
+	if ret != nil && opts.Details != nil {
+		ret.snaps.schedule(e, opts.DetailOptions)
 	}
 	err = e.Run(trace.NewReader(r))
 	r.Close()
@@ -212,7 +221,11 @@ func Report(open func() (io.ReadCloser, error), opts ReportOptions) (err error) 
 		cs = append(cs, ss)
 	}
 	if opts.Summary != nil {
-		cs = append(cs, newSummary(opts.Summary, ret))
+		sum := newSummary(opts.Summary, ret)
+		if opts.Details != nil {
+			sum.det = newDetailer(opts.Details, opts.DetailOptions, ret)
+		}
+		cs = append(cs, sum)
 	}
 	var tabs EnhancedTables
 	for _, t := range []struct {

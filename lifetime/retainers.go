@@ -1,7 +1,6 @@
 package lifetime
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -152,71 +151,43 @@ const (
 	RetainerShapes = 3
 )
 
-// retainerCollector finds, as the trace ends, the retaining paths of the
-// objects still reachable, grouped per allocation site by shape.
-type retainerCollector struct {
+// firstPass is the first pass's part of the summary and its details: as
+// the trace ends, the retaining paths of the objects still reachable,
+// grouped per allocation site by shape; with details, also the snapshots
+// through the run, the detached DOM nodes and the trace's last time.
+type firstPass struct {
 	NopListener
-	sites map[string]*siteRetainers // by allocation site, as Location.String
+	details  bool
+	domRoot  int32
+	end      int64
+	endSets  map[*Location]*shapeSet
+	byName   map[string]*shapeSet
+	detached map[*Location]*shapeSet
+	snaps    snapshots
 }
 
-type siteRetainers struct {
-	sampled int
-	shapes  map[string]*Retainer
-}
+func (c *firstPass) DOMRoot(id int32, _ int64) { c.domRoot = id }
 
-func (c *retainerCollector) BeforeEnd(e *Engine) {
-	c.sites = map[string]*siteRetainers{}
-	site := func(id int32) *siteRetainers {
-		l := e.AllocSite(id)
-		if l == nil {
-			return nil
-		}
-		k := l.String()
-		sr := c.sites[k]
-		if sr == nil {
-			sr = &siteRetainers{shapes: map[string]*Retainer{}}
-			c.sites[k] = sr
-		}
-		return sr
+func (c *firstPass) End(ev EndEvent) { c.end = ev.Time }
+
+func (c *firstPass) BeforeEnd(e *Engine) {
+	if c.details {
+		c.detached = map[*Location]*shapeSet{}
 	}
-	e.Retainers(func(id int32) bool {
-		sr := site(id)
-		return sr != nil && sr.sampled < RetainerSample
-	}, func(id int32, path []Step) bool {
-		sr := site(id)
-		sr.sampled++
-		shape := PathShape(path)
-		r := sr.shapes[shape]
-		if r == nil {
-			r = &Retainer{Path: append([]Step(nil), path...)}
-			sr.shapes[shape] = r
+	c.endSets = snapshotOf(e, RetainerSample, c.domRoot, c.detached)
+	c.byName = make(map[string]*shapeSet, len(c.endSets))
+	for l, g := range c.endSets {
+		// Sites of the same text are one site of the summary: the one
+		// with the most paths speaks for them.
+		k := l.String()
+		if o := c.byName[k]; o == nil || o.sampled < g.sampled {
+			c.byName[k] = g
 		}
-		r.Objects++
-		return true
-	})
+	}
 }
 
 // top lists a site's most common retainers.
-func (c *retainerCollector) top(site string) []Retainer {
-	sr := c.sites[site]
-	if sr == nil {
-		return nil
-	}
-	out := make([]Retainer, 0, len(sr.shapes))
-	for _, r := range sr.shapes {
-		out = append(out, *r)
-	}
-	sort.Slice(out, func(a, b int) bool {
-		if out[a].Objects != out[b].Objects {
-			return out[a].Objects > out[b].Objects
-		}
-		return len(out[a].Path) < len(out[b].Path) || len(out[a].Path) == len(out[b].Path) && PathShape(out[a].Path) < PathShape(out[b].Path)
-	})
-	if len(out) > RetainerShapes {
-		out = out[:RetainerShapes]
-	}
-	return out
-}
+func (c *firstPass) top(site string) []Retainer { return c.byName[site].top() }
 
 // DescribeRetainer says in words what holds an object whose retaining
 // path is path: the variable nearest to it on the path and the way from

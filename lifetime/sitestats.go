@@ -270,7 +270,7 @@ func (s *SiteStats) write(val int32) {
 	m.excl = -1
 }
 
-func (s *SiteStats) enter(site Loc) {
+func (s *SiteStats) enter(site, _ Loc) {
 	s.depth++
 	if !s.idx.inc(site) {
 		s.fail("call with no frame")

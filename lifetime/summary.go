@@ -85,6 +85,7 @@ type sumSite struct {
 	escaped     bool
 	dirty       bool
 	idle        idleSamples
+	x           *siteExtra // with details
 }
 
 // The leaking verdict's thresholds (SiteSummary.Leaking).
@@ -156,7 +157,8 @@ type sumObj struct {
 
 type summary struct {
 	w      io.Writer
-	ret    *retainerCollector // the first pass's, nil: none
+	ret    *firstPass // the first pass's, nil: none
+	det    *detailer  // nil: no details
 	src    *sourceMap
 	sites  []*sumSite
 	byLoc  map[Loc]int32
@@ -169,9 +171,11 @@ type summary struct {
 	live   int64
 	stale  int64
 	atEnd  []int32 // reported unreachable at the end of the program
+	// lastTime is the last tick's.
+	lastTime int64
 }
 
-func newSummary(w io.Writer, ret *retainerCollector) *summary {
+func newSummary(w io.Writer, ret *firstPass) *summary {
 	return &summary{w: w, ret: ret, byLoc: map[Loc]int32{}, byName: map[string]int32{}, objs: map[int32]*sumObj{}}
 }
 
@@ -194,7 +198,11 @@ func (s *summary) siteOf(l Loc) int32 {
 	i, ok := s.byName[name]
 	if !ok {
 		i = int32(len(s.sites))
-		s.sites = append(s.sites, &sumSite{SiteSummary: SiteSummary{Site: name}})
+		st := &sumSite{SiteSummary: SiteSummary{Site: name}}
+		if s.det != nil {
+			st.x = &siteExtra{}
+		}
+		s.sites = append(s.sites, st)
 		s.byName[name] = i
 	}
 	s.byLoc[l] = i
@@ -219,6 +227,13 @@ func (s *summary) create(id int32, site Loc, t int64) {
 	s.live++
 	s.tot.MaxLive = max(s.tot.MaxLive, s.live)
 	s.objs[id] = &sumObj{site: si, created: t, frame: s.top(), depth: int32(len(s.frames)) - 1}
+	if d := s.det; d != nil {
+		b := d.bucket(t)
+		st.x.tl.note(b, st.live, st.stale)
+		d.tl.note(b, s.live, s.stale)
+		d.create(st.x)
+		s.markDirty(si)
+	}
 }
 
 func (s *summary) top() uint64 {
@@ -239,6 +254,9 @@ func (s *summary) die(o *sumObj, inFrame bool) {
 	st := s.sites[o.site]
 	st.live--
 	s.live--
+	if s.det != nil {
+		s.markDirty(o.site)
+	}
 	if o.stale {
 		st.stale--
 		s.stale--
@@ -256,9 +274,12 @@ func (s *summary) die(o *sumObj, inFrame bool) {
 func (s *summary) putField(base, val int32) {}
 func (s *summary) write(val int32)          {}
 
-func (s *summary) enter(Loc) {
+func (s *summary) enter(call, fn Loc) {
 	s.serial++
 	s.frames = append(s.frames, s.serial)
+	if s.det != nil {
+		s.det.enter(call, fn)
+	}
 }
 
 func (s *summary) exit() {
@@ -266,6 +287,9 @@ func (s *summary) exit() {
 		return
 	}
 	s.frames = s.frames[:len(s.frames)-1]
+	if s.det != nil {
+		s.det.exit()
+	}
 	if len(s.frames) != 0 {
 		return
 	}
@@ -275,10 +299,16 @@ func (s *summary) exit() {
 	}
 }
 
-func (s *summary) lastUse(id int32, _ Loc, t int64) {
+func (s *summary) lastUse(id int32, at Loc, t int64) {
 	o := s.objs[id]
 	if o == nil {
 		return
+	}
+	if s.det != nil {
+		if t <= o.created {
+			at = LocUnknown // its creation
+		}
+		s.det.lastUse(s.sites[o.site].x, at)
 	}
 	if t > o.created {
 		o.used = true
@@ -315,11 +345,22 @@ func (s *summary) unreachable(site Loc, ids []int32, _ int64) {
 
 // tick records the stale maxima once the time's records are all in (an
 // object that dies at its last use is never stale).
-func (s *summary) tick(int64) {
+func (s *summary) tick(t int64) {
+	s.lastTime = t
+	var b int32
+	if s.det != nil {
+		b = s.det.bucket(t)
+	}
 	for _, si := range s.dirty {
 		st := s.sites[si]
 		st.dirty = false
 		st.MaxStale = max(st.MaxStale, st.stale)
+		if st.x != nil {
+			st.x.tl.note(b, st.live, st.stale)
+		}
+	}
+	if s.det != nil && len(s.dirty) > 0 {
+		s.det.tl.note(b, s.live, s.stale)
 	}
 	s.dirty = s.dirty[:0]
 	s.tot.MaxStale = max(s.tot.MaxStale, s.stale)
@@ -327,8 +368,8 @@ func (s *summary) tick(int64) {
 
 func (s *summary) failed() error { return nil }
 
-func (s *summary) end(*sourceMap) error {
-	s.tick(0)
+func (s *summary) end(src *sourceMap) error {
+	s.tick(s.lastTime)
 	for _, id := range s.atEnd {
 		if o := s.objs[id]; o != nil {
 			s.die(o, false)
@@ -343,6 +384,14 @@ func (s *summary) end(*sourceMap) error {
 			s.tot.Unused++
 		}
 		s.tot.LiveAtEnd++
+	}
+	if s.det != nil {
+		names := make([]string, len(s.sites))
+		extras := make([]*siteExtra, len(s.sites))
+		for i, st := range s.sites {
+			names[i], extras[i] = st.Site, st.x
+		}
+		s.det.finish(src, names, extras)
 	}
 	doc := Summary{Sites: make([]SiteSummary, 0, len(s.sites))}
 	for _, st := range s.sites {
