@@ -37,9 +37,14 @@ function ticks(vals) {
   return vals.map((v) => (v == null ? '' : v === 0 ? '0' : (Math.round(v / 100) / 10).toString() + 'k'));
 }
 
+// Both axes count (entries, objects): their ticks are whole numbers.
+const INCRS = [];
+for (let p = 1; p <= 1e15; p *= 10) INCRS.push(p, 2 * p, 5 * p);
+
 function axis(label, size) {
   return {
     label,
+    incrs: INCRS,
     size,
     font: FONT,
     labelFont: LABEL_FONT,
@@ -72,12 +77,10 @@ export function timelineChart(el, o) {
   const liveVal = h('span', { class: 'lv' });
   const staleVal = h('span', { class: 'lv' });
   const atVal = h('span', { class: 'at' });
-  legend.append(
-    h('span', { class: 'key key-live' }, h('i'), 'live ', liveVal),
-    h('span', { class: 'key key-stale' }, h('i'), 'stale ', staleVal),
-    markers.length ? h('span', { class: 'key key-snap' }, h('i'), 'snapshots') : null,
-    atVal
-  );
+  legend.appendChild(h('span', { class: 'key key-live' }, h('i'), 'live ', liveVal));
+  legend.appendChild(h('span', { class: 'key key-stale' }, h('i'), 'stale ', staleVal));
+  if (markers.length) legend.appendChild(h('span', { class: 'key key-snap' }, h('i'), 'snapshots'));
+  legend.appendChild(atVal);
   const showPeaks = () => {
     liveVal.textContent = 'peak ' + num(peakLive);
     staleVal.textContent = 'peak ' + num(peakStale);
@@ -131,7 +134,6 @@ export function timelineChart(el, o) {
     cursor: {
       drag: { x: true, y: false, setScale: true },
       points: { size: 7, width: 1.5, fill: () => cssVar('--surface') },
-      focus: { prox: 24 },
     },
     scales: {
       x: { time: false },

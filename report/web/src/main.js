@@ -48,10 +48,9 @@ function start() {
     const nodes = data.detached.reduce((a, d) => a + (d && typeof d.nodes === 'number' ? d.nodes : 0), 0);
     nav.appendChild(navItem('dom', '#dom', 'Detached DOM (' + num(nodes) + ')'));
     navLinks.dom.title = num(nodes) + (nodes === 1 ? ' node' : ' nodes') + ' off the document but reachable at the end, made at ' + num(data.detached.length) + (data.detached.length === 1 ? ' site' : ' sites');
-  }
-  else nav.appendChild(h('span', { class: 'nav-none', id: 'no-dom' }, 'no detached DOM nodes'));
+  } else nav.appendChild(h('span', { class: 'nav-none', id: 'no-dom' }, 'no detached DOM nodes'));
   if (data.baseline) nav.appendChild(navItem('baseline', '#baseline', 'Baseline'));
-  const help = helpDialog(data);
+  const help = helpDialog();
   const helpBtn = h('button', { type: 'button', class: 'help-button', 'aria-label': 'Keys (?)', title: 'Keys (?)', onclick: () => help.open() }, '?');
   const bar = h(
     'header',
@@ -60,10 +59,10 @@ function start() {
   );
   const main = h('main', { id: 'main', tabindex: '-1' });
   const warn = data.version !== 1 ? h('p', { class: 'note warn-note', role: 'note' }, 'This report\u2019s data is of version ' + String(data.version) + '; this page reads version 1, and some of it may be missing.') : null;
-  clear(app).append(h('a', { class: 'skip', href: '#main', onclick: (e) => (e.preventDefault(), main.focus()) }, 'Skip to the content'), bar, h('div', { class: 'page' }, warn, main), help.el);
+  clear(app).append(h('button', { type: 'button', class: 'skip', onclick: () => main.focus() }, 'Skip to the content'), bar, h('div', { class: 'page' }, warn, main), help.el);
 
   // The bar's height, for what sticks under it.
-  const barHeight = () => document.documentElement.style.setProperty('--bar-h', bar.offsetHeight + 'px');
+  const barHeight = () => document.documentElement.style.setProperty('--bar-h', (getComputedStyle(bar).position === 'sticky' ? bar.offsetHeight : 0) + 'px');
   if (typeof ResizeObserver === 'function') new ResizeObserver(barHeight).observe(bar);
   barHeight();
 
@@ -145,7 +144,7 @@ function start() {
   const back = () => {
     if (route && route.name !== 'overview') go('#overview');
   };
-  const inTable = (table) => table.contains(document.activeElement) || document.activeElement === document.body || document.activeElement === main;
+  const inTable = (table) => table.contains(document.activeElement);
   document.addEventListener('keydown', (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (help.isOpen()) return;

@@ -155,8 +155,7 @@ export function overview(main, data, ctx) {
   return {
     destroy: () => chart.destroy(),
     focusFilter() {
-      table.filter.focus();
-      table.filter.select();
+      table.focusFilter();
       table.filter.scrollIntoView({ block: 'center' });
     },
     // restore: back from a site's page, its row has the focus.

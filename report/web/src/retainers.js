@@ -3,32 +3,53 @@
 import { h, num, arr, isNum, codeText } from './util.js';
 import { siteHref } from './model.js';
 
-// edgeText is an edge as a step of an expression, and a word for what it
-// is when it has no expression (a listener, a timer).
+// entryKey reads a collection entry's key as the trace names it ("s:" and
+// the string, "n:" and the number, "o" and an object's id ...).
+function entryKey(k) {
+  const m = /^([snybluo]):?(.*)$/s.exec(k);
+  if (!m) return k;
+  switch (m[1]) {
+    case 's':
+      return JSON.stringify(m[2]);
+    case 'b':
+      return m[2] + 'n';
+    case 'o':
+      return 'an object';
+    default:
+      return m[2];
+  }
+}
+
+// edgeText is an edge as a step of an expression, or a word for what it
+// is when it has none (a listener, a timer), and its title: what it is.
 function edgeText(st) {
   const e = String(st.edge == null ? '' : st.edge);
-  if (st.context) return e.replace(/@\d+$/, '');
-  if (/^\d+$/.test(e)) return '[' + e + ']';
-  const m = /^~([^~]+)~/.exec(e);
+  if (st.context) return [e.replace(/@\d+$/, ''), 'a variable'];
+  if (/^\d+$/.test(e)) return ['[' + e + ']', 'an element'];
+  const m = /^~([^~]+)~(.*)$/s.exec(e);
   if (m) {
+    const key = m[2] ? entryKey(m[2]) : '';
+    const eg = key ? ', for example the one of ' + key : '';
     switch (m[1]) {
       case 'map':
-        return '.get(\u2026)';
+        return ['.get(\u2026)', 'the value of a Map entry' + eg];
       case 'mapkey':
-        return '(a key)';
+        return ['(a key)', 'the key of a Map entry' + eg];
       case 'set':
-        return '(a member)';
+        return ['(a member)', 'a member of a Set' + (key ? ', for example ' + key : '')];
+      case 'weakmap':
+        return ['(a WeakMap value)', 'the value a WeakMap keeps for this object'];
       case 'event':
-        return '(a listener)';
+        return ['(a listener)', 'a listener of an event'];
       case 'dom-child':
-        return '(a child)';
+        return ['(a child)', 'a child node'];
       default:
-        return '(' + m[1].replace(/-/g, ' ') + ')';
+        return ['(' + m[1].replace(/-/g, ' ') + ')', e];
     }
   }
-  if (e === '_CONTEXT_') return '(its closure)';
-  if (/^[A-Za-z_$][\w$]*$/.test(e)) return '.' + e;
-  return '[' + JSON.stringify(e) + ']';
+  if (e === '_CONTEXT_') return ['(its closure)', 'the variables the function closes over'];
+  if (/^[A-Za-z_$][\w$]*$/.test(e)) return ['.' + e, 'a property'];
+  return ['[' + JSON.stringify(e) + ']', 'a property'];
 }
 
 function holder(data, st) {
@@ -44,8 +65,9 @@ export function pathChain(data, path, target) {
   const ol = h('ol', { class: 'path', 'aria-label': 'retaining path, from a root' });
   arr(path).forEach((st) => {
     if (!st || typeof st !== 'object') return;
+    const [text, what] = edgeText(st);
     ol.appendChild(
-      h('li', { class: 'step' }, holder(data, st), h('span', { class: 'edge', title: 'edge: ' + String(st.edge == null ? '' : st.edge) }, h('code', null, edgeText(st)), h('span', { class: 'arrow', 'aria-hidden': 'true' }, '\u2192')))
+      h('li', { class: 'step' }, holder(data, st), h('span', { class: 'edge', title: what + ' (' + String(st.edge == null ? '' : st.edge) + ')' }, h('code', null, text), h('span', { class: 'arrow', 'aria-hidden': 'true' }, '\u2192')))
     );
   });
   ol.appendChild(h('li', { class: 'step step-target' }, h('span', { class: 'holder holder-target' }, target || 'the objects')));

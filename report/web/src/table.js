@@ -213,6 +213,15 @@ export function sitesTable(data, nav) {
     }
   }
 
+  // The "/" that brought the focus here is not typed into the field (a
+  // browser whose key events come apart, as some automation does, would
+  // otherwise type it after its keydown was taken).
+  let swallow = 0;
+  filter.addEventListener('beforeinput', (e) => {
+    if (swallow && e.data === '/' && Date.now() - swallow < 500) e.preventDefault();
+    swallow = 0;
+  });
+
   let timer = 0;
   filter.addEventListener('input', () => {
     window.clearTimeout(timer);
@@ -298,6 +307,12 @@ export function sitesTable(data, nav) {
   return {
     el,
     filter,
+    // focusFilter focuses the filter for the "/" key.
+    focusFilter() {
+      swallow = Date.now();
+      filter.focus();
+      filter.select();
+    },
     move,
     open,
     first: () => setCursor(0),

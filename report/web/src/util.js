@@ -96,7 +96,7 @@ export function when(t) {
 export function duration(a, b) {
   const ms = new Date(b).getTime() - new Date(a).getTime();
   if (!isFinite(ms) || ms < 0) return '';
-  if (ms < 1000) return ms + ' ms';
+  if (ms < 1000) return ms > 0 && /\.\d/.test(b) ? ms + ' ms' : 'under a second';
   const sec = ms / 1000;
   if (sec < 60) return (sec < 10 ? sec.toFixed(1) : Math.round(sec)) + ' s';
   const m = Math.floor(sec / 60);
