@@ -110,7 +110,7 @@ export function timelineChart(el, o) {
       ctx.moveTo(x, top);
       ctx.lineTo(x, top + ht);
       ctx.stroke();
-      ctx.fillStyle = snap;
+      ctx.fillStyle = m === moment ? cssVar('--moment') : snap;
       ctx.fillText('S' + (i + 1), x + 3 * px, top + 2 * px);
     });
     if (moment != null) {

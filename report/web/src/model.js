@@ -52,10 +52,10 @@ export function verdictRest(site) {
 }
 
 // separated writes the long counts of a verdict's words with thousands
-// separators ("to 12000 at" reads "to 12,000 at"); locations (a:1:2) and
+// separators ("to 1200 at" reads "to 1,200 at"); locations (a:1:2) and
 // decimals stay as they are.
 function separated(text) {
-  return text.replace(/(^|[^\w.:,])(\d{5,})(?![\w.:,]\d|[\w:])/g, (m, pre, d) => pre + Number(d).toLocaleString('en-US'));
+  return text.replace(/(^|[^\w.:,])(\d{4,})(?![\w.:,]\d|[\w:])/g, (m, pre, d) => pre + Number(d).toLocaleString('en-US'));
 }
 
 function rest(site) {

@@ -158,11 +158,14 @@ export function sitePage(main, data, id, ctx) {
   const select = h('select', { id: 'moment', 'aria-describedby': 'moment-hint' });
   for (const c of choices) select.appendChild(h('option', { value: c.key }, c.label));
   const listBox = h('div', { class: 'retainers-box', 'aria-live': 'polite' });
+  // The chart is also the moment's slider: the arrow keys move it.
   const chartEl = h('div', {
     class: 'chart chart-pick',
     tabindex: '0',
-    role: 'img',
-    'aria-label': 'live and stale objects of ' + site.where + ' over the run; left and right arrows choose the moment of the retainers below',
+    role: 'slider',
+    'aria-label': 'the moment of the retainers below, on the timeline of ' + site.where + ' (left and right arrows)',
+    'aria-valuemin': '1',
+    'aria-valuemax': String(choices.length),
   });
   let current = moments.get(site.id);
   if (!choices.some((c) => c.key === current)) current = 'end';
@@ -173,6 +176,8 @@ export function sitePage(main, data, id, ctx) {
     current = c.key;
     moments.set(site.id, current);
     select.value = c.key;
+    chartEl.setAttribute('aria-valuenow', String(choices.indexOf(c) + 1));
+    chartEl.setAttribute('aria-valuetext', c.label);
     if (chart) chart.setMoment(c.time);
     clear(listBox);
     listBox.appendChild(
