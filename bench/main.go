@@ -558,6 +558,7 @@ func runAll() error {
 		{"collector", benchCollector},
 		{"browser", benchBrowser},
 		{"proxy", benchProxy},
+		{"report", benchReport},
 	}
 	for _, g := range groups {
 		if *flagOnly != "" && !strings.Contains(g.name, *flagOnly) {

@@ -49,6 +49,9 @@ const (
 	StatusPath  = Prefix + "status.json"
 	StopPath    = Prefix + "stop"
 	BeaconPath  = Prefix + "beacon"
+	// ReportPath serves an ended session's report (memtrace report's
+	// page), made when first asked and kept in its directory.
+	ReportPath = Prefix + "report"
 	// Subprotocol is memtrace's (docs/protocol.md); MemInsightSubprotocol
 	// MemInsight's browser logger's, dialled at "/".
 	Subprotocol           = "memtrace.trace.v1"
@@ -152,6 +155,9 @@ type Collector struct {
 	syncer   *syncer
 	done     chan struct{}
 	wg       sync.WaitGroup
+	// reportMu makes one report at a time (each reads a whole trace
+	// twice).
+	reportMu sync.Mutex
 }
 
 // New claims cfg.Out (a new or empty directory, or one an earlier
@@ -347,6 +353,8 @@ func (c *Collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.serveStop(w, r)
 	case r.URL.Path == BeaconPath:
 		c.serveBeacon(w, r)
+	case r.URL.Path == ReportPath:
+		c.serveReport(w, r)
 	case r.URL.Path == Prefix:
 		c.serveStatusPage(w, r)
 	case r.URL.Path == "/":

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -678,6 +679,9 @@ func (s *session) snapshot() SessionStatus {
 	}
 	if !s.sess.End.IsZero() {
 		st.End = s.sess.End
+	}
+	if (s.state == tracedir.StatusComplete || s.state == tracedir.StatusIncomplete) && st.Bytes > 0 {
+		st.Report = strings.TrimPrefix(ReportPath, Prefix) + "?session=" + url.QueryEscape(s.name)
 	}
 	if s.engine != nil {
 		e := s.engine.state()

@@ -37,6 +37,9 @@ type SessionStatus struct {
 	Resumes       int       `json:"resumes"`
 	Reason        string    `json:"reason,omitempty"`
 	Engine        string    `json:"engine,omitempty"`
+	// Report is the link to an ended session's report (ReportPath,
+	// relative to the status page, without the token).
+	Report string `json:"report,omitempty"`
 }
 
 // Status reports every session.

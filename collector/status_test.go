@@ -1,9 +1,14 @@
 package collector
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +17,7 @@ import (
 
 	"github.com/memtrace/memtrace/collector/client"
 	"github.com/memtrace/memtrace/internal/testcorpus"
+	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/tracedir"
 )
 
@@ -117,5 +123,41 @@ func TestStatusPageInChromium(t *testing.T) {
 	v = waitFor("the session complete", func(v map[string]string) bool { return v["state"] == tracedir.StatusComplete })
 	if !strings.Contains(v["summary"], "1 sessions (0 open)") {
 		t.Fatalf("summary: %v", v)
+	}
+
+	// The ended session links to its report, which shows the summary's
+	// numbers of its trace.
+	var sum bytes.Buffer
+	path := filepath.Join(tc.Out(), c.Session(), tracedir.TraceFile)
+	if err := lifetime.Report(func() (io.ReadCloser, error) { return os.Open(path) }, lifetime.ReportOptions{Summary: &sum}); err != nil {
+		t.Fatal(err)
+	}
+	var doc lifetime.Summary
+	if err := json.Unmarshal(sum.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	link := `[id="session-` + c.Session() + `"] a.report`
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(link)), chromedp.Click(chromedp.CSS(link)),
+		chromedp.WaitVisible(chromedp.CSS(`html[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll('[data-total]')].map(e => [e.dataset.total, e.dataset.value]))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["allocated"] != strconv.FormatInt(doc.Totals.Allocated, 10) || got["sites"] != strconv.Itoa(doc.Totals.Sites) {
+		t.Fatalf("the report shows %v, the summary says %+v", got, doc.Totals)
+	}
+	if _, err := os.Stat(filepath.Join(tc.Out(), c.Session(), "report.html")); err != nil {
+		t.Fatalf("the report is not kept in the session's directory: %v", err)
+	}
+	// Asked again, the report kept is served; without the token, none.
+	resp, err := http.Get(tc.HTTP + ReportPath + "?session=" + c.Session())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("a report without the token: %s", resp.Status)
 	}
 }

@@ -225,10 +225,17 @@ func snapshotOf(e *Engine, sample int, domRoot int32, detached map[*Location]*sh
 	return sets
 }
 
-// snapshots are the first pass's retainers through the run.
+// snapshots are the first pass's retainers through the run, each site's
+// kept as its most common shapes only.
 type snapshots struct {
 	times []int64
-	sets  []map[*Location]*shapeSet
+	sets  []map[*Location]siteSnap
+}
+
+type siteSnap struct {
+	live    int64
+	sampled int
+	top     []Retainer
 }
 
 // schedule has e take DetailOptions.Snapshots snapshots at equal
@@ -242,7 +249,12 @@ func (s *snapshots) schedule(e *Engine, o DetailOptions) {
 	at := func(k int64) int64 { return o.Size * k / (n + 1) }
 	e.AtOffsets(at(1), func(e *Engine) int64 {
 		s.times = append(s.times, e.Now())
-		s.sets = append(s.sets, snapshotOf(e, SnapshotSample, 0, nil))
+		sets := snapshotOf(e, SnapshotSample, 0, nil)
+		kept := make(map[*Location]siteSnap, len(sets))
+		for l, g := range sets {
+			kept[l] = siteSnap{live: g.live, sampled: g.sampled, top: g.top()}
+		}
+		s.sets = append(s.sets, kept)
 		// One snapshot per interval however long an entry is.
 		for k++; k <= n && at(k) <= e.Offset(); k++ {
 		}
@@ -524,7 +536,7 @@ func (d *detailer) finish(src *sourceMap, names []string, extras []*siteExtra) {
 	for i, set := range fp.snaps.sets {
 		for l, g := range set {
 			if sd := byName[l.String()]; sd != nil {
-				sd.Snapshots = append(sd.Snapshots, SiteSnapshot{Index: i, Live: g.live, Sampled: g.sampled, Retainers: g.top()})
+				sd.Snapshots = append(sd.Snapshots, SiteSnapshot{Index: i, Live: g.live, Sampled: g.sampled, Retainers: g.top})
 			}
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/noderun"
+	"github.com/memtrace/memtrace/report"
 	runtimeshim "github.com/memtrace/memtrace/runtime-shim"
 	"github.com/memtrace/memtrace/tracedir"
 )
@@ -269,20 +269,7 @@ func prepareDemoDir(dir string) error {
 // by objects allocated, and resolves the first n to their source lines
 // (files relative to prog, the program's working directory).
 func rankDemoSites(sites []lifetime.SiteSummary, prog string, n int) []demoSite {
-	sorted := append([]lifetime.SiteSummary(nil), sites...)
-	sort.SliceStable(sorted, func(a, b int) bool {
-		x, y := &sorted[a], &sorted[b]
-		if x.Leaking != y.Leaking {
-			return x.Leaking
-		}
-		if x.MaxStale != y.MaxStale {
-			return x.MaxStale > y.MaxStale
-		}
-		if x.Allocated != y.Allocated {
-			return x.Allocated > y.Allocated
-		}
-		return x.Site < y.Site
-	})
+	sorted := report.Rank(sites)
 	if len(sorted) > n {
 		sorted = sorted[:n]
 	}
@@ -313,28 +300,8 @@ func rankDemoSites(sites []lifetime.SiteSummary, prog string, n int) []demoSite 
 	return out
 }
 
-// parseSiteRange splits "file:startLine:startCol:endLine:endCol" (the file
-// may contain colons).
-func parseSiteRange(site string) (string, [4]int, bool) {
-	var r [4]int
-	rest := site
-	for i := 3; i >= 0; i-- {
-		j := strings.LastIndexByte(rest, ':')
-		if j < 0 {
-			return "", r, false
-		}
-		v, err := strconv.Atoi(rest[j+1:])
-		if err != nil {
-			return "", r, false
-		}
-		r[i] = v
-		rest = rest[:j]
-	}
-	if rest == "" {
-		return "", r, false
-	}
-	return rest, r, true
-}
+// parseSiteRange splits "file:startLine:startCol:endLine:endCol".
+func parseSiteRange(site string) (string, [4]int, bool) { return report.ParseSite(site) }
 
 // colorOut reports whether standard output may use colour.
 func (s *IOStreams) colorOut() bool { return s.outTTY && !s.noColor }
@@ -461,18 +428,12 @@ func selfName() string {
 	return name
 }
 
-// demoVerdict says in a few words what the figures mean.
+// demoVerdict says in a few words what the figures mean (a leak in red).
 func demoVerdict(s lifetime.SiteSummary, paint func(string, string) string) string {
-	switch {
-	case s.Leaking:
-		return paint(ansiRed, fmt.Sprintf("leaking: its stale objects kept growing across turns of the event loop, to %d at the end", s.MaxStale))
-	case s.MaxStale == 0:
-		return "never stale"
-	case s.MaxStale*10 <= s.Allocated:
-		return fmt.Sprintf("released: at most %d stale of %d allocated", s.MaxStale, s.Allocated)
-	default:
-		return fmt.Sprintf("not growing: at most %d stale at once", s.MaxStale)
+	if s.Leaking {
+		return paint(ansiRed, report.Verdict(s))
 	}
+	return report.Verdict(s)
 }
 
 // writeFrame prints the site's first line with a caret under its range.

@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/MakeNowJust/heredoc"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/lifetime"
+	"github.com/memtrace/memtrace/report"
 	"github.com/memtrace/memtrace/tracedir"
 )
 
@@ -310,60 +310,15 @@ func writeLifetimeText(opts *lifetimeOptions, in *tracedir.Input, summary []byte
 // summarize is the summary of the trace at path (a TRACE argument), with
 // opts's engine options.
 func summarize(opts *lifetimeOptions, path string) (lifetime.Summary, error) {
-	var doc lifetime.Summary
-	in, err := openTrace(opts.IO, path)
-	if err != nil {
-		return doc, err
-	}
-	defer in.Close()
-	if !in.File {
-		return doc, fmt.Errorf("--baseline %s: a trace file or directory, not a stream", path)
-	}
-	var sum bytes.Buffer
-	ro := lifetime.ReportOptions{Summary: &sum}
-	ro.Engine.MemInsightReturns = opts.MemInsightReturns
-	ro.Engine.MemInsightPrototypes = opts.MemInsightPrototypes
-	if err := lifetime.Report(func() (io.ReadCloser, error) { return openTraceFile(in.Name) }, ro); err != nil {
-		return doc, fmt.Errorf("%s: %w", in.Name, err)
-	}
-	return doc, json.Unmarshal(sum.Bytes(), &doc)
-}
-
-// siteGrowth is a site's figures in the baseline and in this run.
-type siteGrowth struct {
-	site                     string
-	stale0, stale1           int64
-	alloc0, alloc1           int64
-	leaking0, leaking1, seen bool
+	eng := lifetime.Options{MemInsightReturns: opts.MemInsightReturns, MemInsightPrototypes: opts.MemInsightPrototypes}
+	return report.Summarize(path, eng, "")
 }
 
 // writeGrowth prints the sites that grew against the baseline old: more
 // stale objects at once, or leaking now and not then; the most grown
 // first.
 func writeGrowth(b *strings.Builder, doc, old lifetime.Summary, name, base string, n int, paint func(string, string) string) {
-	before := map[string]lifetime.SiteSummary{}
-	for _, s := range old.Sites {
-		before[s.Site] = s
-	}
-	var grew []siteGrowth
-	for _, s := range doc.Sites {
-		o, seen := before[s.Site]
-		g := siteGrowth{site: s.Site, stale0: o.MaxStale, stale1: s.MaxStale, alloc0: o.Allocated, alloc1: s.Allocated,
-			leaking0: o.Leaking, leaking1: s.Leaking, seen: seen}
-		if g.stale1 > g.stale0 || g.leaking1 && !g.leaking0 {
-			grew = append(grew, g)
-		}
-	}
-	sort.SliceStable(grew, func(i, j int) bool {
-		x, y := grew[i], grew[j]
-		if x.leaking1 != y.leaking1 {
-			return x.leaking1
-		}
-		if dx, dy := x.stale1-x.stale0, y.stale1-y.stale0; dx != dy {
-			return dx > dy
-		}
-		return x.site < y.site
-	})
+	grew := report.Grew(doc, old)
 	fmt.Fprintf(b, "\n%s\n\n", paint(ansiBold, fmt.Sprintf("Against %s: %s that grew", name, plural(int64(len(grew)), "site"))))
 	if len(grew) == 0 {
 		b.WriteString("  none: no site has more stale objects at once than in the baseline\n")
@@ -373,19 +328,19 @@ func writeGrowth(b *strings.Builder, doc, old lifetime.Summary, name, base strin
 	for _, g := range grew[:min(n, len(grew))] {
 		mark := ""
 		switch {
-		case g.leaking1 && !g.leaking0:
+		case g.Leaking1 && !g.Leaking0:
 			mark = "  " + paint(ansiRed, "LEAKING now")
-		case !g.seen:
+		case g.IsNew:
 			mark = "  (new)"
 		}
-		where := g.site
-		if file, r, ok := parseSiteRange(g.site); ok {
+		where := g.SiteName
+		if file, r, ok := parseSiteRange(g.SiteName); ok {
 			if !filepath.IsAbs(file) {
 				file = filepath.Join(base, file)
 			}
 			where = fmt.Sprintf("%s:%d:%d", file, r[0], r[1])
 		}
-		fmt.Fprintf(b, "  %6d → %-4d %7d → %-5d  %s%s\n", g.stale0, g.stale1, g.alloc0, g.alloc1, where, mark)
+		fmt.Fprintf(b, "  %6d → %-4d %7d → %-5d  %s%s\n", g.Stale0, g.Stale1, g.Alloc0, g.Alloc1, where, mark)
 	}
 }
 

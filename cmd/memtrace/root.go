@@ -61,7 +61,7 @@ func newRootCmd(ios *IOStreams) *cobra.Command {
 	root.CompletionOptions.DisableDefaultCmd = true
 
 	root.AddGroup(&cobra.Group{ID: journeyGroup, Title: "Trace a program and read the result:"})
-	for _, c := range []*cobra.Command{newCmdNode(ios, nil), newCmdLifetime(ios, nil), newCmdDemo(ios, nil)} {
+	for _, c := range []*cobra.Command{newCmdNode(ios, nil), newCmdLifetime(ios, nil), newCmdReport(ios, nil), newCmdDemo(ios, nil)} {
 		c.GroupID = journeyGroup
 		root.AddCommand(c)
 	}
