@@ -1,6 +1,6 @@
 // The overview: what ran, the totals, the program's timeline, the top
 // sites in detail and the table of all of them.
-import { h, num, plain, bytes, when, duration, isNum, codeText, plural } from './util.js';
+import { h, num, plain, bytes, when, duration, isNum, codeText, plural, breakable } from './util.js';
 import { badge, verdictRest, siteHref } from './model.js';
 import { timelineChart } from './chart.js';
 import { sitesTable, tableState } from './table.js';
@@ -32,7 +32,7 @@ function runBlock(data) {
   return h(
     'section',
     { class: 'run', 'aria-labelledby': 'run-title' },
-    h('h1', { id: 'run-title', tabindex: '-1' }, h('span', { class: 'what' }, run.what || data.title || 'memtrace report'), ' ', chips),
+    h('h1', { id: 'run-title', tabindex: '-1' }, h('span', { class: 'what' }, breakable(run.what || data.title || 'memtrace report')), ' ', chips),
     h('dl', { class: 'facts' }, rows)
   );
 }
@@ -97,7 +97,7 @@ function card(data, site) {
   return h(
     'article',
     { class: ['card', 'site-card', site.leaking ? 'is-leaking' : ''], dataset: { siteId: site.id } },
-    h('header', null, h('span', { class: 'rank' }, '#' + (site.id + 1)), h('a', { class: 'loc card-title', href: siteHref(site.id), title: site.site }, site.where), badge(site)),
+    h('header', null, h('span', { class: 'rank' }, '#' + (site.id + 1)), h('a', { class: 'loc card-title', href: siteHref(site.id), title: site.site }, breakable(site.where)), badge(site)),
     rest ? h('p', { class: 'verdict-text' }, rest) : null,
     first ? h('p', { class: 'retained' }, h('span', { class: 'muted' }, 'Retained: '), codeText(first.text)) : null,
     det && det.frame ? codeFrame(det.frame, { context: 2, compact: true }) : null,

@@ -1,6 +1,6 @@
 // A site's page: its figures, source, timeline, what retains its objects
 // (at the end or at a snapshot), its calling contexts and last uses.
-import { h, num, plain, isNum, plural, clear } from './util.js';
+import { h, num, plain, isNum, plural, clear, breakable } from './util.js';
 import { badge, verdictRest, siteHref } from './model.js';
 import { timelineChart } from './chart.js';
 import { codeFrame } from './frame.js';
@@ -107,7 +107,7 @@ export function sitePage(main, data, id, ctx) {
     h(
       'header',
       { class: 'site-head' },
-      h('h1', { tabindex: '-1', id: 'site-title' }, h('span', { class: 'loc' }, site.where), ' ', badge(site)),
+      h('h1', { tabindex: '-1', id: 'site-title' }, h('span', { class: 'loc' }, breakable(site.where)), ' ', badge(site)),
       rest || site.verdict ? h('p', { class: 'verdict-text', id: 'site-verdict' }, rest || site.verdict) : null,
       h(
         'p',
