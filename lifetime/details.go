@@ -268,8 +268,9 @@ func (s *snapshots) schedule(e *Engine, o DetailOptions) {
 // IsDOM reports whether object id was made as a DOM node.
 func (e *Engine) IsDOM(id int32) bool { return e.objs.pv(id)&pvDOM != 0 }
 
-// DOMTree returns the DOM nodes in the tree under root by child-set
-// edges, root included.
+// DOMTree returns the DOM nodes in the document whose root (its
+// documentElement) is root: under root's topmost ancestor by child sets
+// (the document, which also holds the doctype), root included.
 func (e *Engine) DOMTree(root int32) map[int32]bool {
 	g := &e.g
 	in := map[int32]bool{}
@@ -277,7 +278,22 @@ func (e *Engine) DOMTree(root int32) map[int32]bool {
 	if s < 0 {
 		return in
 	}
-	in[root] = true
+	// Up to the topmost ancestor (the document walks its own children).
+	for seen := map[int32]bool{s: true}; ; {
+		up := int32(-1)
+		for _, ei := range g.verts[s].in {
+			if ei >= 0 && g.edges[ei].name == nameDOMChild && !seen[g.edges[ei].from] && g.verts[g.edges[ei].from].ctx == nil {
+				up = g.edges[ei].from
+				break
+			}
+		}
+		if up < 0 {
+			break
+		}
+		seen[up] = true
+		s = up
+	}
+	in[g.verts[s].id] = true
 	queue := []int32{s}
 	for len(queue) > 0 {
 		v := &g.verts[queue[len(queue)-1]]

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,15 +310,34 @@ func TestRetainersGroundTruth(t *testing.T) {
 		}
 		return nil
 	}
-	for mark, want := range map[string]string{
+	truth := map[string]string{
 		"array":    "held by `kept` (an array made at retain.js:1:14), a global",
 		"closure":  "held by `hold` in the closure of the function at retain.js:5:1, reached from `c`",
 		"map":      "held by `registry.byName` (a Map made at retain.js:11:28), a global",
 		"listener": "held by `bus` (the listeners of an event emitter made at retain.js:15:13), a global",
-	} {
+	}
+	for mark, want := range truth {
 		s := siteOn(mark)
 		require.NotNil(t, s, mark)
 		require.NotEmpty(t, s.Retainers, "%s: %s", mark, s.Site)
 		require.Equal(t, want, lifetime.DescribeRetainer(s.Retainers[0].Path), "%s: %s", mark, s.Site)
+	}
+
+	// The report's page of each site, read in Chromium, names the same
+	// retainer first.
+	code, _, errOut = runCmd(t, "", "report", "-o", "retain.html", "out")
+	require.Equal(t, ExitOK, code, errOut)
+	ctx := reportPage(t, "retain.html", false)
+	for mark, want := range truth {
+		_, r, _ := parseSiteRange(siteOn(mark).Site)
+		route(t, ctx, "#overview", "overview")
+		id := evalJSON[int](t, ctx, fmt.Sprintf(`+([...document.querySelectorAll('tr[data-site-id]')].find(tr => {
+			const td = tr.querySelector('[data-field=where]');
+			return (td.dataset.value ?? td.textContent.trim()).endsWith('retain.js:%d:%d'); })?.dataset.siteId ?? -1)`, r[0], r[1]))
+		require.GreaterOrEqual(t, id, 0, "%s: no row of retain.js:%d:%d", mark, r[0], r[1])
+		route(t, ctx, fmt.Sprintf("#site/%d", id), fmt.Sprintf("site/%d", id))
+		texts := evalJSON[[]string](t, ctx, `[...document.querySelectorAll('.retainer .retainer-text')].map(e => e.textContent.replaceAll('\x60', ''))`)
+		require.NotEmpty(t, texts, "%s: no retainer on its page", mark)
+		assert.Equal(t, strings.ReplaceAll(want, "`", ""), texts[0], mark)
 	}
 }
