@@ -1,16 +1,24 @@
 package proxy
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/memtrace/memtrace/collector"
 	"github.com/memtrace/memtrace/internal/pagetest"
 	"github.com/memtrace/memtrace/internal/testcorpus"
 	"github.com/memtrace/memtrace/internal/todomvc"
+	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/tracedir"
 )
 
@@ -66,6 +74,9 @@ func TestTodoMVCThroughProxy(t *testing.T) {
 					if names[page+script] == 0 {
 						t.Errorf("the trace enters %v, not %s", names, page+script)
 					}
+					if mode == "reverse" {
+						checkReportLink(t, pr, pr.c.Sessions()[0], data)
+					}
 					t.Logf("%s %s: %d steps alike, trace %d bytes", app, mode, len(todomvc.Steps), sessions[0].Bytes)
 				})
 			}
@@ -82,4 +93,35 @@ func TestMemInsightPagesThroughProxy(t *testing.T) {
 	defer static.Close()
 	pr := startProxy(t, Options{})
 	pagetest.CheckMemInsightPages(t, root, static.URL, pr.c, pr.browser()...)
+}
+
+// checkReportLink opens the proxy's status page (the collector's, at the
+// proxy's own address) in Chromium, follows the ended session's link to
+// its report, and checks the page's totals against the summary of the
+// session's trace data.
+func checkReportLink(t *testing.T, pr *proxied, session string, data []byte) {
+	t.Helper()
+	var sum bytes.Buffer
+	if err := lifetime.Report(func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }, lifetime.ReportOptions{Summary: &sum}); err != nil {
+		t.Fatal(err)
+	}
+	var doc lifetime.Summary
+	if err := json.Unmarshal(sum.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	ctx := pagetest.PageBrowser(t, "the status page")
+	ctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+	defer cancel()
+	link := `[id="session-` + session + `"] a.report`
+	if err := chromedp.Do(ctx, chromedp.Navigate(pr.URL+collector.Prefix+"?token="+pr.c.Token()), chromedp.WaitVisible(chromedp.CSS(link)),
+		chromedp.Click(chromedp.CSS(link)), chromedp.WaitVisible(chromedp.CSS(`html[data-ready="1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]string](`Object.fromEntries([...document.querySelectorAll('[data-total]')].map(e => [e.dataset.total, e.dataset.value]))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["allocated"] != strconv.FormatInt(doc.Totals.Allocated, 10) || got["sites"] != strconv.Itoa(doc.Totals.Sites) || got["maxLive"] != strconv.FormatInt(doc.Totals.MaxLive, 10) {
+		t.Fatalf("the report through the proxy shows %v, the summary says %+v", got, doc.Totals)
+	}
 }
