@@ -218,7 +218,9 @@ type builder struct {
 	ran   string // where the program ran (absolute), "" unknown
 	src   map[string]*source
 	ids   map[string]int // site → id
-	names map[string]string
+	// paths are Data.Paths, pathIdx their index by content.
+	paths   []PathEntry
+	pathIdx map[string]int
 }
 
 type source struct {
@@ -227,7 +229,7 @@ type source struct {
 }
 
 func newBuilder(in *tracedir.Input, sess *tracedir.Session, wd string) *builder {
-	b := &builder{in: in, sess: sess, base: ".", src: map[string]*source{}, ids: map[string]int{}, names: map[string]string{}}
+	b := &builder{in: in, sess: sess, base: ".", src: map[string]*source{}, ids: map[string]int{}, pathIdx: map[string]int{}}
 	if sess != nil && sess.Cwd != "" {
 		b.ran = sess.Cwd
 		// Named from the working directory, unless that climbs far out
@@ -433,10 +435,11 @@ func (b *builder) data(opts Options, doc lifetime.Summary, det *lifetime.Details
 	}
 	d.Sites = make([]Site, len(ranked))
 	for i, s := range ranked {
-		site := Site{ID: i, Site: s.Site, Where: b.where(s.Site), Allocated: s.Allocated, MaxLive: s.MaxLive,
+		site := Site{ID: i, Where: b.where(s.Site), Allocated: s.Allocated, MaxLive: s.MaxLive,
 			MaxStale: s.MaxStale, Unused: s.Unused, Leaking: s.Leaking, OneAliveAtATime: s.OneAliveAtATime,
 			NonEscaping: s.NonEscaping, Verdict: Verdict(s)}
 		if i < DetailSites {
+			site.Site = s.Site
 			sd := det.Sites[s.Site]
 			site.Detail = b.detail(s, sd, det)
 			if sd != nil {
@@ -451,6 +454,10 @@ func (b *builder) data(opts Options, doc lifetime.Summary, det *lifetime.Details
 			continue
 		}
 		d.Detached = append(d.Detached, Detached{Site: id, Nodes: x.Nodes, Retainers: b.retainers(x.Retainers, x.Sampled)})
+	}
+	d.Paths = b.paths
+	if d.Paths == nil {
+		d.Paths = []PathEntry{}
 	}
 	return d
 }
@@ -573,9 +580,26 @@ func (b *builder) retainers(rs []lifetime.Retainer, sampled int) []Retainer {
 			gap := Step{Holder: "…", Edge: fmt.Sprintf("%d steps", len(steps)-len(head)-len(tail))}
 			steps = append(append(append([]Step{}, head...), gap), tail...)
 		}
-		out = append(out, Retainer{Objects: r.Objects, Sampled: max(sampled, r.Objects), Text: lifetime.DescribeRetainer(shown), Path: steps})
+		text := lifetime.DescribeRetainer(shown)
+		out = append(out, Retainer{Objects: r.Objects, Sampled: max(sampled, r.Objects), P: b.path(text, steps), Text: text, Path: steps})
 	}
 	return out
+}
+
+// path is the index in Data.Paths of the path text says, steps shows.
+func (b *builder) path(text string, steps []Step) int {
+	var k strings.Builder
+	k.WriteString(text)
+	for _, st := range steps {
+		fmt.Fprintf(&k, "\x00%s\x00%s\x00%v", st.Holder, st.Edge, st.Context)
+	}
+	if i, ok := b.pathIdx[k.String()]; ok {
+		return i
+	}
+	i := len(b.paths)
+	b.paths = append(b.paths, PathEntry{Text: text, Path: steps})
+	b.pathIdx[k.String()] = i
+	return i
 }
 
 // rebase is a location with its file named from the working directory.

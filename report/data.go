@@ -15,6 +15,15 @@ type Data struct {
 	Sites     []Site                 `json:"sites"`
 	Detached  []Detached             `json:"detached"`
 	Baseline  *Baseline              `json:"baseline,omitempty"`
+	// Paths are the retaining paths the retainers name (Retainer.P): a
+	// shape holds a site's objects at many moments, and is written once.
+	Paths []PathEntry `json:"paths"`
+}
+
+// PathEntry is a retaining path, in words and step by step.
+type PathEntry struct {
+	Text string `json:"text"`
+	Path []Step `json:"path"`
 }
 
 // Run says what ran and how the trace ended.
@@ -119,10 +128,13 @@ type LastUse struct {
 
 // Retainer is a path shape that holds some of the sampled objects.
 type Retainer struct {
-	Objects int    `json:"objects"`
-	Sampled int    `json:"sampled"`
-	Text    string `json:"text"`
-	Path    []Step `json:"path"`
+	Objects int `json:"objects"`
+	Sampled int `json:"sampled"`
+	// P is the path's index in Data.Paths; Text and Path are that entry's
+	// (not in the page's JSON, which names it once).
+	P    int    `json:"p"`
+	Text string `json:"-"`
+	Path []Step `json:"-"`
 }
 
 // Step is an edge of a path: its holder ("GLOBAL", "closure of

@@ -81,6 +81,14 @@ export function normalize(d) {
   d.timeline.live = arr(d.timeline.live);
   d.timeline.stale = arr(d.timeline.stale);
   d.snapshots = arr(d.snapshots).filter(isNum);
+  // A retainer names its path by index in d.paths (written once however
+  // many moments and sites it holds); the views take text and path.
+  const paths = arr(d.paths);
+  const expand = (rs) =>
+    arr(rs).map((r) => {
+      const e = r && typeof r === 'object' && isNum(r.p) ? paths[r.p] : null;
+      return e && typeof e === 'object' && r.path === undefined ? { ...r, text: String(e.text || ''), path: arr(e.path) } : r;
+    });
   d.sites = arr(d.sites).filter((x) => x && typeof x === 'object');
   d.sites.forEach((site, i) => {
     if (!isNum(site.id)) site.id = i;
@@ -95,11 +103,11 @@ export function normalize(d) {
       det.timeline.stale = arr(det.timeline.stale);
       det.contexts = arr(det.contexts);
       det.lastUses = arr(det.lastUses);
-      det.retainers = arr(det.retainers);
-      det.snapshots = arr(det.snapshots);
+      det.retainers = expand(det.retainers);
+      det.snapshots = arr(det.snapshots).map((sn) => (sn && typeof sn === 'object' ? { ...sn, retainers: expand(sn.retainers) } : sn));
     } else site.detail = null;
   });
-  d.detached = arr(d.detached);
+  d.detached = arr(d.detached).map((g) => (g && typeof g === 'object' ? { ...g, retainers: expand(g.retainers) } : g));
   d.end = isNum(d.end) ? d.end : 0;
   if (d.baseline && typeof d.baseline === 'object') {
     d.baseline.totals = z(d.baseline.totals);
