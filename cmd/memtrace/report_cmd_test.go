@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -25,8 +24,6 @@ import (
 	"github.com/memtrace/memtrace/lifetime"
 	"github.com/memtrace/memtrace/report"
 )
-
-var updateScreenshot = flag.Bool("update-screenshot", false, "write the README's screenshot of the demo's report (docs/report.png)")
 
 // reportPage opens a report in headless Chromium and fails the test on
 // any console error or warning, page exception or log entry of level
@@ -124,11 +121,6 @@ func TestReportOfTheDemo(t *testing.T) {
 	mline, mcol := positionOf(t, demoServer, "new Map();\n  return function")
 
 	ctx := reportPage(t, out, false)
-	if *updateScreenshot {
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join("..", "..", "docs", "report.png"), png, 0o644))
-	}
 
 	// The overview's totals and table, cell by cell.
 	totals := evalJSON[map[string]int64](t, ctx, `Object.fromEntries([...document.querySelectorAll('[data-total]')].map(e => [e.dataset.total, +e.dataset.value]))`)
