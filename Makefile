@@ -5,7 +5,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo deve
 LDFLAGS := -X main.version=$(VERSION)
 FUZZTIME ?= 30s
 
-.PHONY: all build demo test browser vet fmt fmt-check bench fuzz clean help
+.PHONY: all build demo test browser webdeps vet fmt fmt-check bench fuzz clean help
 
 all: build
 
@@ -18,7 +18,7 @@ demo: build
 	./bin/memtrace demo $(DEMOFLAGS)
 
 ## test: formatting check, go vet, every test with the race detector, then the collector's load test without it
-test: fmt-check vet browser
+test: fmt-check vet browser webdeps
 	$(GO) test -race -timeout 30m ./...
 	$(GO) test -count=1 -timeout 20m -run '^TestLoad$$' ./collector
 
@@ -31,6 +31,11 @@ browser:
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium iproute2; \
 	  else echo "make test: the browser tests need Debian's chromium and iproute2 (sudo apt-get install -y chromium iproute2)" >&2; fi; }
+
+# webdeps: the report page's npm packages (uPlot), which the test of its
+# committed bundle builds from (report/web; go generate ./report rebuilds).
+webdeps:
+	@[ -d report/web/node_modules ] || npm ci --prefix report/web --no-audit --no-fund
 
 vet:
 	$(GO) vet ./...
