@@ -40,22 +40,33 @@ type realWorldRun struct {
 	entries int64
 }
 
-func benchRealWorld() error {
+// realWorldSetup finds the workloads' script and packages, makes a work
+// directory (the caller drops it) and builds memtrace into it.
+func realWorldSetup(prefix string) (npm, script, dir, bin string, err error) {
 	root := repoRoot()
-	npm := filepath.Join(root, "testdata", "npm", "node_modules")
-	if _, err := os.Stat(filepath.Join(npm, "acorn")); err != nil {
-		return fmt.Errorf("%v (run npm ci --prefix testdata/npm)", err)
+	npm = filepath.Join(root, "testdata", "npm", "node_modules")
+	for _, p := range []string{"acorn", filepath.Join("@babel", "core")} {
+		if _, err := os.Stat(filepath.Join(npm, p)); err != nil {
+			return "", "", "", "", fmt.Errorf("%v (run npm ci --prefix testdata/npm)", err)
+		}
 	}
-	script := filepath.Join(root, "bench", "realworld", "workloads.js")
-	dir, err := benchWorkDir("realworld-")
+	script = filepath.Join(root, "bench", "realworld", "workloads.js")
+	if dir, err = benchWorkDir(prefix); err != nil {
+		return "", "", "", "", err
+	}
+	if bin, err = buildMemtrace(dir); err != nil {
+		dropWorkDir(dir)
+		return "", "", "", "", err
+	}
+	return npm, script, dir, bin, nil
+}
+
+func benchRealWorld() error {
+	npm, script, dir, bin, err := realWorldSetup("realworld-")
 	if err != nil {
 		return err
 	}
 	defer dropWorkDir(dir)
-	bin, err := buildMemtrace(dir)
-	if err != nil {
-		return err
-	}
 	t := &table{title: "real-world programs: npm packages at work (bench/realworld/workloads.js), one process tree each, CPU time of every process (plain: median of at least 3 runs); instrumented runs under memtrace node (full, and --compact), its instrumenter and its check of the trace included; every run's result equals plain node's"}
 	t.add("workload", "plain", "full", "slowdown", "compact", "slowdown", "RSS ratio", "trace (compact)", "entries", "bytes/entry", "")
 	var logFull, logCompact float64

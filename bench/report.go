@@ -23,21 +23,11 @@ import (
 const reportWorkload = "babel"
 
 func benchReport() error {
-	root := repoRoot()
-	npm := filepath.Join(root, "testdata", "npm", "node_modules")
-	if _, err := os.Stat(filepath.Join(npm, "@babel", "core")); err != nil {
-		return fmt.Errorf("%v (run npm ci --prefix testdata/npm)", err)
-	}
-	script := filepath.Join(root, "bench", "realworld", "workloads.js")
-	dir, err := benchWorkDir("report-")
+	npm, script, dir, bin, err := realWorldSetup("report-")
 	if err != nil {
 		return err
 	}
 	defer dropWorkDir(dir)
-	bin, err := buildMemtrace(dir)
-	if err != nil {
-		return err
-	}
 	runs := max(1, min(*flagRuns, 3))
 	t := &table{title: fmt.Sprintf("the report: memtrace report beside memtrace lifetime --format json on the same trace (the realworld group's largest, %s), CPU time (median of %d runs), peak RSS, and the page's size", reportWorkload, runs)}
 	t.add("trace", "size", "entries", "sites", "lifetime --format json", "report", "ratio", "target", "peak RSS json / report", "HTML", "")
