@@ -3,6 +3,7 @@ package lifetime
 import (
 	"math"
 	"sort"
+	"strings"
 )
 
 // This file is what a report shows beyond the summary's figures
@@ -359,8 +360,9 @@ type frame struct {
 	h        uint64 // hash of the innermost ContextDepth frames up to this one
 }
 
-type ctxCount struct {
-	objects   int64
+// ctxInfo is a calling context's frames, kept once for every site that
+// allocates in it (by the hash of its frames).
+type ctxInfo struct {
 	frames    []frame
 	truncated bool
 }
@@ -368,7 +370,7 @@ type ctxCount struct {
 // siteExtra is a site's details being gathered.
 type siteExtra struct {
 	tl            timeline
-	contexts      map[uint64]*ctxCount
+	contexts      map[uint64]int64 // objects by context
 	otherContexts int64
 	lastUses      map[Loc]int64
 	otherLastUses int64
@@ -385,6 +387,7 @@ type detailer struct {
 	tl      timeline
 	cur     int32 // the current bucket
 	first   *firstPass
+	ctxs    map[uint64]*ctxInfo
 }
 
 const hashBase = 0x100000001b3
@@ -394,7 +397,7 @@ func newDetailer(out *Details, opts DetailOptions, first *firstPass) *detailer {
 	if n <= 0 {
 		n = DefaultBuckets
 	}
-	d := &detailer{out: out, opts: opts, end: first.end, first: first}
+	d := &detailer{out: out, opts: opts, end: first.end, first: first, ctxs: map[uint64]*ctxInfo{}}
 	if d.end < 0 {
 		d.end = 0
 	}
@@ -450,24 +453,25 @@ func (d *detailer) create(x *siteExtra) {
 	if n := len(d.stack); n > 0 {
 		h = d.stack[n-1].h
 	}
-	c := x.contexts[h]
-	if c == nil {
+	if _, ok := x.contexts[h]; !ok {
 		if len(x.contexts) >= MaxContexts {
 			x.otherContexts++
 			return
 		}
 		if x.contexts == nil {
-			x.contexts = map[uint64]*ctxCount{}
+			x.contexts = map[uint64]int64{}
 		}
-		n := len(d.stack)
-		k := min(n, ContextDepth)
-		c = &ctxCount{frames: make([]frame, k), truncated: n > k}
-		for i := 0; i < k; i++ {
-			c.frames[i] = d.stack[n-1-i]
+		if d.ctxs[h] == nil {
+			n := len(d.stack)
+			k := min(n, ContextDepth)
+			c := &ctxInfo{frames: make([]frame, k), truncated: n > k}
+			for i := 0; i < k; i++ {
+				c.frames[i] = d.stack[n-1-i]
+			}
+			d.ctxs[h] = c
 		}
-		x.contexts[h] = c
 	}
-	c.objects++
+	x.contexts[h]++
 }
 
 func (d *detailer) lastUse(x *siteExtra, at Loc) {
@@ -481,6 +485,18 @@ func (d *detailer) lastUse(x *siteExtra, at Loc) {
 		}
 	}
 	x.lastUses[at]++
+}
+
+// contextKey orders contexts of as many objects alike in every run.
+func contextKey(c *AllocContext) string {
+	var b strings.Builder
+	for _, f := range c.Frames {
+		b.WriteString(f.Function)
+		b.WriteByte(0)
+		b.WriteString(f.CallSite)
+		b.WriteByte(0)
+	}
+	return b.String()
 }
 
 // finish fills Details for the sites (by name, with their extras).
@@ -508,8 +524,9 @@ func (d *detailer) finish(src *sourceMap, names []string, extras []*siteExtra) {
 		x := extras[i]
 		sd := &SiteDetails{OtherContexts: x.otherContexts, OtherLastUses: x.otherLastUses}
 		sd.Live, sd.Stale = x.tl.dense(d.buckets)
-		for _, c := range x.contexts {
-			ac := AllocContext{Objects: c.objects, Truncated: c.truncated}
+		for h, objects := range x.contexts {
+			c := d.ctxs[h]
+			ac := AllocContext{Objects: objects, Truncated: c.truncated}
 			for _, f := range c.frames {
 				sf := StackFrame{Function: locName(f.fn)}
 				if f.call != LocUnknown && f.call != f.fn {
@@ -519,7 +536,13 @@ func (d *detailer) finish(src *sourceMap, names []string, extras []*siteExtra) {
 			}
 			sd.Contexts = append(sd.Contexts, ac)
 		}
-		sort.SliceStable(sd.Contexts, func(a, b int) bool { return sd.Contexts[a].Objects > sd.Contexts[b].Objects })
+		sort.Slice(sd.Contexts, func(a, b int) bool {
+			x, y := &sd.Contexts[a], &sd.Contexts[b]
+			if x.Objects != y.Objects {
+				return x.Objects > y.Objects
+			}
+			return contextKey(x) < contextKey(y)
+		})
 		for l, n := range x.lastUses {
 			name := ""
 			if l != LocUnknown {

@@ -212,15 +212,18 @@ func ParseSite(site string) (string, [4]int, bool) {
 
 // builder turns the engine's output into the page's data.
 type builder struct {
-	in    *tracedir.Input
-	sess  *tracedir.Session
-	base  string // the program's working directory, from the user's
-	ran   string // where the program ran (absolute), "" unknown
-	src   map[string]*source
-	ids   map[string]int // site → id
-	// paths are Data.Paths, pathIdx their index by content.
+	in   *tracedir.Input
+	sess *tracedir.Session
+	base string // the program's working directory, from the user's
+	ran  string // where the program ran (absolute), "" unknown
+	src  map[string]*source
+	ids  map[string]int // site → id
+	// paths are Data.Paths, pathIdx their index by content; files and
+	// fileIdx Data.Files.
 	paths   []PathEntry
 	pathIdx map[string]int
+	files   []string
+	fileIdx map[string]int
 }
 
 type source struct {
@@ -229,7 +232,7 @@ type source struct {
 }
 
 func newBuilder(in *tracedir.Input, sess *tracedir.Session, wd string) *builder {
-	b := &builder{in: in, sess: sess, base: ".", src: map[string]*source{}, ids: map[string]int{}, pathIdx: map[string]int{}}
+	b := &builder{in: in, sess: sess, base: ".", src: map[string]*source{}, ids: map[string]int{}, pathIdx: map[string]int{}, fileIdx: map[string]int{}}
 	if sess != nil && sess.Cwd != "" {
 		b.ran = sess.Cwd
 		// Named from the working directory, unless that climbs far out
@@ -438,6 +441,10 @@ func (b *builder) data(opts Options, doc lifetime.Summary, det *lifetime.Details
 		site := Site{ID: i, Where: b.where(s.Site), Allocated: s.Allocated, MaxLive: s.MaxLive,
 			MaxStale: s.MaxStale, Unused: s.Unused, Leaking: s.Leaking, OneAliveAtATime: s.OneAliveAtATime,
 			NonEscaping: s.NonEscaping, Verdict: Verdict(s)}
+		if file, r, ok := ParseSite(s.Site); ok {
+			f := b.file(b.display(file))
+			site.F, site.L, site.C = &f, r[0], r[1]
+		}
 		if i < DetailSites {
 			site.Site = s.Site
 			sd := det.Sites[s.Site]
@@ -458,6 +465,10 @@ func (b *builder) data(opts Options, doc lifetime.Summary, det *lifetime.Details
 	d.Paths = b.paths
 	if d.Paths == nil {
 		d.Paths = []PathEntry{}
+	}
+	d.Files = b.files
+	if d.Files == nil {
+		d.Files = []string{}
 	}
 	return d
 }
@@ -584,6 +595,16 @@ func (b *builder) retainers(rs []lifetime.Retainer, sampled int) []Retainer {
 		out = append(out, Retainer{Objects: r.Objects, Sampled: max(sampled, r.Objects), P: b.path(text, steps), Text: text, Path: steps})
 	}
 	return out
+}
+
+// file is the index of a displayed file name in Data.Files.
+func (b *builder) file(name string) int {
+	if i, ok := b.fileIdx[name]; ok {
+		return i
+	}
+	b.fileIdx[name] = len(b.files)
+	b.files = append(b.files, name)
+	return len(b.files) - 1
 }
 
 // path is the index in Data.Paths of the path text says, steps shows.

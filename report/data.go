@@ -1,6 +1,10 @@
 package report
 
-import "github.com/memtrace/memtrace/lifetime"
+import (
+	"encoding/json"
+
+	"github.com/memtrace/memtrace/lifetime"
+)
 
 // Data is what the page renders (docs/report.md lists every field). The
 // figures of Totals and of each Site are the summary's.
@@ -18,6 +22,8 @@ type Data struct {
 	// Paths are the retaining paths the retainers name (Retainer.P): a
 	// shape holds a site's objects at many moments, and is written once.
 	Paths []PathEntry `json:"paths"`
+	// Files are the sites' files as displayed (Site.F), each written once.
+	Files []string `json:"files"`
 }
 
 // PathEntry is a retaining path, in words and step by step.
@@ -57,19 +63,37 @@ type Series struct {
 
 // Site is one allocation site of the page, in the ranked order.
 type Site struct {
-	ID              int     `json:"id"`
-	Site            string  `json:"site"`
-	Where           string  `json:"where"`
-	Allocated       int64   `json:"allocated"`
-	MaxLive         int64   `json:"maxLive"`
-	MaxStale        int64   `json:"maxStale"`
-	Unused          int64   `json:"unused"`
-	Leaking         bool    `json:"leaking"`
-	OneAliveAtATime bool    `json:"oneAliveAtATime"`
-	NonEscaping     bool    `json:"nonEscaping"`
-	Verdict         string  `json:"verdict"`
-	Spark           *Series `json:"spark,omitempty"`
-	Detail          *Detail `json:"detail,omitempty"`
+	ID              int    `json:"id"`
+	Site            string `json:"site"`
+	Where           string `json:"where"`
+	Allocated       int64  `json:"allocated"`
+	MaxLive         int64  `json:"maxLive"`
+	MaxStale        int64  `json:"maxStale"`
+	Unused          int64  `json:"unused"`
+	Leaking         bool   `json:"leaking"`
+	OneAliveAtATime bool   `json:"oneAliveAtATime"`
+	NonEscaping     bool   `json:"nonEscaping"`
+	Verdict         string `json:"verdict"`
+	// F, L and C say Where in the page: its file's index in Data.Files,
+	// its line and column (F nil: Where is a special location, written).
+	F      *int    `json:"f,omitempty"`
+	L      int     `json:"l,omitempty"`
+	C      int     `json:"c,omitempty"`
+	Spark  *Series `json:"spark,omitempty"`
+	Detail *Detail `json:"detail,omitempty"`
+}
+
+// MarshalJSON leaves Where out when F, L and C say it.
+func (s Site) MarshalJSON() ([]byte, error) {
+	type plain Site
+	w := s.Where
+	if s.F != nil {
+		w = ""
+	}
+	return json.Marshal(struct {
+		plain
+		Where string `json:"where,omitempty"`
+	}{plain(s), w})
 }
 
 // Detail is what a site's own page shows (the first DetailSites sites).

@@ -84,6 +84,7 @@ export function normalize(d) {
   // A retainer names its path by index in d.paths (written once however
   // many moments and sites it holds); the views take text and path.
   const paths = arr(d.paths);
+  const files = arr(d.files);
   const expand = (rs) =>
     arr(rs).map((r) => {
       const e = r && typeof r === 'object' && isNum(r.p) ? paths[r.p] : null;
@@ -92,6 +93,8 @@ export function normalize(d) {
   d.sites = arr(d.sites).filter((x) => x && typeof x === 'object');
   d.sites.forEach((site, i) => {
     if (!isNum(site.id)) site.id = i;
+    // A site's place may come as a file's index in d.files, its line and column.
+    if (!site.where && isNum(site.f) && typeof files[site.f] === 'string') site.where = files[site.f] + ':' + site.l + ':' + site.c;
     site.where = String(site.where || site.site || 'unknown');
     site.site = String(site.site || site.where);
     site.verdict = String(site.verdict || '');
