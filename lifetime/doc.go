@@ -36,7 +36,11 @@
 //     enhanced trace), which feeds MemInsight's allocation-site statistics
 //     (SiteStats: "leaking site" lines, siteStats.json; with
 //     FullSiteStats, the *.allocsitestats.expected format) and the JSON
-//     summary per allocation site (Summary; docs/lifetime-json.md);
+//     summary per allocation site (Summary; docs/lifetime-json.md), with
+//     the retaining paths of each site's objects still reachable at the
+//     end (retainers.go), and with Details what memtrace report shows
+//     besides (details.go: timelines, calling contexts, last uses,
+//     retaining paths at moments through the run, detached DOM nodes);
 //   - with Dir, MemInsight's side files in that directory:
 //     staleness-trace, lastuse-trace, unreachable-trace, updiid-trace and
 //     siteStats.json.
