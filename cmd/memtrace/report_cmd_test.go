@@ -251,3 +251,22 @@ func TestReportRefusesForeignFiles(t *testing.T) {
 	require.Equal(t, ExitOK, code, errOut)
 	assert.FileExists(t, filepath.Join(leaky, "report.html"))
 }
+
+// TestReportOpen: --open hands the page's file:// URL to --browser.
+func TestReportOpen(t *testing.T) {
+	leaky, _ := demoPair(t)
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := filepath.Join(dir, "browser.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > \""+got+".tmp\" && mv \""+got+".tmp\" \""+got+"\"\n"), 0o755))
+	out := filepath.Join(dir, "r.html")
+	code, _, errOut := runCmd(t, "", "report", "-o", out, "--open", "--browser", script, leaky)
+	require.Equal(t, ExitOK, code, errOut)
+	var b []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, _ = os.ReadFile(got); len(b) > 0 {
+			break
+		}
+	}
+	assert.Equal(t, "file://"+out, string(b))
+}
