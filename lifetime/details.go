@@ -168,10 +168,13 @@ func (g *shapeSet) top() []Retainer {
 }
 
 // snapshotOf takes the retainers of every site's objects reachable now,
-// sample of each given a path; detached, when not nil, also groups the
-// DOM nodes off the document tree under root (0: no DOM).
-func snapshotOf(e *Engine, sample int, domRoot int32, detached map[*Location]*shapeSet) map[*Location]*shapeSet {
-	sets := map[*Location]*shapeSet{}
+// by site (Location.String: the summary's sites, where locations of the
+// same text are one), sample of each given a path; detached, when not
+// nil, also groups the DOM nodes off the document whose root is domRoot
+// (0: no DOM).
+func snapshotOf(e *Engine, sample int, domRoot int32, detached map[string]*shapeSet) map[string]*shapeSet {
+	sets := map[string]*shapeSet{}
+	byLoc := map[*Location]*shapeSet{}
 	var inDoc map[int32]bool
 	if detached != nil && domRoot != 0 {
 		inDoc = e.DOMTree(domRoot)
@@ -186,14 +189,18 @@ func snapshotOf(e *Engine, sample int, domRoot int32, detached map[*Location]*sh
 		if l == lastLoc {
 			return l, lastSet
 		}
-		g := sets[l]
+		g := byLoc[l]
 		if g == nil {
-			g = &shapeSet{}
-			sets[l] = g
+			if g = sets[l.String()]; g == nil {
+				g = &shapeSet{}
+				sets[l.String()] = g
+			}
+			byLoc[l] = g
 		}
 		lastLoc, lastSet = l, g
 		return l, g
 	}
+	isDetached := func(id int32) bool { return inDoc != nil && e.IsDOM(id) && !inDoc[id] }
 	e.Retainers(func(id int32) bool {
 		l, g := setOf(id)
 		if g == nil {
@@ -201,11 +208,11 @@ func snapshotOf(e *Engine, sample int, domRoot int32, detached map[*Location]*sh
 		}
 		g.live++
 		want := g.sampled < sample
-		if inDoc != nil && e.IsDOM(id) && !inDoc[id] && id != domRoot {
-			d := detached[l]
+		if isDetached(id) {
+			d := detached[l.String()]
 			if d == nil {
 				d = &shapeSet{}
-				detached[l] = d
+				detached[l.String()] = d
 			}
 			d.live++
 			want = want || d.sampled < sample
@@ -216,8 +223,8 @@ func snapshotOf(e *Engine, sample int, domRoot int32, detached map[*Location]*sh
 		if g.sampled < sample {
 			g.add(path)
 		}
-		if inDoc != nil && e.IsDOM(id) && !inDoc[id] && id != domRoot {
-			if d := detached[l]; d != nil && d.sampled < sample {
+		if isDetached(id) {
+			if d := detached[l.String()]; d != nil && d.sampled < sample {
 				d.add(path)
 			}
 		}
@@ -230,7 +237,7 @@ func snapshotOf(e *Engine, sample int, domRoot int32, detached map[*Location]*sh
 // kept as its most common shapes only.
 type snapshots struct {
 	times []int64
-	sets  []map[*Location]siteSnap
+	sets  []map[string]siteSnap
 }
 
 type siteSnap struct {
@@ -251,7 +258,7 @@ func (s *snapshots) schedule(e *Engine, o DetailOptions) {
 	e.AtOffsets(at(1), func(e *Engine) int64 {
 		s.times = append(s.times, e.Now())
 		sets := snapshotOf(e, SnapshotSample, 0, nil)
-		kept := make(map[*Location]siteSnap, len(sets))
+		kept := make(map[string]siteSnap, len(sets))
 		for l, g := range sets {
 			kept[l] = siteSnap{live: g.live, sampled: g.sampled, top: g.top()}
 		}
@@ -573,19 +580,19 @@ func (d *detailer) finish(src *sourceMap, names []string, extras []*siteExtra) {
 		out.Snapshots[i] = min(t, d.end)
 	}
 	for i, set := range fp.snaps.sets {
-		for l, g := range set {
-			if sd := byName[l.String()]; sd != nil {
+		for name, g := range set {
+			if sd := byName[name]; sd != nil {
 				sd.Snapshots = append(sd.Snapshots, SiteSnapshot{Index: i, Live: g.live, Sampled: g.sampled, Retainers: g.top})
 			}
 		}
 	}
-	for l, g := range fp.endSets {
-		if sd := byName[l.String()]; sd != nil {
+	for name, g := range fp.endSets {
+		if sd := byName[name]; sd != nil {
 			sd.EndSampled = g.sampled
 		}
 	}
-	for l, g := range fp.detached {
-		out.Detached = append(out.Detached, DetachedSite{Site: l.String(), Nodes: g.live, Sampled: g.sampled, Retainers: g.top()})
+	for name, g := range fp.detached {
+		out.Detached = append(out.Detached, DetachedSite{Site: name, Nodes: g.live, Sampled: g.sampled, Retainers: g.top()})
 	}
 	sort.Slice(out.Detached, func(a, b int) bool {
 		x, y := out.Detached[a], out.Detached[b]

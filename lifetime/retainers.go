@@ -160,9 +160,8 @@ type firstPass struct {
 	details  bool
 	domRoot  int32
 	end      int64
-	endSets  map[*Location]*shapeSet
-	byName   map[string]*shapeSet
-	detached map[*Location]*shapeSet
+	endSets  map[string]*shapeSet
+	detached map[string]*shapeSet
 	snaps    snapshots
 }
 
@@ -172,22 +171,13 @@ func (c *firstPass) End(ev EndEvent) { c.end = ev.Time }
 
 func (c *firstPass) BeforeEnd(e *Engine) {
 	if c.details {
-		c.detached = map[*Location]*shapeSet{}
+		c.detached = map[string]*shapeSet{}
 	}
 	c.endSets = snapshotOf(e, RetainerSample, c.domRoot, c.detached)
-	c.byName = make(map[string]*shapeSet, len(c.endSets))
-	for l, g := range c.endSets {
-		// Sites of the same text are one site of the summary: the one
-		// with the most paths speaks for them.
-		k := l.String()
-		if o := c.byName[k]; o == nil || o.sampled < g.sampled {
-			c.byName[k] = g
-		}
-	}
 }
 
 // top lists a site's most common retainers.
-func (c *firstPass) top(site string) []Retainer { return c.byName[site].top() }
+func (c *firstPass) top(site string) []Retainer { return c.endSets[site].top() }
 
 // DescribeRetainer says in words what holds an object whose retaining
 // path is path: the variable nearest to it on the path and the way from
