@@ -332,6 +332,7 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 	fmt.Fprintf(&b, "\n%s\n", paint(ansiBold, "Next"))
 	self := selfName()
 	next := [][2]string{
+		{"memtrace report --open " + rep.Dir, "the same in the browser: timelines, and what retains each site's objects"},
 		{"memtrace lifetime --format json " + rep.Dir, "every allocation site (saved as " + rep.Summary + ")"},
 		{"memtrace trace stats " + rep.Dir, "what the trace holds"},
 		{"memtrace trace dump " + rep.Dir + " | less", "every entry, in MemInsight's text form"},
@@ -339,10 +340,10 @@ func writeDemoReport(ios *IOStreams, rep *demoReport) error {
 		{"memtrace node --out out app.js", "trace your own program into out/"},
 	}
 	if rep.Fixed {
-		next[3] = [2]string{"memtrace demo", "the program with its leak"}
+		next[4] = [2]string{"memtrace demo", "the program with its leak"}
 	}
 	if rep.Removed {
-		next = next[3:]
+		next = next[4:]
 		fmt.Fprintf(&b, "  (%s was removed: run without --rm to keep the trace)\n", rep.Dir)
 	}
 	w := 0
