@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -314,6 +315,24 @@ func (in *Input) Close() error {
 	return nil
 }
 
+// sessionsIn lists the subdirectories of dir that are trace directories
+// (they hold a mem-trace), in name order.
+func sessionsIn(dir string) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, e := range ents {
+		if e.IsDir() {
+			if fi, err := os.Stat(filepath.Join(dir, e.Name(), TraceFile)); err == nil && fi.Mode().IsRegular() {
+				names = append(names, e.Name())
+			}
+		}
+	}
+	return names
+}
+
 // Open opens a TRACE argument: "-" is stdin, a directory means its
 // mem-trace file, anything else a trace file. A regular file is read with
 // direct I/O where the file system takes it (internal/directio): the shim
@@ -331,6 +350,11 @@ func Open(arg string, stdin io.Reader) (*Input, error) {
 	}
 	fi, err := os.Stat(path)
 	if err != nil {
+		if dir != "" && errors.Is(err, fs.ErrNotExist) {
+			if names := sessionsIn(dir); len(names) > 0 {
+				return nil, fmt.Errorf("%s holds no %s but %d trace directories (a collector's or proxy's output): name one, such as %s", dir, TraceFile, len(names), filepath.Join(dir, names[0]))
+			}
+		}
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {

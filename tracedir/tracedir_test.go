@@ -91,6 +91,21 @@ func TestOpen(t *testing.T) {
 	assert.Equal(t, "<stdin>", in.Name)
 	_, err = Open(filepath.Join(dir, "nope"), nil)
 	require.True(t, errors.Is(err, os.ErrNotExist))
+
+	// A collector's output holds trace directories, not a trace: the
+	// error names one to give instead.
+	out := t.TempDir()
+	for _, name := range []string{"0002-b", "0001-a"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(out, name), 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(out, name, TraceFile), nil, 0o644))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(out, "not-a-session"), 0o755))
+	_, err = Open(out, nil)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "2 trace directories")
+	assert.Contains(t, err.Error(), filepath.Join(out, "0001-a"))
+	_, err = Open(t.TempDir(), nil)
+	require.True(t, errors.Is(err, os.ErrNotExist))
 }
 
 // TestScripts: sources are kept under names of memtrace's, whatever the
