@@ -386,13 +386,11 @@ type siteExtra struct {
 // detailer is the summary's part that gathers Details.
 type detailer struct {
 	out     *Details
-	opts    DetailOptions
 	end     int64 // the first pass's last time
 	buckets int
 	stack   []frame
 	pow     uint64 // the hash's base to the ContextDepth
 	tl      timeline
-	cur     int32 // the current bucket
 	first   *firstPass
 	ctxs    map[uint64]*ctxInfo
 }
@@ -404,7 +402,7 @@ func newDetailer(out *Details, opts DetailOptions, first *firstPass) *detailer {
 	if n <= 0 {
 		n = DefaultBuckets
 	}
-	d := &detailer{out: out, opts: opts, end: first.end, first: first, ctxs: map[uint64]*ctxInfo{}}
+	d := &detailer{out: out, end: first.end, first: first, ctxs: map[uint64]*ctxInfo{}}
 	if d.end < 0 {
 		d.end = 0
 	}

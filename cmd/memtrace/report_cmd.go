@@ -167,7 +167,6 @@ func openInBrowser(opts *reportOptions, file string) error {
 		return fmt.Errorf("--open: no browser found (open %s yourself, or name one with --browser)", abs)
 	}
 	cmd := exec.Command(argv[0], append(argv[1:], "file://"+filepath.ToSlash(abs))...)
-	cmd.Stdout, cmd.Stderr = nil, nil
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("--open: %w", err)
 	}
