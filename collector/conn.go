@@ -262,6 +262,17 @@ func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 		c.logf("%s: new session from %s (%s %s)", s.name, r.RemoteAddr, h.Meta.Kind, h.Meta.label())
 	}
 	next, f := s.attach(p, h.Session != "")
+	if f != nil && f.ended {
+		// A client that lost the connection before it read the session's
+		// end (the collector ended it) learns the end when it resumes.
+		s.mu.Lock()
+		msg := endedMessage(&s.sess)
+		s.mu.Unlock()
+		c.logf("%s: %s came back after the session ended", s.name, r.RemoteAddr)
+		p.send(msg)
+		p.closeWith(f.code, "ended")
+		return
+	}
 	if f != nil {
 		c.refuse(p, f.code, f.reason)
 		return

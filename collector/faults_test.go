@@ -153,6 +153,19 @@ func TestBadEntryEndsSessionKeepingBytesBefore(t *testing.T) {
 	if got := traceBytes(t, tc.Out(), name); !bytes.Equal(got, data[:cut]) {
 		t.Fatalf("kept %d bytes, want the %d before the bad entry", len(got), cut)
 	}
+	// A client that lost the connection before it read the end learns it
+	// when it comes back; the session is not reopened.
+	r2, _, err := dialRaw(t, tc.URL+CollectPath, Subprotocol, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2.sendJSON(map[string]any{"type": "hello", "protocol": 1, "token": tc.Token(), "session": name, "resume": w["resume"]})
+	if m := r2.readJSON(); m["type"] != "ended" || m["status"] != tracedir.StatusIncomplete || m["reason"] != s.Reason || m["bytes"] != float64(cut) {
+		t.Fatalf("resuming an ended session: %v", m)
+	}
+	if got := waitEnded(t, tc, name); got.Received.Resumes != s.Received.Resumes || got.Reason != s.Reason {
+		t.Fatalf("the session changed when its client came back: %+v", got)
+	}
 	check()
 }
 

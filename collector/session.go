@@ -305,7 +305,7 @@ func (s *session) attach(p *peer, resuming bool) (uint64, *fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.state == tracedir.StatusComplete || s.state == tracedir.StatusIncomplete {
-		return 0, &fault{code: closePolicy, reason: "the session has ended (" + s.state + ")"}
+		return 0, &fault{code: closeNormal, reason: "the session has ended (" + s.state + ")", ended: true}
 	}
 	if old := s.peer; old != nil && old != p {
 		old.closeWith(closeNormal, "replaced by a reconnection of the same session")

@@ -192,12 +192,21 @@ func (c *Client) connect(ctx context.Context) (*websocket.Conn, error) {
 		Next     uint64 `json:"next"`
 		MaxFrame int    `json:"maxFrame"`
 		Window   int64  `json:"window"`
+		Status   string `json:"status"`
+		Bytes    int64  `json:"bytes"`
+		Entries  int64  `json:"entries"`
 	}
 	if err := ws.ReadJSON(&w); err != nil {
 		ws.Close()
 		return nil, fmt.Errorf("no welcome: %w", err)
 	}
 	ws.SetReadDeadline(time.Time{})
+	if w.Type == "ended" {
+		// The session ended while the connection was down (the collector
+		// ended it, and the end was lost with the connection).
+		ws.Close()
+		return nil, &endedError{Ended{Status: w.Status, Reason: w.Reason, Bytes: w.Bytes, Entries: w.Entries}}
+	}
 	if w.Type != "welcome" {
 		ws.Close()
 		return nil, &RefusedError{Reason: w.Reason}
@@ -217,6 +226,11 @@ func (c *Client) connect(ctx context.Context) (*websocket.Conn, error) {
 	c.mu.Unlock()
 	return ws, nil
 }
+
+// endedError is the answer to a resumption of a session that has ended.
+type endedError struct{ e Ended }
+
+func (e *endedError) Error() string { return "the session has ended (" + e.e.Status + ")" }
 
 // RefusedError is a hello the collector refused.
 type RefusedError struct{ Reason string }
@@ -360,6 +374,16 @@ func (c *Client) run(ws *websocket.Conn) {
 				c.reconnects++
 				c.mu.Unlock()
 				break
+			}
+			var ee *endedError
+			if errors.As(err, &ee) {
+				c.mu.Lock()
+				if c.ended == nil {
+					c.ended = &ee.e
+				}
+				c.cond.Broadcast()
+				c.mu.Unlock()
+				return
 			}
 			var re *RefusedError
 			if errors.As(err, &re) || time.Now().After(deadline) {
