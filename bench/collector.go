@@ -196,6 +196,15 @@ func collectRun(dir, job, arg string, datas [][]byte, n int, check func([]string
 	}()
 	names := make([]string, n)
 	errs := make(chan error, n)
+	if p := os.Getenv("MEMTRACE_BENCH_CLIENTPROFILE"); p != "" {
+		// The clients' profile, one per server job: PATH.JOB.
+		f, err := os.Create(p + "." + job)
+		if err != nil {
+			return none, err
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	var ru0 syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	start := time.Now()
@@ -357,7 +366,9 @@ func diskRun(dir string, datas [][]byte, n int) (runFigures, error) {
 // input closes; it prints "ADDR TOKEN" once it listens.
 func collectorChild(job, arg string) error {
 	if p := os.Getenv("MEMTRACE_BENCH_CPUPROFILE"); p != "" && job == "collect-serve" {
-		f, err := os.Create(p)
+		// One profile per row: PATH.fsync0, PATH.fsync1.
+		_, fsync, _ := strings.Cut(arg, ",")
+		f, err := os.Create(p + ".fsync" + fsync)
 		if err != nil {
 			return err
 		}

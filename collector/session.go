@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/memtrace/memtrace/internal/directio"
 	"github.com/memtrace/memtrace/internal/safefs"
 	"github.com/memtrace/memtrace/tracedir"
 )
@@ -86,10 +87,11 @@ type session struct {
 	mu       sync.Mutex
 	state    string // tracedir.Status*
 	sess     tracedir.Session
-	f        *os.File // mem-trace
-	j        *os.File // .memtrace-chunks
-	next     uint64   // the sequence number expected next
-	bytes    int64    // the trace's length on disk
+	f        *os.File           // mem-trace
+	w        *directio.Appender // writes f: whole blocks direct, the tail buffered
+	j        *os.File           // .memtrace-chunks
+	next     uint64             // the sequence number expected next
+	bytes    int64              // the trace's length on disk
 	check    *streamCheck
 	peer     *peer // the connected client, nil when none
 	wait     *time.Timer
@@ -132,6 +134,7 @@ func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protoc
 		s.f.Close()
 		return nil, err
 	}
+	s.w = directio.NewAppender(s.f, 0)
 	// The resume file marks a session that is not over (recover), also
 	// one of MemInsight's protocol, which cannot resume: a restarted
 	// collector then ends it.
@@ -228,6 +231,7 @@ func reopenSession(c *Collector, name string, sd *safefs.Dir) (*session, error) 
 		s.closeFiles()
 		return nil, err
 	}
+	s.w = directio.NewAppender(s.f, s.bytes)
 	if err := s.j.Truncate(int64(s.next) * journalRecord); err != nil {
 		s.closeFiles()
 		return nil, err
@@ -275,6 +279,9 @@ func reopenSession(c *Collector, name string, sd *safefs.Dir) (*session, error) 
 }
 
 func (s *session) closeFiles() {
+	if s.w != nil {
+		s.w.Close()
+	}
 	if s.f != nil {
 		s.f.Close()
 	}
@@ -397,15 +404,15 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 	if res.violation != nil {
 		keep := res.violation.Offset - s.bytes
 		if keep > 0 {
-			if _, err := s.f.WriteAt(data[:keep], s.bytes); err != nil {
+			if err := s.w.Append(data[:keep]); err != nil {
 				keep = 0
 			}
 		}
 		s.violate(res)
 		return 0, &fault{code: closePolicy, reason: s.sess.Reason, ended: true}
 	}
-	if _, err := s.f.WriteAt(data, s.bytes); err != nil {
-		s.f.Truncate(s.bytes)
+	if err := s.w.Append(data); err != nil {
+		s.w.Truncate(s.bytes)
 		reason := "the trace could not be written: " + err.Error()
 		if errors.Is(err, syscall.ENOSPC) {
 			reason = "disk full: " + err.Error()
@@ -417,7 +424,7 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 	binary.BigEndian.PutUint64(rec[:], seq)
 	binary.BigEndian.PutUint64(rec[8:], uint64(s.bytes+int64(len(data))))
 	if _, err := s.j.WriteAt(rec[:], int64(seq)*journalRecord); err != nil {
-		s.f.Truncate(s.bytes)
+		s.w.Truncate(s.bytes)
 		s.finishLocked(tracedir.StatusIncomplete, "the session's journal could not be written: "+err.Error())
 		return 0, &fault{code: closeGoingAway, reason: s.sess.Reason, ended: true}
 	}
@@ -438,8 +445,8 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 // keeps every byte before the entry at fault.
 func (s *session) violate(res feedResult) {
 	v := res.violation
-	if v.Offset < s.bytes {
-		s.f.Truncate(v.Offset)
+	if v.Offset < s.w.Size() {
+		s.w.Truncate(v.Offset)
 	}
 	s.bytes = v.Offset
 	s.bytesA.Store(s.bytes)

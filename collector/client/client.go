@@ -94,6 +94,9 @@ type Client struct {
 	ending   *endReq
 	ended    *Ended
 	err      error
+	free     [][]byte // acknowledged frames, for chunks to come
+	sending  []byte   // the frame being written (not freed until it is sent)
+	lateFree bool     // sending was acknowledged while it was written
 	stop     chan struct{}
 	stopOnce sync.Once
 
@@ -214,15 +217,9 @@ func (c *Client) connect(ctx context.Context) (*websocket.Conn, error) {
 	c.mu.Lock()
 	c.session, c.resume, c.window, c.maxFrame = w.Session, w.Resume, w.Window, w.MaxFrame
 	// Drop what the collector has; send the rest again.
-	i := 0
-	for i < len(c.chunks) && c.chunks[i].seq < w.Next {
-		c.kept -= int64(len(c.chunks[i].data))
-		c.ackedSeq = int64(c.chunks[i].seq)
-		c.ackedB += int64(len(c.chunks[i].data))
-		i++
-	}
-	c.chunks = c.chunks[i:]
-	c.sendFrom, c.inflight, c.endSent = 0, 0, false
+	c.sendFrom, c.inflight = 0, 0
+	c.dropAcked(func(seq uint64) bool { return seq < w.Next })
+	c.endSent = false
 	c.mu.Unlock()
 	return ws, nil
 }
@@ -265,10 +262,46 @@ func (c *Client) Write(p []byte) (int, error) {
 
 // newFrame returns an empty chunk's message: room for the sequence
 // number, then up to ChunkSize bytes. It is sent as it is, never copied.
-// (Not reused after its acknowledgement: the sending goroutine may still
-// hold it.)
+// An acknowledged frame is used again: a client streaming gigabytes
+// allocates (and the kernel maps and zeroes) a window's worth, not every
+// frame.
 func (c *Client) newFrame() []byte {
+	if k := len(c.free); k > 0 {
+		f := c.free[k-1]
+		c.free = c.free[:k-1]
+		return f[:8]
+	}
 	return make([]byte, 8, 8+c.opts.ChunkSize)
+}
+
+// release keeps an acknowledged frame for a chunk to come, unless the
+// sending goroutine is still writing it (then it does when done).
+func (c *Client) release(frame []byte) {
+	if c.sending != nil && &c.sending[0] == &frame[0] {
+		c.lateFree = true
+		return
+	}
+	if cap(frame) == 8+c.opts.ChunkSize && len(c.free) < 64 {
+		c.free = append(c.free, frame)
+	}
+}
+
+// dropAcked drops the chunks up to seq (acknowledged), keeping their frames.
+func (c *Client) dropAcked(below func(seq uint64) bool) {
+	i := 0
+	for i < len(c.chunks) && below(c.chunks[i].seq) {
+		c.kept -= int64(len(c.chunks[i].data))
+		c.ackedSeq = int64(c.chunks[i].seq)
+		c.ackedB += int64(len(c.chunks[i].data))
+		if i < c.sendFrom {
+			c.inflight -= int64(len(c.chunks[i].data))
+		}
+		c.release(c.chunks[i].frame)
+		c.chunks[i] = chunk{}
+		i++
+	}
+	c.chunks = c.chunks[i:]
+	c.sendFrom = max(c.sendFrom-i, 0)
 }
 
 // seal turns the chunk being filled into one to send, or drops it (and
@@ -446,6 +479,7 @@ func (c *Client) serve(ws *websocket.Conn) error {
 			c.inflight += int64(len(ch.data))
 			msg = ch.frame
 			mt = websocket.BinaryMessage
+			c.sending = ch.frame
 		default:
 			end := map[string]any{"type": "end", "reason": c.ending.reason, "last": int64(c.nextSeq) - 1, "bytes": c.sealed}
 			if d := c.dropped; d != nil {
@@ -458,7 +492,18 @@ func (c *Client) serve(ws *websocket.Conn) error {
 		}
 		c.mu.Unlock()
 		ws.SetWriteDeadline(time.Now().Add(10 * time.Second))
-		if err := ws.WriteMessage(mt, msg); err != nil {
+		err := ws.WriteMessage(mt, msg)
+		if mt == websocket.BinaryMessage {
+			c.mu.Lock()
+			f := c.sending
+			c.sending = nil
+			if c.lateFree {
+				c.lateFree = false
+				c.release(f)
+			}
+			c.mu.Unlock()
+		}
+		if err != nil {
 			// Wait for the read loop, so that no acknowledgement of this
 			// connection arrives after the next one's welcome.
 			ws.Close()
@@ -496,18 +541,7 @@ func (c *Client) readLoop(ws *websocket.Conn, out chan<- error) {
 		c.mu.Lock()
 		switch m.Type {
 		case "ack":
-			i := 0
-			for i < len(c.chunks) && c.chunks[i].seq <= m.Seq {
-				c.kept -= int64(len(c.chunks[i].data))
-				c.ackedSeq = int64(c.chunks[i].seq)
-				c.ackedB += int64(len(c.chunks[i].data))
-				if i < c.sendFrom {
-					c.inflight -= int64(len(c.chunks[i].data))
-				}
-				i++
-			}
-			c.chunks = c.chunks[i:]
-			c.sendFrom = max(c.sendFrom-i, 0)
+			c.dropAcked(func(seq uint64) bool { return seq <= m.Seq })
 		case "stop":
 			c.stopOnce.Do(func() { close(c.stop) })
 		case "ended":

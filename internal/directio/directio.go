@@ -1,6 +1,6 @@
 // Package directio reads a file front to back without the page cache where
 // the file system allows it (O_DIRECT on Linux), also while another
-// process is still appending to it.
+// process is still appending to it; its Appender writes one that way.
 //
 // memtrace node checks every trace it leaves, gigabytes written with direct
 // I/O (the runtime shim's sink), so not in the page cache: read through it,

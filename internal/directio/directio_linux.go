@@ -2,6 +2,7 @@ package directio
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 	"unsafe"
@@ -38,4 +39,22 @@ func pread(f *os.File, b []byte, off int64) (int, error) {
 		return 0, &os.PathError{Op: "pread", Path: f.Name(), Err: perr}
 	}
 	return n, nil
+}
+
+// reopenDirect opens f's file again, for writing with O_DIRECT: a
+// description of its own (the flag is the description's), reached through
+// the process's own handle, never a path.
+func reopenDirect(f *os.File) (*os.File, error) {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var d *os.File
+	var oerr error
+	if err := rc.Control(func(fd uintptr) {
+		d, oerr = os.OpenFile(fmt.Sprintf("/proc/self/fd/%d", fd), os.O_WRONLY|syscall.O_DIRECT|syscall.O_CLOEXEC, 0)
+	}); err != nil {
+		return nil, err
+	}
+	return d, oerr
 }

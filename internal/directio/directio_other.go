@@ -13,6 +13,8 @@ func openDirect(path string) (*os.File, error) { return nil, errors.ErrUnsupport
 
 func isInvalid(error) bool { return false }
 
+func reopenDirect(*os.File) (*os.File, error) { return nil, errors.ErrUnsupported }
+
 func uintptrOf(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
 
 // pread reads len(b) bytes at off, fewer at the end of the file.
