@@ -750,14 +750,7 @@ func (y *syncer) run() {
 				break more
 			}
 		}
-		errs := map[*os.File]error{}
-		for _, r := range batch {
-			for _, f := range r.files {
-				if _, ok := errs[f]; !ok {
-					errs[f] = unix.Fdatasync(int(f.Fd()))
-				}
-			}
-		}
+		errs := y.syncAll(batch)
 		for _, r := range batch {
 			var err error
 			for _, f := range r.files {
@@ -768,6 +761,46 @@ func (y *syncer) run() {
 			r.done <- err
 		}
 	}
+}
+
+// syncWorkers is how many files a round syncs at once: each fdatasync
+// waits for the disk, and the file system commits the metadata of the
+// files synced together in one journal transaction.
+const syncWorkers = 16
+
+// syncAll syncs each file the batch names once.
+func (y *syncer) syncAll(batch []syncReq) map[*os.File]error {
+	errs := map[*os.File]error{}
+	var files []*os.File
+	for _, r := range batch {
+		for _, f := range r.files {
+			if _, ok := errs[f]; !ok {
+				errs[f] = nil
+				files = append(files, f)
+			}
+		}
+	}
+	res := make([]error, len(files))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(syncWorkers, len(files)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(files) {
+					return
+				}
+				res[i] = unix.Fdatasync(int(files[i].Fd()))
+			}
+		}()
+	}
+	wg.Wait()
+	for i, f := range files {
+		errs[f] = res[i]
+	}
+	return errs
 }
 
 func (y *syncer) stop() {

@@ -257,8 +257,17 @@ loop:
 		if afterReturn && k != FunctionExit {
 			break
 		}
-		switch k {
-		case Declare, Write:
+		if k == CreateObj || k == CreateDOMNode {
+			if len(q) < 9 {
+				break loop
+			}
+			obj := be32(q[5:])
+			if int64(obj) != int64(maxID)+1 || !here(be32(q[1:])) {
+				break loop
+			}
+			maxID, implicitProto = obj, false
+			p += 9
+		} else if k == Declare || k == Write {
 			if len(q) < 13 {
 				break loop
 			}
@@ -270,17 +279,17 @@ loop:
 				break loop
 			}
 			p += 13 + int(l)
-		case CreateObj, CreateDOMNode:
-			if len(q) < 9 {
+		} else if k == TopLevelFlush {
+			l := be32(q[1:])
+			if l < 0 || l&1 != 0 || int(l) > maxStr || len(q) < 5+int(l) {
 				break loop
 			}
-			obj := be32(q[5:])
-			if int64(obj) != int64(maxID)+1 || !here(be32(q[1:])) {
+			sid, iid, ok := c.rawSite(q[5 : 5+l])
+			if !ok || !c.siteOK(sid, iid) {
 				break loop
 			}
-			maxID, implicitProto = obj, false
-			p += 9
-		case PutField, AddToChildSet, RemoveFromChildSet:
+			p += 5 + int(l)
+		} else if k == PutField || k == AddToChildSet || k == RemoveFromChildSet {
 			if len(q) < 17 {
 				break loop
 			}
@@ -294,42 +303,7 @@ loop:
 				break loop
 			}
 			p += 17 + int(l)
-		case FunctionExit:
-			if depth == 0 || !here(be32(q[1:])) {
-				break loop
-			}
-			depth--
-			afterReturn = false
-			p += 5
-		case Return, DOMRoot:
-			if obj := be32(q[1:]); obj <= 0 || obj > maxID {
-				break loop
-			}
-			afterReturn = k == Return
-			p += 5
-		case TopLevelFlush:
-			l := be32(q[1:])
-			if l < 0 || l&1 != 0 || int(l) > maxStr || len(q) < 5+int(l) {
-				break loop
-			}
-			sid, iid, ok := c.rawSite(q[5 : 5+l])
-			if !ok || !c.siteOK(sid, iid) {
-				break loop
-			}
-			p += 5 + int(l)
-		case UpdateIID, Debug:
-			if len(q) < 9 {
-				break loop
-			}
-			obj, iid := be32(q[1:]), be32(q[5:])
-			if k == Debug {
-				obj, iid = iid, obj
-			}
-			if obj < 0 || obj > maxID || obj == 0 && k == UpdateIID || !here(iid) {
-				break loop
-			}
-			p += 9
-		case Call, FunctionEnter:
+		} else if k == Call || k == FunctionEnter {
 			if len(q) < 9 {
 				break loop
 			}
@@ -346,7 +320,32 @@ loop:
 			}
 			depth++
 			p += n
-		default:
+		} else if k == Return || k == DOMRoot {
+			if obj := be32(q[1:]); obj <= 0 || obj > maxID {
+				break loop
+			}
+			afterReturn = k == Return
+			p += 5
+		} else if k == FunctionExit {
+			if depth == 0 || !here(be32(q[1:])) {
+				break loop
+			}
+			depth--
+			afterReturn = false
+			p += 5
+		} else if k == UpdateIID || k == Debug {
+			if len(q) < 9 {
+				break loop
+			}
+			obj, iid := be32(q[1:]), be32(q[5:])
+			if k == Debug {
+				obj, iid = iid, obj
+			}
+			if obj < 0 || obj > maxID || obj == 0 && k == UpdateIID || !here(iid) {
+				break loop
+			}
+			p += 9
+		} else {
 			break loop
 		}
 		counted++

@@ -173,7 +173,12 @@ func (c *Client) Stopped() <-chan struct{} { return c.stop }
 
 // connect dials and exchanges hello and welcome.
 func (c *Client) connect(ctx context.Context) (*websocket.Conn, error) {
-	d := websocket.Dialer{Subprotocols: []string{"memtrace.trace.v1"}, HandshakeTimeout: 10 * time.Second, NetDialContext: c.opts.NetDial}
+	// A write buffer a chunk's message fits in: gorilla's client sends a
+	// message longer than its buffer as one frame per buffer (4 KiB by
+	// default, 64 frames and 64 writes for a chunk of 256 KiB); a browser
+	// sends it as one.
+	d := websocket.Dialer{Subprotocols: []string{"memtrace.trace.v1"}, HandshakeTimeout: 10 * time.Second, NetDialContext: c.opts.NetDial,
+		WriteBufferSize: 8 + c.opts.ChunkSize}
 	ws, resp, err := d.DialContext(ctx, c.dialURL, c.opts.Header)
 	if err != nil {
 		if resp != nil {
