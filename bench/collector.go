@@ -26,6 +26,7 @@ import (
 	"github.com/memtrace/memtrace/collector"
 	"github.com/memtrace/memtrace/collector/client"
 	"github.com/memtrace/memtrace/internal/directio"
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/trace/tracegen"
 	"github.com/memtrace/memtrace/tracedir"
 )
@@ -405,6 +406,8 @@ func collectorChild(job, arg string) error {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
+	// Both servers run as memtrace collect does (its Ps per core).
+	gctune.Collector()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/internal/gctune"
 )
 
 type collectOptions struct {
@@ -98,6 +99,7 @@ func collectRun(opts *collectOptions) error {
 	cfg := opts.Config
 	cfg.Version = buildInfo().Version
 	cfg.Log = log.New(opts.IO.ErrOut, "memtrace collect: ", log.LstdFlags)
+	gctune.Collector()
 	c, err := collector.New(cfg)
 	if err != nil {
 		return err

@@ -23,6 +23,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/proxy"
 	"github.com/memtrace/memtrace/proxy/ca"
 )
@@ -166,6 +167,7 @@ func proxyRun(opts *proxyOptions) error {
 		return err
 	}
 	addr := ln.Addr().String()
+	gctune.Collector()
 	c, err := collector.New(collector.Config{Out: opts.Out, Version: buildInfo().Version, Log: logger})
 	if err != nil {
 		ln.Close()

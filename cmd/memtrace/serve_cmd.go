@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/memtrace/memtrace/collector"
+	"github.com/memtrace/memtrace/internal/gctune"
 	"github.com/memtrace/memtrace/serve"
 )
 
@@ -67,6 +68,7 @@ func serveRun(opts *serveOptions) error {
 	} else if !st.IsDir() {
 		return fmt.Errorf("%s is not a directory: memtrace serve serves a web app's folder", opts.Dir)
 	}
+	gctune.Collector()
 	c, err := collector.New(collector.Config{Out: opts.Out, Version: buildInfo().Version, Log: log.New(opts.IO.ErrOut, "memtrace serve: ", log.LstdFlags)})
 	if err != nil {
 		return err

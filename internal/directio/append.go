@@ -1,6 +1,9 @@
 package directio
 
-import "os"
+import (
+	"os"
+	"sync"
+)
 
 // An Appender appends to a file, moving whole blocks with direct I/O where
 // the file system takes it and only an unaligned tail through the page
@@ -26,9 +29,13 @@ import "os"
 type Appender struct {
 	f    *os.File // the caller's handle: buffered writes (the ends), Truncate
 	d    *os.File // the same file opened again with O_DIRECT; nil: f alone
-	buf  []byte   // aligned, for the direct writes
 	size int64
 }
+
+// appendBufs are the aligned buffers direct writes go from, shared by all
+// Appenders: one is held only during an Append, so a process appending to
+// many files at once holds one per Append in progress, not one per file.
+var appendBufs = sync.Pool{New: func() any { b := alignedBuf(appendBuf); return &b }}
 
 // appendBuf is the largest direct write; minDirect the least worth one.
 const (
@@ -42,7 +49,6 @@ func NewAppender(f *os.File, size int64) *Appender {
 	a := &Appender{f: f, size: size}
 	if d, err := reopenDirect(f); err == nil {
 		a.d = d
-		a.buf = alignedBuf(appendBuf)
 	}
 	return a
 }
@@ -64,15 +70,18 @@ func (a *Appender) Append(p []byte) error {
 		return err
 	}
 	p = p[head:]
+	bp := appendBufs.Get().(*[]byte)
+	defer appendBufs.Put(bp)
+	buf := *bp
 	for len(p) >= align {
-		n := min(len(p)&^(align-1), len(a.buf))
-		copy(a.buf, p[:n])
-		if _, err := a.d.WriteAt(a.buf[:n], a.size); err != nil {
+		n := min(len(p)&^(align-1), len(buf))
+		copy(buf, p[:n])
+		if _, err := a.d.WriteAt(buf[:n], a.size); err != nil {
 			if isInvalid(err) {
 				// The file system refused this alignment after all: the
 				// page cache from now on.
 				a.d.Close()
-				a.d, a.buf = nil, nil
+				a.d = nil
 				break
 			}
 			return err

@@ -1,6 +1,7 @@
 package gctune
 
 import (
+	"runtime"
 	"runtime/debug"
 	"testing"
 )
@@ -31,5 +32,22 @@ func TestInstrumenterPace(t *testing.T) {
 	}
 	if got := debug.SetMemoryLimit(-1); got != 100<<20 {
 		t.Errorf("GOMEMLIMIT=100MiB in the environment, after Instrumenter %d", got)
+	}
+}
+
+func TestCollectorProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	t.Setenv("GOMAXPROCS", "")
+	runtime.GOMAXPROCS(1)
+	Collector()
+	if got, want := runtime.GOMAXPROCS(0), min(CollectorProcs*runtime.NumCPU(), MaxCollectorProcs); got != want {
+		t.Errorf("GOMAXPROCS after Collector = %d, want %d", got, want)
+	}
+	// The environment wins.
+	t.Setenv("GOMAXPROCS", "1")
+	runtime.GOMAXPROCS(1)
+	Collector()
+	if got := runtime.GOMAXPROCS(0); got != 1 {
+		t.Errorf("GOMAXPROCS=1 in the environment, after Collector %d", got)
 	}
 }
