@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -35,6 +36,9 @@ type peer struct {
 	origin string
 	mu     sync.Mutex
 	closed bool
+	// welcomed: the welcome is sent, so that acknowledgements from the
+	// sync rounds (--fsync) may follow it.
+	welcomed atomic.Bool
 }
 
 func newPeer(ws *websocket.Conn, r *http.Request) *peer {
@@ -280,6 +284,7 @@ func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 	defer s.detachLater(p)
 	p.send(map[string]any{"type": "welcome", "session": s.name, "resume": s.resume, "next": next,
 		"maxFrame": c.cfg.MaxFrame, "window": c.cfg.Window, "heartbeat": int(c.cfg.Heartbeat / time.Second)})
+	p.welcomed.Store(true)
 
 	stopPing := c.heartbeat(p)
 	defer stopPing()
@@ -309,6 +314,9 @@ func (c *Collector) serveCollect(w http.ResponseWriter, r *http.Request) {
 			if f != nil {
 				s.faulted(p, f)
 				return
+			}
+			if seq == deferAck {
+				continue // the sync round acknowledges it
 			}
 			ack = append(ack[:0], `{"type":"ack","seq":`...)
 			ack = strconv.AppendUint(ack, seq, 10)

@@ -73,11 +73,11 @@ func TestMemInsightLoggerTwentyAtOnce(t *testing.T) {
 	}
 	// A large one too, so that messages are split.
 	big := genTrace(t, 77, 1<<20)
-	for _, mode := range []string{"token", "open"} {
+	for _, mode := range []string{"token", "open", "fsync"} {
 		t.Run(mode, func(t *testing.T) {
-			tc := startCollector(t, Config{Open: mode == "open"})
+			tc := startCollector(t, Config{Open: mode == "open", Fsync: mode == "fsync"})
 			url := tc.URL + "/"
-			if mode == "token" {
+			if mode != "open" {
 				url += "?token=" + tc.Token()
 			}
 			datas := [][]byte{big}

@@ -7,12 +7,14 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gorilla/websocket"
 	"golang.org/x/sys/unix"
 
 	"github.com/memtrace/memtrace/internal/directio"
@@ -100,7 +102,21 @@ type session struct {
 	asked    map[string]bool // the names Sources was asked for
 	engine   *engine
 	lastSeen time.Time
+
+	// With --fsync: the last chunk synced, and whether the syncer has
+	// the session in its queue. A chunk is acknowledged by the sync round
+	// after its write (syncRound), while the session goes on.
+	syncedSeq  int64
+	syncQueued bool
+	// fileMu is held (read) while the syncer syncs f and j, and (write)
+	// while they are closed.
+	fileMu      sync.RWMutex
+	filesClosed bool
 }
+
+// deferAck is writeChunk's word that the chunk's acknowledgement comes
+// later (from the sync round that covers it).
+const deferAck = ^uint64(0)
 
 // journal records: the sequence number and the trace's length after it.
 const journalRecord = 16
@@ -108,7 +124,7 @@ const journalRecord = 16
 // parent: the session of the page whose frame this session's page is
 // ("" for none).
 func createSession(c *Collector, name string, sd *safefs.Dir, meta *Meta, protocol, parent string) (*session, error) {
-	s := &session{c: c, name: name, dir: sd, protocol: protocol, endedCh: make(chan struct{}), state: tracedir.StatusStreaming, lastSeen: time.Now()}
+	s := &session{c: c, name: name, dir: sd, protocol: protocol, endedCh: make(chan struct{}), state: tracedir.StatusStreaming, lastSeen: time.Now(), syncedSeq: -1}
 	if protocol == "memtrace" {
 		s.resume = randomHex(16)
 	}
@@ -259,6 +275,7 @@ func reopenSession(c *Collector, name string, sd *safefs.Dir) (*session, error) 
 	s.sess.Received.Chunks = int64(s.next)
 	s.sess.Received.LastSeq = int64(s.next) - 1
 	s.sess.Status = tracedir.StatusWaiting
+	s.syncedSeq = int64(s.next) - 1 // what a restart finds is what it keeps
 	s.startEngine()
 	if res.violation != nil {
 		s.mu.Lock()
@@ -279,6 +296,9 @@ func reopenSession(c *Collector, name string, sd *safefs.Dir) (*session, error) 
 }
 
 func (s *session) closeFiles() {
+	s.fileMu.Lock()
+	defer s.fileMu.Unlock()
+	s.filesClosed = true
 	if s.w != nil {
 		s.w.Close()
 	}
@@ -323,6 +343,15 @@ func (s *session) attach(p *peer, resuming bool) (uint64, *fault) {
 	}
 	if resuming {
 		s.sess.Received.Resumes++
+	}
+	if s.c.cfg.Fsync && s.syncedSeq < int64(s.next)-1 {
+		// The welcome's next promises every chunk before it is on the
+		// disk: sync those a round has not synced yet.
+		if err := s.syncFiles(); err != nil {
+			s.finishLocked(tracedir.StatusIncomplete, "the trace could not be synced: "+err.Error())
+			return 0, &fault{code: closeGoingAway, reason: s.sess.Reason, ended: true}
+		}
+		s.syncedSeq = int64(s.next) - 1
 	}
 	s.peer = p
 	s.state = tracedir.StatusStreaming
@@ -383,7 +412,15 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 		return 0, &fault{code: closePolicy, reason: "the session has ended (" + s.state + ")", ended: true}
 	}
 	if seq < s.next {
-		return s.next - 1, nil // resent before its acknowledgement arrived
+		// Resent before its acknowledgement arrived. With --fsync, one
+		// that is not synced yet is acknowledged by the round that syncs it.
+		if !s.c.cfg.Fsync || s.protocol == "meminsight" {
+			return s.next - 1, nil
+		}
+		if int64(seq) > s.syncedSeq {
+			return deferAck, nil
+		}
+		return uint64(s.syncedSeq), nil
 	}
 	if seq > s.next {
 		return 0, &fault{code: closeProtocol, reason: fmt.Sprintf("chunk %d came before chunk %d: the collector resumes from %d", seq, s.next, s.next)}
@@ -432,13 +469,74 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 	s.next++
 	s.bytesA.Store(s.bytes)
 	s.entriesA.Store(res.entries)
-	if s.c.cfg.Fsync {
-		if err := s.c.syncer.sync(s.f, s.j); err != nil {
+	if s.c.cfg.Fsync && s.protocol == "meminsight" {
+		// Its protocol acknowledges each message before the next: synced
+		// here, before this returns.
+		if err := s.syncFiles(); err != nil {
 			s.finishLocked(tracedir.StatusIncomplete, "the trace could not be synced: "+err.Error())
 			return 0, &fault{code: closeGoingAway, reason: s.sess.Reason, ended: true}
 		}
+		s.syncedSeq = int64(seq)
+		return seq, nil
+	}
+	if s.c.cfg.Fsync {
+		if !s.syncQueued {
+			s.syncQueued = true
+			s.c.syncer.request(s)
+		}
+		return deferAck, nil
 	}
 	return seq, nil
+}
+
+// syncFiles syncs the trace and its journal (s.mu held, files open).
+func (s *session) syncFiles() error {
+	if err := unix.Fdatasync(int(s.f.Fd())); err != nil {
+		return err
+	}
+	return unix.Fdatasync(int(s.j.Fd()))
+}
+
+// syncRound syncs what the session has written and acknowledges it to the
+// connected client; a sync that fails ends the session. The syncer calls
+// it, a round's sessions at once.
+func (s *session) syncRound() {
+	s.mu.Lock()
+	s.syncQueued = false
+	upTo := int64(s.next) - 1
+	s.mu.Unlock()
+	// Not under s.mu: the session writes its next chunks meanwhile.
+	var err error
+	s.fileMu.RLock()
+	if !s.filesClosed {
+		err = s.syncFiles()
+	}
+	s.fileMu.RUnlock()
+	s.mu.Lock()
+	if s.state != tracedir.StatusStreaming && s.state != tracedir.StatusWaiting {
+		s.mu.Unlock()
+		return
+	}
+	p := s.peer
+	if err != nil {
+		s.finishLocked(tracedir.StatusIncomplete, "the trace could not be synced: "+err.Error())
+		msg, reason := endedMessage(&s.sess), s.sess.Reason
+		s.mu.Unlock()
+		if p != nil {
+			p.send(msg)
+			p.closeWith(closeGoingAway, reason)
+		}
+		return
+	}
+	if upTo > s.syncedSeq {
+		s.syncedSeq = upTo
+	}
+	acked := s.syncedSeq
+	s.mu.Unlock()
+	if p != nil && p.welcomed.Load() && acked >= 0 {
+		ack := strconv.AppendInt([]byte(`{"type":"ack","seq":`), acked, 10)
+		p.sendRaw(websocket.TextMessage, append(ack, '}'))
+	}
 }
 
 // violate ends the session at the first broken rule res holds: the trace
@@ -701,106 +799,68 @@ func endedMessage(s *tracedir.Session) map[string]any {
 	return map[string]any{"type": "ended", "status": s.Status, "reason": s.Reason, "bytes": s.Bytes, "entries": s.Entries}
 }
 
-// syncer batches fsyncs across sessions: a request waits for the next
-// round, which syncs every file asked for since the round before.
+// syncer batches fsyncs across sessions: a session that wrote a chunk
+// waits in the queue for the next round, which syncs every queued
+// session's files, syncWorkers at once (each fdatasync waits for the disk,
+// and the file system commits the metadata of files synced together in
+// one journal transaction), and acknowledges what each had written.
 type syncer struct {
-	reqs chan syncReq
-	quit chan struct{}
-	wg   sync.WaitGroup
+	mu     sync.Mutex
+	queue  []*session
+	notify chan struct{} // a session was queued
+	quit   chan struct{}
+	wg     sync.WaitGroup
 }
 
-type syncReq struct {
-	files []*os.File
-	done  chan error
-}
+const syncWorkers = 16
 
 func newSyncer() *syncer {
-	y := &syncer{reqs: make(chan syncReq, 1024), quit: make(chan struct{})}
+	y := &syncer{notify: make(chan struct{}, 1), quit: make(chan struct{})}
 	y.wg.Add(1)
 	go y.run()
 	return y
 }
 
-func (y *syncer) sync(files ...*os.File) error {
-	r := syncReq{files: files, done: make(chan error, 1)}
+// request queues s for the next round (never blocks).
+func (y *syncer) request(s *session) {
+	y.mu.Lock()
+	y.queue = append(y.queue, s)
+	y.mu.Unlock()
 	select {
-	case y.reqs <- r:
-	case <-y.quit:
-		return errors.New("the collector stopped")
+	case y.notify <- struct{}{}:
+	default:
 	}
-	return <-r.done
 }
 
 func (y *syncer) run() {
 	defer y.wg.Done()
 	for {
-		var batch []syncReq
 		select {
-		case r := <-y.reqs:
-			batch = append(batch, r)
+		case <-y.notify:
 		case <-y.quit:
 			return
 		}
-	more:
-		for {
-			select {
-			case r := <-y.reqs:
-				batch = append(batch, r)
-			default:
-				break more
-			}
-		}
-		errs := y.syncAll(batch)
-		for _, r := range batch {
-			var err error
-			for _, f := range r.files {
-				if e := errs[f]; e != nil && err == nil {
-					err = e
+		y.mu.Lock()
+		round := y.queue
+		y.queue = nil
+		y.mu.Unlock()
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := 0; w < min(syncWorkers, len(round)); w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(round) {
+						return
+					}
+					round[i].syncRound()
 				}
-			}
-			r.done <- err
+			}()
 		}
+		wg.Wait()
 	}
-}
-
-// syncWorkers is how many files a round syncs at once: each fdatasync
-// waits for the disk, and the file system commits the metadata of the
-// files synced together in one journal transaction.
-const syncWorkers = 16
-
-// syncAll syncs each file the batch names once.
-func (y *syncer) syncAll(batch []syncReq) map[*os.File]error {
-	errs := map[*os.File]error{}
-	var files []*os.File
-	for _, r := range batch {
-		for _, f := range r.files {
-			if _, ok := errs[f]; !ok {
-				errs[f] = nil
-				files = append(files, f)
-			}
-		}
-	}
-	res := make([]error, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for w := 0; w < min(syncWorkers, len(files)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				res[i] = unix.Fdatasync(int(files[i].Fd()))
-			}
-		}()
-	}
-	wg.Wait()
-	for i, f := range files {
-		errs[f] = res[i]
-	}
-	return errs
 }
 
 func (y *syncer) stop() {

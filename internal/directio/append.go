@@ -39,7 +39,7 @@ var appendBufs = sync.Pool{New: func() any { b := alignedBuf(appendBuf); return 
 
 // appendBuf is the largest direct write; minDirect the least worth one.
 const (
-	appendBuf = 1 << 20
+	appendBuf = 256 << 10
 	minDirect = 64 << 10
 )
 

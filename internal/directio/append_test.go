@@ -43,7 +43,7 @@ func appendAndCompare(t *testing.T, dir string, direct bool) *Appender {
 		a.Close() // from now on through the page cache alone
 	}
 	r := rand.New(rand.NewPCG(1, 2))
-	sizes := []int{0, 1, align - 1, align, minDirect - 1, minDirect, minDirect + 1, minDirect + align + 7, appendBuf, appendBuf + 3*align + 5, 3*appendBuf - 1}
+	sizes := []int{0, 1, align - 1, align, minDirect - 1, minDirect, minDirect + 1, minDirect + align + 7, appendBuf, 4 * appendBuf, appendBuf + 3*align + 5, 3*appendBuf - 1}
 	var want []byte
 	for i := 0; i < 120; i++ {
 		n := sizes[r.IntN(len(sizes))]
