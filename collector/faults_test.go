@@ -564,3 +564,49 @@ func asErr(err error, target any) bool {
 	}
 	return ok
 }
+
+// TestFsyncAcknowledgesAfterTheSync: with --fsync a client that sends
+// without waiting gets cumulative acknowledgements from the sync rounds,
+// in order, up to its last chunk; a chunk sent again is acknowledged
+// again, never written twice.
+func TestFsyncAcknowledgesAfterTheSync(t *testing.T) {
+	tc := startCollector(t, Config{Fsync: true})
+	data := genTrace(t, 31, 2<<20)
+	const chunk = 32 << 10
+	r, _, err := dialRaw(t, tc.URL+CollectPath, Subprotocol, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := r.hello(tc.Token())
+	name, _ := w["session"].(string)
+	n := 0
+	for off := 0; off < len(data); off += chunk {
+		r.chunk(uint64(n), data[off:min(off+chunk, len(data))])
+		n++
+	}
+	last := -1.0
+	for last < float64(n-1) {
+		m := r.readJSON()
+		if m["type"] != "ack" {
+			t.Fatalf("after %d chunks: %v", n, m)
+		}
+		seq := m["seq"].(float64)
+		if seq < last || seq > float64(n-1) {
+			t.Fatalf("acknowledgement %v after %v (chunks 0..%d)", seq, last, n-1)
+		}
+		last = seq
+	}
+	// The first chunk again: acknowledged (everything up to the last is
+	// synced), not written.
+	r.chunk(0, data[:chunk])
+	if m := r.readJSON(); m["type"] != "ack" || m["seq"] != float64(n-1) {
+		t.Fatalf("a chunk sent again: %v", m)
+	}
+	r.sendJSON(map[string]any{"type": "end", "reason": "exit", "last": n - 1, "bytes": len(data)})
+	if m := r.readJSON(); m["type"] != "ended" || m["status"] != tracedir.StatusComplete {
+		t.Fatalf("end: %v", m)
+	}
+	if !bytes.Equal(traceBytes(t, tc.Out(), name), data) {
+		t.Fatal("the trace is not the bytes sent")
+	}
+}
