@@ -489,7 +489,8 @@ func (s *session) writeChunk(seq uint64, data []byte) (uint64, *fault) {
 	return seq, nil
 }
 
-// syncFiles syncs the trace and its journal (s.mu held, files open).
+// syncFiles syncs the trace and its journal, which must be open: the
+// caller holds s.mu (the session has not ended) or fileMu.
 func (s *session) syncFiles() error {
 	if err := unix.Fdatasync(int(s.f.Fd())); err != nil {
 		return err
