@@ -14,8 +14,8 @@ import (
 // is allocated and filled (on the virtual machines the bench runs on, the
 // first touch of a page is most of the cost: about a second of system time
 // per GB, as much as the trace's check), and it stays there crowding out
-// the user's own files. Direct, the bytes go from the Appender's buffer to
-// the disk.
+// the user's own files. Direct, the bytes go from an aligned buffer to the
+// disk.
 //
 // Each Append writes its bytes at once: the part that fills whole aligned
 // blocks, if long enough, directly (copied to an aligned buffer first); the
@@ -24,7 +24,8 @@ import (
 // the kernel neither writes such a page back first nor drops it. What
 // Append has returned is in the file as any writer's bytes are: read by
 // anyone, kept if the process dies (the blocks are on the device, the ends
-// in the kernel's page cache), on the disk after Sync. The file is always
+// in the kernel's page cache), on the disk after an fsync of the caller's
+// file. The file is always
 // its exact length: no padding, no block half written.
 type Appender struct {
 	f    *os.File // the caller's handle: buffered writes (the ends), Truncate
